@@ -1,0 +1,172 @@
+/*
+ * xs12 — public C API.
+ *
+ * A simulated Xbox Series GPU (RDNA2, gfx10.3) that runs real AMDGPU code
+ * objects. This header is the runtime layer (device, GPU memory, code objects,
+ * dispatch); the D3D12-style interfaces of ../../shared/ROADMAP.md item 1 will
+ * be a second public header built on the same objects.
+ *
+ * Every call returns an xs_status; on failure xs_last_error() gives a message
+ * that names the rule, field, byte offset or argument at fault.
+ */
+#ifndef XS12_H
+#define XS12_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(XS_BUILDING)
+#define XS_API __attribute__((visibility("default")))
+#else
+#define XS_API
+#endif
+
+#define XS12_VERSION_STRING "0.1.0"
+
+typedef enum xs_status {
+	XS_OK = 0,
+	XS_E_INVALID_ARG,       /* an argument breaks the documented rule named in the message */
+	XS_E_BAD_CODE_OBJECT,   /* malformed / truncated / hostile code object */
+	XS_E_UNSUPPORTED,       /* valid input that xs12 does not model (e.g. another GPU target) */
+	XS_E_NOT_FOUND,         /* no such kernel / symbol */
+	XS_E_OUT_OF_MEMORY,     /* host or GPU virtual address space exhausted */
+	XS_E_IO,                /* file could not be read or written */
+	XS_E_DEVICE_REMOVED,    /* a shader faulted, hung or hit an unimplemented instruction */
+} xs_status;
+
+typedef enum xs_machine {
+	XS_MACHINE_SERIES_X = 0,
+	XS_MACHINE_SERIES_S = 1,
+} xs_machine;
+
+typedef struct xs_device xs_device;
+typedef struct xs_module xs_module;
+
+/* ---- device ---------------------------------------------------------- */
+
+typedef struct xs_device_desc {
+	xs_machine machine;
+	/* Compute scratch ring slots (COMPUTE_TMPRING_SIZE.WAVES); 0 = driver
+	 * default (SPEC S1.8). Clamped to 32 per CU (S1.13). */
+	uint32_t scratch_waves;
+} xs_device_desc;
+
+XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out);
+XS_API void xs_device_destroy(xs_device *dev);
+/* Message for the last failed call on this device (or on NULL: the last
+ * failure of a call that had no device). Never NULL. */
+XS_API const char *xs_last_error(const xs_device *dev);
+XS_API const char *xs_status_name(xs_status s);
+
+/* ---- GPU memory (48-bit virtual address space, lazily backed) -------- */
+
+XS_API xs_status xs_mem_alloc(xs_device *dev, uint64_t size, uint64_t align, uint64_t *va);
+XS_API xs_status xs_mem_free(xs_device *dev, uint64_t va);
+XS_API xs_status xs_mem_write(xs_device *dev, uint64_t va, const void *src, size_t size);
+XS_API xs_status xs_mem_read(xs_device *dev, uint64_t va, void *dst, size_t size);
+
+/* ---- code objects ------------------------------------------------------ */
+
+typedef enum xs_arg_kind {
+	XS_ARG_BY_VALUE,
+	XS_ARG_GLOBAL_BUFFER,
+	XS_ARG_DYNAMIC_SHARED_POINTER,   /* __local pointer: dynamic LDS */
+	XS_ARG_HIDDEN,                   /* filled by the runtime (hidden_*) */
+	XS_ARG_OTHER,
+} xs_arg_kind;
+
+typedef struct xs_kernel_arg {
+	const char *name;        /* may be "" */
+	const char *type_name;   /* may be "" */
+	const char *value_kind;  /* as in the metadata: "by_value", "hidden_block_count_x", ... */
+	xs_arg_kind kind;
+	uint32_t offset, size;
+} xs_kernel_arg;
+
+typedef struct xs_kernel_info {
+	const char *name;
+	uint32_t group_segment_fixed_size;    /* static LDS bytes */
+	uint32_t private_segment_fixed_size;  /* scratch bytes per lane */
+	uint32_t kernarg_size;
+	uint32_t wavefront_size;              /* 32 or 64 */
+	uint32_t vgpr_count, sgpr_count;      /* from the metadata */
+	uint32_t max_flat_workgroup_size;
+	uint32_t rsrc1, rsrc2, rsrc3;         /* COMPUTE_PGM_RSRC1/2/3 from the descriptor */
+	uint16_t kernel_code_properties;
+	bool wgp_mode;
+	bool uses_dynamic_stack;
+	uint32_t num_args;
+	const xs_kernel_arg *args;
+} xs_kernel_info;
+
+/* Loads an AMDGPU code object (ELF, clang offload bundle, or host ELF with a
+ * .hip_fatbin section) and uploads its code into the device's GPU memory. */
+XS_API xs_status xs_module_load(xs_device *dev, const void *bytes, size_t size, xs_module **out);
+XS_API xs_status xs_module_load_file(xs_device *dev, const char *path, xs_module **out);
+XS_API void xs_module_destroy(xs_module *mod);
+XS_API uint32_t xs_module_kernel_count(const xs_module *mod);
+XS_API const xs_kernel_info *xs_module_kernel(const xs_module *mod, uint32_t index);
+XS_API const xs_kernel_info *xs_module_find_kernel(const xs_module *mod, const char *name);
+XS_API const char *xs_module_target(const xs_module *mod);  /* e.g. "amdgcn-amd-amdhsa--gfx1030" */
+
+/* ---- occupancy (hardware rules, SPEC S1.13, S3.6) ---------------------- */
+
+typedef enum xs_limiter {
+	XS_LIMIT_WAVE_SLOTS = 0,  /* 16 waves per SIMD */
+	XS_LIMIT_VGPR,
+	XS_LIMIT_LDS,
+	XS_LIMIT_WORKGROUP,       /* barrier / workgroup-per-CU limits */
+	XS_LIMIT_SCRATCH,
+} xs_limiter;
+
+typedef struct xs_occupancy {
+	uint32_t waves_per_simd;          /* theoretical, 0..16 */
+	xs_limiter limiter;
+	uint32_t vgpr_alloc;              /* VGPRs allocated per wave after granule rounding */
+	uint32_t lds_alloc;               /* LDS bytes allocated per workgroup after rounding */
+	uint32_t waves_per_group;
+	uint32_t by_slots, by_vgpr, by_lds, by_workgroup; /* each limit on its own */
+} xs_occupancy;
+
+XS_API const char *xs_limiter_name(xs_limiter l);
+/* group_size 0 = the kernel's max_flat_workgroup_size; dynamic_lds adds to the static LDS. */
+XS_API xs_status xs_kernel_occupancy(xs_machine m, const xs_kernel_info *k, uint32_t group_size,
+                                     uint32_t dynamic_lds, xs_occupancy *out);
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+typedef struct xs_dispatch_desc {
+	const xs_kernel_info *kernel;     /* from xs_module_kernel() */
+	const xs_module *module;
+	uint32_t groups[3];               /* thread groups, as D3D12 Dispatch */
+	uint32_t block[3];                /* threads per group */
+	const void *kernargs;             /* explicit arguments laid out at their metadata offsets */
+	size_t kernargs_size;             /* bytes valid in kernargs */
+	uint32_t dynamic_lds;             /* bytes of LDS for __local pointer arguments */
+	bool functional;                  /* reserved: timing model comes with the GPU-model issue */
+} xs_dispatch_desc;
+
+typedef struct xs_dispatch_stats {
+	uint64_t waves_launched;
+	uint64_t wave_instructions;
+	uint64_t cycles;                  /* simulated cycles */
+	uint32_t peak_waves_in_flight;
+	uint32_t peak_scratch_slots;
+	uint32_t scratch_waves;           /* COMPUTE_TMPRING_SIZE.WAVES used */
+	uint32_t scratch_wavesize_kb;     /* COMPUTE_TMPRING_SIZE.WAVESIZE used */
+	double host_seconds;
+} xs_dispatch_stats;
+
+/* Runs one dispatch to completion. A faulting or looping shader gives
+ * XS_E_DEVICE_REMOVED with a report (address, wave, PC) in xs_last_error(). */
+XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *desc, xs_dispatch_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* XS12_H */

@@ -1,0 +1,52 @@
+/*
+ * Internal helpers shared by every layer: error reporting, bit fields,
+ * arithmetic. Nothing here is exported (the library is built with
+ * -fvisibility=hidden; only XS_API symbols in include/xs12/ are public).
+ */
+#ifndef XS_COMMON_H
+#define XS_COMMON_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "xs12/xs12.h"
+
+#define XS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define XS_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define XS_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define XS_DIV_ROUND_UP(a, b) (((a) + (b) - 1) / (b))
+#define XS_ALIGN_UP(a, b) (XS_DIV_ROUND_UP(a, b) * (b))
+#define XS_IS_POW2(x) ((x) != 0 && ((x) & ((x) - 1)) == 0)
+#define XS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define XS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define XS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* Bit-field extract / insert: XS_BITS(v, lo, hi) is bits lo..hi inclusive. */
+static inline uint32_t xs_bits(uint32_t v, unsigned lo, unsigned hi)
+{
+	return (v >> lo) & (hi - lo == 31 ? 0xffffffffu : ((1u << (hi - lo + 1)) - 1));
+}
+static inline uint64_t xs_bits64(uint64_t v, unsigned lo, unsigned hi)
+{
+	return (v >> lo) & (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1));
+}
+
+/* An error: status plus a message that names the rule, field, byte or
+ * argument at fault. Filled once; callers add context with xs_err_prefix(). */
+typedef struct xs_err {
+	xs_status status;
+	char msg[512];
+} xs_err;
+
+xs_status xs_err_set(xs_err *e, xs_status s, const char *fmt, ...) XS_PRINTF(3, 4);
+/* Prepends "<context>: " to an existing message. */
+void xs_err_prefix(xs_err *e, const char *fmt, ...) XS_PRINTF(2, 3);
+static inline void xs_err_clear(xs_err *e) { e->status = XS_OK; e->msg[0] = 0; }
+
+/* Whole file into memory, bounded by max_size (no unbounded allocation). */
+xs_status xs_read_file(const char *path, size_t max_size, uint8_t **data, size_t *size, xs_err *e);
+
+double xs_now_seconds(void);
+
+#endif

@@ -1,0 +1,174 @@
+#include "mem/xs_vm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const uint8_t xs_vm_zero_page[XS_VM_PAGE_SIZE] __attribute__((aligned(XS_VM_PAGE_SIZE)));
+
+xs_vm *xs_vm_create(void)
+{
+	xs_vm *vm = calloc(1, sizeof(*vm));
+	if (vm)
+		vm->next_va = XS_VM_HEAP_BASE;
+	return vm;
+}
+
+static void unmap_range(xs_vm *vm, uint64_t va, uint64_t size)
+{
+	for (uint64_t a = va; a < va + size; a += XS_VM_PAGE_SIZE) {
+		uintptr_t *leaf = vm->dir[a >> XS_VM_LEAF_SHIFT];
+		if (!leaf)
+			continue;
+		uintptr_t *ent = &leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
+		if (*ent > XS_VM_LAZY) {
+			free((void *)*ent);
+			vm->backed_pages--;
+		}
+		*ent = 0;
+	}
+}
+
+void xs_vm_destroy(xs_vm *vm)
+{
+	if (!vm)
+		return;
+	for (size_t i = 0; i < vm->nallocs; i++)
+		unmap_range(vm, vm->allocs[i].va, vm->allocs[i].size);
+	for (size_t i = 0; i < XS_VM_DIR_ENTRIES; i++)
+		free(vm->dir[i]);
+	free(vm->allocs);
+	free(vm);
+}
+
+xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs_err *e)
+{
+	if (size == 0)
+		return xs_err_set(e, XS_E_INVALID_ARG, "GPU allocation of 0 bytes");
+	if (align < XS_VM_PAGE_SIZE)
+		align = XS_VM_PAGE_SIZE;
+	if (!XS_IS_POW2(align))
+		return xs_err_set(e, XS_E_INVALID_ARG, "GPU allocation alignment %llu is not a power of two",
+				  (unsigned long long)align);
+	uint64_t limit = 1ull << XS_VM_VA_BITS;
+	uint64_t base = XS_ALIGN_UP(vm->next_va, align);
+	uint64_t span = XS_ALIGN_UP(size, (uint64_t)XS_VM_PAGE_SIZE);
+	if (size > limit || base > limit - span)
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "GPU virtual address space (48-bit) exhausted by a %llu-byte allocation",
+				  (unsigned long long)size);
+	if (vm->nallocs == vm->cap) {
+		size_t ncap = vm->cap ? vm->cap * 2 : 64;
+		xs_vm_alloc_rec *n = realloc(vm->allocs, ncap * sizeof(*n));
+		if (!n)
+			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+		vm->allocs = n;
+		vm->cap = ncap;
+	}
+	for (uint64_t a = base; a < base + span; a += XS_VM_PAGE_SIZE) {
+		uintptr_t **slot = &vm->dir[a >> XS_VM_LEAF_SHIFT];
+		if (!*slot) {
+			uintptr_t *leaf = calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t));
+			if (!leaf) {
+				unmap_range(vm, base, a - base);
+				return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory for page tables");
+			}
+			__atomic_store_n(slot, leaf, __ATOMIC_RELEASE);
+		}
+		(*slot)[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)] = XS_VM_LAZY;
+	}
+	/* Bump allocation keeps the list sorted; a guard page separates
+	 * allocations so that running off the end of one faults. */
+	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span };
+	vm->next_va = base + span + XS_VM_PAGE_SIZE;
+	*va = base;
+	return XS_OK;
+}
+
+const xs_vm_alloc_rec *xs_vm_find(const xs_vm *vm, uint64_t va)
+{
+	size_t lo = 0, hi = vm->nallocs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const xs_vm_alloc_rec *r = &vm->allocs[mid];
+		if (va < r->va)
+			hi = mid;
+		else if (va >= r->va + r->size)
+			lo = mid + 1;
+		else
+			return r;
+	}
+	return NULL;
+}
+
+xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
+{
+	const xs_vm_alloc_rec *r = xs_vm_find(vm, va);
+	if (!r || r->va != va)
+		return xs_err_set(e, XS_E_INVALID_ARG, "0x%llx is not the start of a GPU allocation",
+				  (unsigned long long)va);
+	size_t i = (size_t)(r - vm->allocs);
+	unmap_range(vm, r->va, r->size);
+	memmove(&vm->allocs[i], &vm->allocs[i + 1], (vm->nallocs - i - 1) * sizeof(*r));
+	vm->nallocs--;
+	return XS_OK;
+}
+
+uint8_t *xs_vm_back_page(xs_vm *vm, uintptr_t *entry)
+{
+	void *page = aligned_alloc(XS_VM_PAGE_SIZE, XS_VM_PAGE_SIZE);
+	if (!page)
+		return NULL;
+	memset(page, 0, XS_VM_PAGE_SIZE);
+	uintptr_t expect = XS_VM_LAZY;
+	if (__atomic_compare_exchange_n(entry, &expect, (uintptr_t)page, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE)) {
+		__atomic_fetch_add(&vm->backed_pages, 1, __ATOMIC_RELAXED);
+		return page;
+	}
+	/* Another thread backed it first (or it was unmapped). */
+	free(page);
+	return expect > XS_VM_LAZY ? (uint8_t *)expect : NULL;
+}
+
+typedef enum { COPY_READ, COPY_WRITE, COPY_FILL } copy_mode;
+
+static bool vm_copy(xs_vm *vm, uint64_t va, void *buf, uint8_t fill, size_t n, copy_mode mode,
+		    uint64_t *bad_va)
+{
+	uint8_t *p = buf;
+	while (n) {
+		size_t in_page = XS_VM_PAGE_SIZE - (va & (XS_VM_PAGE_SIZE - 1));
+		size_t chunk = XS_MIN(n, in_page);
+		uint8_t *h = xs_vm_ptr(vm, va, mode != COPY_READ);
+		if (!h) {
+			if (bad_va)
+				*bad_va = va;
+			return false;
+		}
+		if (mode == COPY_READ)
+			memcpy(p, h, chunk);
+		else if (mode == COPY_WRITE)
+			memcpy(h, p, chunk);
+		else
+			memset(h, fill, chunk);
+		if (p)
+			p += chunk;
+		va += chunk;
+		n -= chunk;
+	}
+	return true;
+}
+
+bool xs_vm_write(xs_vm *vm, uint64_t va, const void *src, size_t n, uint64_t *bad_va)
+{
+	return vm_copy(vm, va, (void *)src, 0, n, COPY_WRITE, bad_va);
+}
+
+bool xs_vm_read(xs_vm *vm, uint64_t va, void *dst, size_t n, uint64_t *bad_va)
+{
+	return vm_copy(vm, va, dst, 0, n, COPY_READ, bad_va);
+}
+
+bool xs_vm_fill(xs_vm *vm, uint64_t va, uint8_t byte, size_t n, uint64_t *bad_va)
+{
+	return vm_copy(vm, va, NULL, byte, n, COPY_FILL, bad_va);
+}

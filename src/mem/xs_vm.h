@@ -1,0 +1,79 @@
+/*
+ * GPU virtual memory: a sparse 48-bit address space (gfx10.3 VA width),
+ * page-granular validity, host backing allocated lazily on first write.
+ *
+ * The GPU model reaches memory only through this layer. A shader access
+ * outside every allocation is not a host crash: xs_vm_ptr() returns NULL and
+ * the interpreter records a VM fault (address, wave, PC).
+ *
+ * Page table: a directory of 2^18 entries (1 GiB each) pointing at leaf
+ * tables of 2^18 page entries (4 KiB each). A page entry is 0 (unmapped),
+ * XS_VM_LAZY (mapped, never written: reads as zeros) or a host pointer.
+ * Entries are updated with atomics so several host threads may run waves.
+ */
+#ifndef XS_VM_H
+#define XS_VM_H
+
+#include "common/xs_common.h"
+
+#define XS_VM_VA_BITS 48
+#define XS_VM_PAGE_SHIFT 12
+#define XS_VM_PAGE_SIZE (1u << XS_VM_PAGE_SHIFT)
+#define XS_VM_LEAF_SHIFT 30 /* one leaf table covers 1 GiB */
+#define XS_VM_LEAF_ENTRIES (1u << (XS_VM_LEAF_SHIFT - XS_VM_PAGE_SHIFT))
+#define XS_VM_DIR_ENTRIES (1u << (XS_VM_VA_BITS - XS_VM_LEAF_SHIFT))
+#define XS_VM_LAZY ((uintptr_t)1)
+/* Allocations start above 4 GiB so that a truncated 32-bit pointer faults. */
+#define XS_VM_HEAP_BASE 0x100000000ull
+
+typedef struct xs_vm_alloc_rec {
+	uint64_t va, size;
+} xs_vm_alloc_rec;
+
+typedef struct xs_vm {
+	uintptr_t *dir[XS_VM_DIR_ENTRIES]; /* leaf tables, created on demand */
+	uint64_t next_va;
+	xs_vm_alloc_rec *allocs;           /* sorted by va */
+	size_t nallocs, cap;
+	uint64_t backed_pages;             /* host pages in use */
+} xs_vm;
+
+extern const uint8_t xs_vm_zero_page[XS_VM_PAGE_SIZE];
+
+xs_vm *xs_vm_create(void);
+void xs_vm_destroy(xs_vm *vm);
+xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs_err *e);
+xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e);
+/* The allocation containing va, or NULL. */
+const xs_vm_alloc_rec *xs_vm_find(const xs_vm *vm, uint64_t va);
+/* Host copies; false (and nothing copied past the first bad byte) when any
+ * byte is unmapped; *bad_va gets that byte's address if non-NULL. */
+bool xs_vm_write(xs_vm *vm, uint64_t va, const void *src, size_t n, uint64_t *bad_va);
+bool xs_vm_read(xs_vm *vm, uint64_t va, void *dst, size_t n, uint64_t *bad_va);
+bool xs_vm_fill(xs_vm *vm, uint64_t va, uint8_t byte, size_t n, uint64_t *bad_va);
+
+uint8_t *xs_vm_back_page(xs_vm *vm, uintptr_t *entry);
+
+/* Hot path: host address of va for an access that does not cross a page
+ * (callers split at page boundaries). NULL when unmapped. A read of a page
+ * never written returns the shared zero page. */
+static inline uint8_t *xs_vm_ptr(xs_vm *vm, uint64_t va, bool for_write)
+{
+	if (XS_UNLIKELY(va >> XS_VM_VA_BITS))
+		return NULL;
+	uintptr_t *leaf = __atomic_load_n(&vm->dir[va >> XS_VM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
+	if (XS_UNLIKELY(!leaf))
+		return NULL;
+	uintptr_t *ent = &leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
+	uintptr_t p = __atomic_load_n(ent, __ATOMIC_ACQUIRE);
+	if (XS_LIKELY(p > XS_VM_LAZY))
+		return (uint8_t *)p + (va & (XS_VM_PAGE_SIZE - 1));
+	if (p == 0)
+		return NULL;
+	if (!for_write)
+		return (uint8_t *)xs_vm_zero_page + (va & (XS_VM_PAGE_SIZE - 1));
+	uint8_t *page = xs_vm_back_page(vm, ent);
+	return page ? page + (va & (XS_VM_PAGE_SIZE - 1)) : NULL;
+}
+
+#endif
