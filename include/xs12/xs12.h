@@ -54,6 +54,9 @@ typedef struct xs_device_desc {
 	/* Compute scratch ring slots (COMPUTE_TMPRING_SIZE.WAVES); 0 = driver
 	 * default (SPEC S1.8). Clamped to 32 per CU (S1.13). */
 	uint32_t scratch_waves;
+	/* Wave instructions one wave may execute before the watchdog removes
+	 * the device (a shader that loops); 0 = 2^32. */
+	uint64_t watchdog_wave_insts;
 } xs_device_desc;
 
 XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out);
@@ -113,6 +116,7 @@ XS_API uint32_t xs_module_kernel_count(const xs_module *mod);
 XS_API const xs_kernel_info *xs_module_kernel(const xs_module *mod, uint32_t index);
 XS_API const xs_kernel_info *xs_module_find_kernel(const xs_module *mod, const char *name);
 XS_API const char *xs_module_target(const xs_module *mod);  /* e.g. "amdgcn-amd-amdhsa--gfx1030" */
+XS_API uint32_t xs_module_code_object_version(const xs_module *mod); /* 4 or 5 */
 
 /* ---- occupancy (hardware rules, SPEC S1.13, S3.6) ---------------------- */
 
@@ -148,6 +152,7 @@ typedef struct xs_dispatch_desc {
 	const void *kernargs;             /* explicit arguments laid out at their metadata offsets */
 	size_t kernargs_size;             /* bytes valid in kernargs */
 	uint32_t dynamic_lds;             /* bytes of LDS for __local pointer arguments */
+	uint32_t work_dim;                /* 1..3 for get_work_dim(); 0 = highest dimension with size > 1 */
 	bool functional;                  /* reserved: timing model comes with the GPU-model issue */
 } xs_dispatch_desc;
 

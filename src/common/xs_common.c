@@ -22,13 +22,22 @@ void xs_err_prefix(xs_err *e, const char *fmt, ...)
 {
 	if (!e)
 		return;
-	char pre[256], old[sizeof(e->msg)];
+	char pre[256];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(pre, sizeof(pre), fmt, ap);
+	int n = vsnprintf(pre, sizeof(pre) - 2, fmt, ap);
 	va_end(ap);
-	memcpy(old, e->msg, sizeof(old));
-	snprintf(e->msg, sizeof(e->msg), "%s: %s", pre, old);
+	if (n < 0)
+		return;
+	size_t plen = strlen(pre);
+	memcpy(pre + plen, ": ", 3);
+	plen += 2;
+	size_t mlen = strnlen(e->msg, sizeof(e->msg) - 1);
+	if (plen + mlen >= sizeof(e->msg))
+		mlen = sizeof(e->msg) - 1 - plen;
+	memmove(e->msg + plen, e->msg, mlen);
+	memcpy(e->msg, pre, plen);
+	e->msg[plen + mlen] = 0;
 }
 
 xs_status xs_read_file(const char *path, size_t max_size, uint8_t **data, size_t *size, xs_err *e)

@@ -13,18 +13,23 @@ xs_vm *xs_vm_create(void)
 	return vm;
 }
 
+/* Frees the host pages of [va, va + size); skips 1 GiB regions never touched. */
 static void unmap_range(xs_vm *vm, uint64_t va, uint64_t size)
 {
-	for (uint64_t a = va; a < va + size; a += XS_VM_PAGE_SIZE) {
+	uint64_t a = va;
+	while (a < va + size) {
 		uintptr_t *leaf = vm->dir[a >> XS_VM_LEAF_SHIFT];
-		if (!leaf)
-			continue;
-		uintptr_t *ent = &leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
-		if (*ent > XS_VM_LAZY) {
-			free((void *)*ent);
-			vm->backed_pages--;
+		uint64_t leaf_end = ((a >> XS_VM_LEAF_SHIFT) + 1) << XS_VM_LEAF_SHIFT;
+		uint64_t end = XS_MIN(leaf_end, va + size);
+		for (; leaf && a < end; a += XS_VM_PAGE_SIZE) {
+			uintptr_t *ent = &leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
+			if (*ent) {
+				free((void *)*ent);
+				*ent = 0;
+				vm->backed_pages--;
+			}
 		}
-		*ent = 0;
+		a = end;
 	}
 }
 
@@ -63,18 +68,6 @@ xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs
 		vm->allocs = n;
 		vm->cap = ncap;
 	}
-	for (uint64_t a = base; a < base + span; a += XS_VM_PAGE_SIZE) {
-		uintptr_t **slot = &vm->dir[a >> XS_VM_LEAF_SHIFT];
-		if (!*slot) {
-			uintptr_t *leaf = calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t));
-			if (!leaf) {
-				unmap_range(vm, base, a - base);
-				return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory for page tables");
-			}
-			__atomic_store_n(slot, leaf, __ATOMIC_RELEASE);
-		}
-		(*slot)[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)] = XS_VM_LAZY;
-	}
 	/* Bump allocation keeps the list sorted; a guard page separates
 	 * allocations so that running off the end of one faults. */
 	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span };
@@ -112,21 +105,40 @@ xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
 	return XS_OK;
 }
 
-uint8_t *xs_vm_back_page(xs_vm *vm, uintptr_t *entry)
+uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, bool for_write)
 {
+	if (!xs_vm_find(vm, va))
+		return NULL;
+	if (!for_write)
+		return (uint8_t *)xs_vm_zero_page + (va & (XS_VM_PAGE_SIZE - 1));
+	uintptr_t **slot = &vm->dir[va >> XS_VM_LEAF_SHIFT];
+	uintptr_t *leaf = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	if (!leaf) {
+		uintptr_t *fresh = calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t));
+		if (!fresh)
+			return NULL;
+		uintptr_t *expect = NULL;
+		if (__atomic_compare_exchange_n(slot, &expect, fresh, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			leaf = fresh;
+		} else {
+			free(fresh);
+			leaf = expect;
+		}
+	}
+	uintptr_t *ent = &leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
 	void *page = aligned_alloc(XS_VM_PAGE_SIZE, XS_VM_PAGE_SIZE);
 	if (!page)
 		return NULL;
 	memset(page, 0, XS_VM_PAGE_SIZE);
-	uintptr_t expect = XS_VM_LAZY;
-	if (__atomic_compare_exchange_n(entry, &expect, (uintptr_t)page, false, __ATOMIC_ACQ_REL,
+	uintptr_t expect = 0;
+	if (__atomic_compare_exchange_n(ent, &expect, (uintptr_t)page, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
 		__atomic_fetch_add(&vm->backed_pages, 1, __ATOMIC_RELAXED);
-		return page;
+	} else {
+		free(page); /* another thread backed it first */
+		page = (void *)expect;
 	}
-	/* Another thread backed it first (or it was unmapped). */
-	free(page);
-	return expect > XS_VM_LAZY ? (uint8_t *)expect : NULL;
+	return (uint8_t *)page + (va & (XS_VM_PAGE_SIZE - 1));
 }
 
 typedef enum { COPY_READ, COPY_WRITE, COPY_FILL } copy_mode;

@@ -6,10 +6,12 @@
  * outside every allocation is not a host crash: xs_vm_ptr() returns NULL and
  * the interpreter records a VM fault (address, wave, PC).
  *
- * Page table: a directory of 2^18 entries (1 GiB each) pointing at leaf
- * tables of 2^18 page entries (4 KiB each). A page entry is 0 (unmapped),
- * XS_VM_LAZY (mapped, never written: reads as zeros) or a host pointer.
- * Entries are updated with atomics so several host threads may run waves.
+ * Validity comes from the allocation list (sorted, binary-searched), so an
+ * allocation costs O(1) whatever its size. Host backing is a page table: a
+ * directory of 2^18 entries (1 GiB each) pointing at leaf tables of 2^18
+ * host-page pointers (4 KiB each); a page never written has no host page and
+ * reads as zeros. Entries are set with atomics so several host threads may
+ * run waves.
  */
 #ifndef XS_VM_H
 #define XS_VM_H
@@ -22,7 +24,6 @@
 #define XS_VM_LEAF_SHIFT 30 /* one leaf table covers 1 GiB */
 #define XS_VM_LEAF_ENTRIES (1u << (XS_VM_LEAF_SHIFT - XS_VM_PAGE_SHIFT))
 #define XS_VM_DIR_ENTRIES (1u << (XS_VM_VA_BITS - XS_VM_LEAF_SHIFT))
-#define XS_VM_LAZY ((uintptr_t)1)
 /* Allocations start above 4 GiB so that a truncated 32-bit pointer faults. */
 #define XS_VM_HEAP_BASE 0x100000000ull
 
@@ -52,7 +53,8 @@ bool xs_vm_write(xs_vm *vm, uint64_t va, const void *src, size_t n, uint64_t *ba
 bool xs_vm_read(xs_vm *vm, uint64_t va, void *dst, size_t n, uint64_t *bad_va);
 bool xs_vm_fill(xs_vm *vm, uint64_t va, uint8_t byte, size_t n, uint64_t *bad_va);
 
-uint8_t *xs_vm_back_page(xs_vm *vm, uintptr_t *entry);
+/* Slow path of xs_vm_ptr: a page with no host page yet. */
+uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, bool for_write);
 
 /* Hot path: host address of va for an access that does not cross a page
  * (callers split at page boundaries). NULL when unmapped. A read of a page
@@ -62,18 +64,13 @@ static inline uint8_t *xs_vm_ptr(xs_vm *vm, uint64_t va, bool for_write)
 	if (XS_UNLIKELY(va >> XS_VM_VA_BITS))
 		return NULL;
 	uintptr_t *leaf = __atomic_load_n(&vm->dir[va >> XS_VM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
-	if (XS_UNLIKELY(!leaf))
-		return NULL;
-	uintptr_t *ent = &leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
-	uintptr_t p = __atomic_load_n(ent, __ATOMIC_ACQUIRE);
-	if (XS_LIKELY(p > XS_VM_LAZY))
-		return (uint8_t *)p + (va & (XS_VM_PAGE_SIZE - 1));
-	if (p == 0)
-		return NULL;
-	if (!for_write)
-		return (uint8_t *)xs_vm_zero_page + (va & (XS_VM_PAGE_SIZE - 1));
-	uint8_t *page = xs_vm_back_page(vm, ent);
-	return page ? page + (va & (XS_VM_PAGE_SIZE - 1)) : NULL;
+	if (XS_LIKELY(leaf != NULL)) {
+		uintptr_t p = __atomic_load_n(&leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)],
+					      __ATOMIC_ACQUIRE);
+		if (XS_LIKELY(p))
+			return (uint8_t *)p + (va & (XS_VM_PAGE_SIZE - 1));
+	}
+	return xs_vm_ptr_slow(vm, va, for_write);
 }
 
 #endif

@@ -1,0 +1,33 @@
+/* The runtime layer behind include/xs12/xs12.h: it plays the part ROCr and
+ * the CP firmware play for an AQL dispatch (kernarg segment, dispatch
+ * packet, scratch ring, user-data registers) and hands the GPU model only
+ * registers and memory. */
+#ifndef XS_API_PRIV_H
+#define XS_API_PRIV_H
+
+#include "codeobj/xs_codeobj.h"
+#include "gpu/xs_gpu.h"
+#include "mem/xs_vm.h"
+
+struct xs_device {
+	const xs_devinfo *info;
+	xs_vm *vm;
+	xs_gpu *gpu;
+	xs_err err;
+	uint32_t scratch_waves;   /* compute ring slots (COMPUTE_TMPRING_SIZE.WAVES) */
+	uint64_t scratch_va, scratch_size; /* the ring's memory; grows on demand */
+	uint64_t queue_va;        /* amd_queue_t stand-in (zeroed) */
+	uint64_t dispatch_id;
+};
+
+struct xs_module {
+	xs_device *dev;
+	xs_codeobj *co;
+	uint64_t load_va;         /* GPU address of the image's vaddr 0 */
+};
+
+/* Records an error on the device (or the thread's no-device slot). */
+xs_status xs_api_fail(const xs_device *dev, const xs_err *e);
+xs_status xs_api_failf(const xs_device *dev, xs_status s, const char *fmt, ...) XS_PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,138 @@
+/* The GPU object: topology built from the device-info table, register state
+ * per hardware queue, and the storage the SPI reuses from dispatch to dispatch. */
+#include "gpu/xs_gpu_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static void set_default_regs(xs_gpu_queue_regs *q)
+{
+	memset(q, 0, sizeof(*q));
+	/* Every CU enabled until the driver says otherwise. */
+	static const uint32_t masks[] = {
+		R_00B858_COMPUTE_STATIC_THREAD_MGMT_SE0, R_00B85C_COMPUTE_STATIC_THREAD_MGMT_SE1,
+		R_00B864_COMPUTE_STATIC_THREAD_MGMT_SE2, R_00B868_COMPUTE_STATIC_THREAD_MGMT_SE3,
+	};
+	for (size_t i = 0; i < XS_ARRAY_SIZE(masks); i++)
+		q->sh[(masks[i] - XS_SH_REG_OFFSET) / 4] = 0xffffffffu;
+}
+
+xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
+{
+	xs_gpu *g = calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	g->info = info;
+	g->vm = vm;
+	g->watchdog = 1ull << 32;
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		set_default_regs(&g->queue[q]);
+
+	g->ncu = info->num_cu;
+	g->nwgp = xs_devinfo_num_wgp(info);
+	g->nsimd = g->ncu * info->simds_per_cu;
+	g->cu = calloc(g->ncu, sizeof(*g->cu));
+	g->wgp = calloc(g->nwgp, sizeof(*g->wgp));
+	g->simd = calloc(g->nsimd, sizeof(*g->simd));
+	uint32_t nslots = g->nsimd * info->wave_slots_per_simd;
+	g->waves = calloc(nslots, sizeof(*g->waves));
+	g->groups = calloc(nslots, sizeof(*g->groups));
+	g->free_groups = calloc(nslots, sizeof(*g->free_groups));
+	g->ngroups = nslots;
+	g->scratch_bitmap_words = XS_DIV_ROUND_UP(info->max_scratch_waves_per_cu * info->num_cu, 64);
+	g->scratch_bitmap = calloc(g->scratch_bitmap_words, sizeof(uint64_t));
+	/* 256 VGPRs x 64 lanes per wave slot; reserved, committed only as used. */
+	g->vgpr_arena_bytes = (size_t)nslots * XS_MAX_VGPRS * sizeof(uint32_t[XS_MAX_LANES]);
+	void *arena = mmap(NULL, g->vgpr_arena_bytes, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	g->ctx.vm = vm;
+	g->ctx.icache = xs_icache_create();
+	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->groups || !g->free_groups ||
+	    !g->scratch_bitmap || arena == MAP_FAILED || !g->ctx.icache) {
+		if (arena != MAP_FAILED)
+			munmap(arena, g->vgpr_arena_bytes);
+		g->vgpr_arena = NULL;
+		xs_gpu_destroy(g);
+		return NULL;
+	}
+	g->vgpr_arena = arena;
+	for (uint32_t i = 0; i < nslots; i++)
+		g->waves[i].w.v = g->vgpr_arena + (size_t)i * XS_MAX_VGPRS;
+
+	/* SE -> SA -> WGP -> 2 CUs; CU numbers are chip-wide, SA-major. */
+	uint32_t cu = 0, wgp = 0;
+	for (uint32_t se = 0; se < info->num_se; se++)
+		for (uint32_t sa = 0; sa < info->num_sa_per_se; sa++) {
+			uint32_t sa_global = se * info->num_sa_per_se + sa;
+			for (uint32_t k = 0; k < info->wgps_per_sa[sa_global]; k++, wgp++) {
+				g->wgp[wgp].first_cu = cu;
+				for (uint32_t c = 0; c < info->cus_per_wgp; c++, cu++)
+					g->cu[cu] = (xs_gpu_cu){ .se = se, .sa = sa_global, .wgp = wgp,
+								 .cu_in_sa = k * info->cus_per_wgp + c };
+			}
+		}
+	return g;
+}
+
+void xs_gpu_destroy(xs_gpu *g)
+{
+	if (!g)
+		return;
+	if (g->groups)
+		for (uint32_t i = 0; i < g->ngroups; i++)
+			free(g->groups[i].lds);
+	if (g->vgpr_arena)
+		munmap(g->vgpr_arena, g->vgpr_arena_bytes);
+	if (g->ctx.icache)
+		xs_icache_destroy(g->ctx.icache);
+	free(g->cu);
+	free(g->wgp);
+	free(g->simd);
+	free(g->waves);
+	free(g->groups);
+	free(g->free_groups);
+	free(g->scratch_bitmap);
+	free(g);
+}
+
+const xs_devinfo *xs_gpu_info(const xs_gpu *g) { return g->info; }
+xs_vm *xs_gpu_vm(xs_gpu *g) { return g->vm; }
+void xs_gpu_set_watchdog(xs_gpu *g, uint64_t n) { g->watchdog = n ? n : 1ull << 32; }
+
+void xs_gpu_set_sh_reg(xs_gpu *g, unsigned queue, uint32_t reg, uint32_t value)
+{
+	if (queue < XS_GPU_MAX_QUEUES && reg >= XS_SH_REG_OFFSET && reg < XS_SH_REG_END && !(reg & 3))
+		g->queue[queue].sh[(reg - XS_SH_REG_OFFSET) / 4] = value;
+}
+
+uint32_t xs_gpu_get_sh_reg(const xs_gpu *g, unsigned queue, uint32_t reg)
+{
+	if (queue < XS_GPU_MAX_QUEUES && reg >= XS_SH_REG_OFFSET && reg < XS_SH_REG_END && !(reg & 3))
+		return g->queue[queue].sh[(reg - XS_SH_REG_OFFSET) / 4];
+	return 0;
+}
+
+/* Every dispatch starts from an idle machine (one dispatch runs at a time
+ * until the command processor of the GPU-model issue overlaps them). */
+void xs_gpu_reset_state(xs_gpu *g, const xs_spi_dispatch *d)
+{
+	(void)d;
+	for (uint32_t i = 0; i < g->nsimd; i++)
+		g->simd[i] = (xs_gpu_simd){ 0 };
+	for (uint32_t i = 0; i < g->ncu; i++) {
+		xs_gpu_cu *c = &g->cu[i];
+		c->groups = c->lds_used = c->barriers_used = c->scratch_waves = 0;
+	}
+	for (uint32_t i = 0; i < g->nwgp; i++)
+		g->wgp[i].lds_used = g->wgp[i].barriers_used = 0;
+	memset(g->se_waves, 0, sizeof(g->se_waves));
+	memset(g->scratch_bitmap, 0, g->scratch_bitmap_words * sizeof(uint64_t));
+	g->scratch_in_use = 0;
+	g->resident = 0;
+	g->now = 0;
+	g->nfree_groups = g->ngroups;
+	for (uint32_t i = 0; i < g->ngroups; i++)
+		g->free_groups[i] = g->ngroups - 1 - i; /* pop order 0, 1, 2, ... */
+	memset(&g->ctx.fault, 0, sizeof(g->ctx.fault));
+}

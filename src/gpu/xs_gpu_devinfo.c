@@ -1,0 +1,92 @@
+/*
+ * Machine descriptions. Sources:
+ *  [R]  ../shared/reference/gfx103-registers.md section 5 (Mesa ac_gpu_info.c,
+ *       PAL gfx9Device.cpp / gfx9Chip.h, LLVM AMDGPUBaseInfo.cpp).
+ *  [E]  ../shared/reference/emulator-anchors.md section 2.4 (Hot Chips 2020
+ *       coverage for Series X; tomshardware / techpowerup for Series S).
+ *  [model] a modelling choice: the public record does not fix the figure.
+ */
+#include "gpu/xs_gpu_devinfo.h"
+
+#include <string.h>
+
+#define GFX103_COMMON                                                                          \
+	.processor = "gfx1030",                                                                 \
+	.cus_per_wgp = 2,                    /* [R] LLVM AMDGPUUsage, memory model GFX10 */     \
+	.simds_per_cu = 2,                   /* [R] Mesa num_simd_per_compute_unit */           \
+	.wave_slots_per_simd = 16,           /* [R] gfx10.3: 16 (gfx10.1: 20) */                \
+	.vgprs_per_simd_w32 = 1024,          /* [R] = 512 wave64 VGPRs, 128 KiB */              \
+	.vgpr_granule_w32 = 16,              /* [R] LLVM getVGPRAllocGranule, gfx10.3 */        \
+	.vgpr_granule_w64 = 8,                                                                  \
+	.vgpr_encode_granule_w32 = 8,        /* [R] RSRC1.VGPRS encoding */                     \
+	.vgpr_encode_granule_w64 = 4,                                                           \
+	.max_vgprs_per_wave = 256,                                                              \
+	.sgprs_per_wave = 128,               /* [R] always 128 allocated on gfx10 */            \
+	.lds_per_wgp = 128 * 1024,           /* [R] 64 KiB per CU in CU mode */                 \
+	.lds_alloc_granule = 1024,           /* [R] 10.3 allocates 256 dwords per step */       \
+	.lds_encode_granule = 512,           /* [R] RSRC2.LDS_SIZE in 128 dwords */             \
+	.lds_max_per_group = 64 * 1024,      /* [R] SPEC S3.3 */                                \
+	.barriers_per_cu = 16,               /* [R] PAL numSqcBarriersPerCu */                  \
+	.max_group_threads = 1024,           /* [R] wave32: 32 waves */                         \
+	.max_waves_per_group = 32,           /* SPEC S3.5 */                                    \
+	.max_scratch_waves_per_cu = 32,      /* [R] PAL MaxScratchWavesPerCu; SPEC S1.13 */     \
+	.scratch_wavesize_granule = 1024,    /* [R] WAVESIZE unit on gfx10.3 */                 \
+	.max_wave_scratch = 8191 * 1024,     /* [R] ROCr MAX_WAVE_SCRATCH */                    \
+	.default_scratch_waves_per_cu = 4    /* [model] S1.8 "a few waves per SIMD": 2 per SIMD; \
+	                                        RADV's comment recommends at most 4 per CU */
+
+static const xs_devinfo devinfo_table[] = {
+	{
+		.machine = XS_MACHINE_SERIES_X,
+		.name = "Xbox Series X",
+		.cli_name = "seriesx",
+		GFX103_COMMON,
+		/* [E] 52 active CUs in 26 WGPs. The SE/SA split (2 SE x 2 SA, 7 WGPs
+		 * per SA on die with 2 disabled) is unverified: [model] 7,6,7,6. */
+		.num_se = 2,
+		.num_sa_per_se = 2,
+		.wgps_per_sa = { 7, 6, 7, 6 },
+		.num_cu = 52,
+		.sclk_mhz = 1825,           /* [E] fixed clock */
+		.mem_bandwidth_gbs = 560,   /* [E] the 10 GB GPU-optimal pool */
+		.l2_bytes = 5 * 1024 * 1024, /* [E] unverified */
+	},
+	{
+		.machine = XS_MACHINE_SERIES_S,
+		.name = "Xbox Series S",
+		.cli_name = "seriess",
+		GFX103_COMMON,
+		/* [E] 20 active CUs = 10 WGPs; [model] 1 SE x 2 SA x 5 WGPs. */
+		.num_se = 1,
+		.num_sa_per_se = 2,
+		.wgps_per_sa = { 5, 5 },
+		.num_cu = 20,
+		.sclk_mhz = 1565,           /* [E] */
+		.mem_bandwidth_gbs = 224,   /* [E] the 8 GB pool */
+		.l2_bytes = 2 * 1024 * 1024, /* [model] */
+	},
+};
+
+const xs_devinfo *xs_devinfo_get(xs_machine m)
+{
+	for (size_t i = 0; i < XS_ARRAY_SIZE(devinfo_table); i++)
+		if (devinfo_table[i].machine == m)
+			return &devinfo_table[i];
+	return NULL;
+}
+
+const xs_devinfo *xs_devinfo_by_name(const char *name)
+{
+	for (size_t i = 0; i < XS_ARRAY_SIZE(devinfo_table); i++)
+		if (!strcmp(devinfo_table[i].cli_name, name))
+			return &devinfo_table[i];
+	return NULL;
+}
+
+uint32_t xs_devinfo_num_wgp(const xs_devinfo *d)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < d->num_se * d->num_sa_per_se; i++)
+		n += d->wgps_per_sa[i];
+	return n;
+}

@@ -1,0 +1,62 @@
+/*
+ * Hardware facts, one const table per machine. Every number the GPU model
+ * uses lives here (or in the register / opcode tables), with its source;
+ * figures marked [model] are modelling choices, not published facts.
+ */
+#ifndef XS_GPU_DEVINFO_H
+#define XS_GPU_DEVINFO_H
+
+#include "common/xs_common.h"
+
+#define XS_MAX_SE 4
+#define XS_MAX_SA_PER_SE 2
+
+typedef struct xs_devinfo {
+	xs_machine machine;
+	const char *name;          /* "Xbox Series X" */
+	const char *cli_name;      /* "seriesx" */
+	const char *processor;     /* LLVM processor the ISA matches: "gfx1030" */
+
+	/* Topology. */
+	uint32_t num_se;
+	uint32_t num_sa_per_se;
+	uint32_t wgps_per_sa[XS_MAX_SE * XS_MAX_SA_PER_SE]; /* active WGPs, SA-major */
+	uint32_t num_cu;           /* active CUs = 2 x sum(wgps_per_sa) */
+	uint32_t cus_per_wgp;
+	uint32_t simds_per_cu;
+
+	/* Per-SIMD / per-CU limits. */
+	uint32_t wave_slots_per_simd;
+	uint32_t vgprs_per_simd_w32;   /* wave32 VGPRs in a SIMD's register file */
+	uint32_t vgpr_granule_w32;     /* allocation granule, wave32 */
+	uint32_t vgpr_granule_w64;
+	uint32_t vgpr_encode_granule_w32; /* RSRC1.VGPRS unit */
+	uint32_t vgpr_encode_granule_w64;
+	uint32_t max_vgprs_per_wave;
+	uint32_t sgprs_per_wave;
+	uint32_t lds_per_wgp;          /* bytes; CU mode gives each CU half */
+	uint32_t lds_alloc_granule;    /* bytes actually allocated per step */
+	uint32_t lds_encode_granule;   /* RSRC2.LDS_SIZE unit, bytes */
+	uint32_t lds_max_per_group;
+	uint32_t barriers_per_cu;      /* CU mode; WGP mode has 2x per WGP */
+	uint32_t max_group_threads;
+	uint32_t max_waves_per_group;  /* SPEC S3.5 */
+
+	/* Scratch. */
+	uint32_t max_scratch_waves_per_cu; /* SPEC S1.13 */
+	uint32_t scratch_wavesize_granule; /* bytes per COMPUTE_TMPRING_SIZE.WAVESIZE unit */
+	uint32_t max_wave_scratch;         /* bytes: 8191 x 1 KiB */
+	uint32_t default_scratch_waves_per_cu; /* driver default, SPEC S1.8 [model] */
+
+	/* Clocks and memory. */
+	uint32_t sclk_mhz;
+	uint32_t mem_bandwidth_gbs;
+	uint32_t l2_bytes;
+} xs_devinfo;
+
+const xs_devinfo *xs_devinfo_get(xs_machine m);
+/* By CLI name ("seriesx", "seriess"); NULL if unknown. */
+const xs_devinfo *xs_devinfo_by_name(const char *name);
+uint32_t xs_devinfo_num_wgp(const xs_devinfo *d);
+
+#endif
