@@ -1,0 +1,161 @@
+/* The public API: argument rules, device-removed reports, and that the host
+ * always returns. Kernels come from argv (built by kernels/meson.build). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "xs12/xs12.h"
+
+static const char *vadd_path, *faults_path;
+
+typedef struct fixture {
+	xs_device *dev;
+	xs_module *mod;
+} fixture;
+
+static int setup_vadd(void **state)
+{
+	static fixture f;
+	xs_device_desc d = { .machine = XS_MACHINE_SERIES_X, .watchdog_wave_insts = 100000 };
+	if (xs_device_create(&d, &f.dev) || xs_module_load_file(f.dev, vadd_path, &f.mod))
+		return -1;
+	*state = &f;
+	return 0;
+}
+
+static int setup_faults(void **state)
+{
+	static fixture f;
+	xs_device_desc d = { .machine = XS_MACHINE_SERIES_S, .watchdog_wave_insts = 100000 };
+	if (xs_device_create(&d, &f.dev) || xs_module_load_file(f.dev, faults_path, &f.mod))
+		return -1;
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture *f = *state;
+	xs_module_destroy(f->mod);
+	xs_device_destroy(f->dev);
+	return 0;
+}
+
+static xs_dispatch_desc vadd_desc(fixture *f, uint8_t *kargs)
+{
+	const xs_kernel_info *k = xs_module_find_kernel(f->mod, "vadd");
+	return (xs_dispatch_desc){ .kernel = k, .module = f->mod, .groups = { 1, 1, 1 }, .block = { 64, 1, 1 },
+				   .kernargs = kargs, .kernargs_size = 28 };
+}
+
+static void dispatch_argument_rules(void **state)
+{
+	fixture *f = *state;
+	uint8_t kargs[64] = { 0 };
+	xs_dispatch_desc d = vadd_desc(f, kargs);
+	assert_non_null(d.kernel);
+
+	d.groups[1] = 0;
+	assert_int_equal(xs_dispatch(f->dev, &d, NULL), XS_E_INVALID_ARG);
+	assert_non_null(strstr(xs_last_error(f->dev), "groups and block must be >= 1"));
+
+	d = vadd_desc(f, kargs);
+	d.block[0] = 512; /* vadd's .max_flat_workgroup_size is 256 */
+	assert_int_equal(xs_dispatch(f->dev, &d, NULL), XS_E_INVALID_ARG);
+	assert_non_null(strstr(xs_last_error(f->dev), ".max_flat_workgroup_size 256"));
+
+	d = vadd_desc(f, kargs);
+	d.dynamic_lds = 65 * 1024;
+	assert_int_equal(xs_dispatch(f->dev, &d, NULL), XS_E_INVALID_ARG);
+	assert_non_null(strstr(xs_last_error(f->dev), "S3.3"));
+
+	d = vadd_desc(f, kargs);
+	d.kernargs_size = 4096;
+	assert_int_equal(xs_dispatch(f->dev, &d, NULL), XS_E_INVALID_ARG);
+	assert_non_null(strstr(xs_last_error(f->dev), "kernarg segment"));
+
+	d = vadd_desc(f, kargs);
+	d.module = NULL;
+	assert_int_equal(xs_dispatch(f->dev, &d, NULL), XS_E_INVALID_ARG);
+}
+
+static void device_rules(void **state)
+{
+	(void)state;
+	xs_device *dev = NULL;
+	xs_device_desc d = { .machine = XS_MACHINE_SERIES_X, .scratch_waves = 52 * 32 + 1 };
+	assert_int_equal(xs_device_create(&d, &dev), XS_E_INVALID_ARG);
+	assert_null(dev);
+	assert_non_null(strstr(xs_last_error(NULL), "S1.13"));
+	d.scratch_waves = 52 * 32;
+	assert_int_equal(xs_device_create(&d, &dev), XS_OK);
+	xs_device_destroy(dev);
+	d.machine = (xs_machine)7;
+	assert_int_equal(xs_device_create(&d, &dev), XS_E_INVALID_ARG);
+}
+
+static void vm_fault_removes_device(void **state)
+{
+	fixture *f = *state;
+	const xs_kernel_info *k = xs_module_find_kernel(f->mod, "store_to");
+	assert_non_null(k);
+	uint64_t bad = 0x7654320000ull; /* no allocation there */
+	uint8_t kargs[256] = { 0 };
+	memcpy(kargs + k->args[0].offset, &bad, 8);
+	xs_dispatch_desc d = { .kernel = k, .module = f->mod, .groups = { 2, 1, 1 }, .block = { 64, 1, 1 },
+			       .kernargs = kargs, .kernargs_size = 8 };
+	xs_dispatch_stats st;
+	assert_int_equal(xs_dispatch(f->dev, &d, &st), XS_E_DEVICE_REMOVED);
+	const char *m = xs_last_error(f->dev);
+	assert_non_null(strstr(m, "VM fault at address 0x76543200"));
+	assert_non_null(strstr(m, "PC 0x"));
+	assert_non_null(strstr(m, "global_store_dword"));
+	/* The host is fine: the same device runs a good dispatch next. */
+	uint64_t good;
+	assert_int_equal(xs_mem_alloc(f->dev, 128 * 4, 256, &good), XS_OK);
+	memcpy(kargs + k->args[0].offset, &good, 8);
+	assert_int_equal(xs_dispatch(f->dev, &d, &st), XS_OK);
+	uint32_t v = 0;
+	assert_int_equal(xs_mem_read(f->dev, good + 127 * 4, &v, 4), XS_OK);
+	assert_int_equal(v, 42);
+}
+
+static void watchdog_stops_a_hang(void **state)
+{
+	fixture *f = *state;
+	const xs_kernel_info *k = xs_module_find_kernel(f->mod, "spin");
+	assert_non_null(k);
+	uint64_t flag, out;
+	assert_int_equal(xs_mem_alloc(f->dev, 4096, 256, &flag), XS_OK);
+	assert_int_equal(xs_mem_alloc(f->dev, 4096, 256, &out), XS_OK);
+	uint8_t kargs[256] = { 0 };
+	memcpy(kargs + k->args[0].offset, &flag, 8);
+	memcpy(kargs + k->args[1].offset, &out, 8);
+	xs_dispatch_desc d = { .kernel = k, .module = f->mod, .groups = { 4, 1, 1 }, .block = { 32, 1, 1 },
+			       .kernargs = kargs, .kernargs_size = 16 };
+	xs_dispatch_stats st;
+	assert_int_equal(xs_dispatch(f->dev, &d, &st), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(xs_last_error(f->dev), "watchdog"));
+	/* With the flag set the same kernel ends. */
+	uint32_t one = 1;
+	assert_int_equal(xs_mem_write(f->dev, flag, &one, 4), XS_OK);
+	assert_int_equal(xs_dispatch(f->dev, &d, &st), XS_OK);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3)
+		return 2;
+	vadd_path = argv[1];
+	faults_path = argv[2];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(dispatch_argument_rules, setup_vadd, teardown),
+		cmocka_unit_test(device_rules),
+		cmocka_unit_test_setup_teardown(vm_fault_removes_device, setup_faults, teardown),
+		cmocka_unit_test_setup_teardown(watchdog_stops_a_hang, setup_faults, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
