@@ -38,6 +38,7 @@
 typedef struct xs_codeobj_segment {
 	uint64_t vaddr, memsz;   /* where it goes, relative to the load base */
 	uint64_t offset, filesz; /* bytes in the image */
+	uint32_t flags;          /* p_flags: PF_X 1, PF_W 2, PF_R 4 */
 } xs_codeobj_segment;
 
 /* A dynamic relocation, resolved so the loader needs no symbol table:
@@ -54,6 +55,9 @@ typedef struct xs_codeobj_kernel {
 	uint64_t kd_vaddr;       /* of <name>.kd, relative to the load base */
 	uint64_t entry_vaddr;    /* kd_vaddr + kernel_code_entry_byte_offset */
 	uint64_t code_size;      /* size of the kernel's function symbol (0 if unknown) */
+	const char *symbol;      /* metadata .symbol, "<name>.kd" */
+	uint32_t kernarg_segment_align;   /* metadata .kernarg_segment_align */
+	const char **arg_address_space;   /* parallel to args[]: metadata .address_space or "" */
 } xs_codeobj_kernel;
 
 typedef struct xs_codeobj {
@@ -79,5 +83,12 @@ void xs_codeobj_free(xs_codeobj *co);
 const xs_codeobj_kernel *xs_codeobj_find(const xs_codeobj *co, const char *name);
 /* True for processors that share the gfx10.3 ISA (gfx1030..gfx1036). */
 bool xs_codeobj_is_gfx103(const char *processor);
+
+/* Limits on hostile input (each is also bounded by the input size). */
+#define XS_CODEOBJ_MAX_KERNELS 4096
+#define XS_CODEOBJ_MAX_ARGS 1024
+#define XS_CODEOBJ_MAX_STRING 4096
+#define XS_CODEOBJ_MAX_BUNDLE_ENTRIES 4096
+#define XS_CODEOBJ_MAX_LOAD_SIZE (1ull << 32)  /* GPU bytes one code object may need */
 
 #endif
