@@ -56,9 +56,9 @@ static uint64_t hidden_value(const char *kind, const xs_dispatch_desc *d, uint32
 	if (!strcmp(kind, "hidden_dynamic_lds_size"))
 		return d->dynamic_lds;
 	if (!strcmp(kind, "hidden_private_base"))
-		return (uint64_t)XS_GPU_PRIVATE_APERTURE_HI16 << 16; /* high 32 bits of the aperture */
+		return (uint64_t)XS_APERTURE_PRIVATE_HI16 << 16; /* high 32 bits of the aperture */
 	if (!strcmp(kind, "hidden_shared_base"))
-		return (uint64_t)XS_GPU_SHARED_APERTURE_HI16 << 16;
+		return (uint64_t)XS_APERTURE_SHARED_HI16 << 16;
 	/* hidden_none, printf/hostcall buffers, default queue, completion
 	 * action, multigrid sync, heap: no such service here -> null. */
 	*known = !strncmp(kind, "hidden_", 7);

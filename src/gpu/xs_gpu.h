@@ -53,10 +53,4 @@ xs_status xs_gpu_dispatch_direct(xs_gpu *gpu, unsigned queue, uint32_t dim_x, ui
 				 uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r,
 				 xs_err *e);
 
-/* Aperture bases the SPI reports in HW_REG_SH_MEM_BASES (high 16 bits of the
- * 64-bit flat address): a flat address in [base, base + 4 GiB) is LDS or
- * private memory. */
-#define XS_GPU_SHARED_APERTURE_HI16 0x1000u
-#define XS_GPU_PRIVATE_APERTURE_HI16 0x2000u
-
 #endif

@@ -196,6 +196,7 @@ static void init_wave(xs_gpu *g, xs_spi_dispatch *d, xs_gpu_group *grp, xs_gpu_w
 	w->owner = gw;
 	/* HW_ID: wave slot [3:0], SIMD [9:8], WGP [13:10], SA [16], SE [19:18]. */
 	const xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
+	w->hw_id2 = 0;
 	w->hw_id = gw->slot | ((gw->simd % g->info->simds_per_cu + (c->cu_in_sa % 2) * 2) << 8) |
 		   ((c->cu_in_sa / 2) << 10) | ((c->sa % g->info->num_sa_per_se) << 16) | (c->se << 18);
 }

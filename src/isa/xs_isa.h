@@ -31,6 +31,34 @@ typedef enum xs_iclass {
 	XS_IC_COUNT
 } xs_iclass;
 
+/* Opcode-table flags (xs_op_info.flags, the last column of xs_isa_ops.def). */
+#define XS_OPF_D64      (1u << 0)   /* destination is 64-bit (register pair) */
+#define XS_OPF_S0_64    (1u << 1)   /* source 0 is 64-bit */
+#define XS_OPF_S1_64    (1u << 2)
+#define XS_OPF_S2_64    (1u << 3)
+#define XS_OPF_F16      (1u << 4)   /* source type f16: float inline constants are halves */
+#define XS_OPF_F32      (1u << 5)   /* source type f32 (abs/neg act on bit 31) */
+#define XS_OPF_F64      (1u << 6)   /* source type f64: inline constants are doubles */
+#define XS_OPF_SCC      (1u << 7)   /* SALU: writes SCC */
+#define XS_OPF_CMP      (1u << 8)   /* VOPC compare: writes a lane mask (VCC for e32, sdst for e64) */
+#define XS_OPF_CMPX     (1u << 9)   /* v_cmpx: writes EXEC (gfx10: only EXEC) */
+#define XS_OPF_SDST     (1u << 10)  /* VOP3b: scalar lane-mask destination (carry out, div_scale) */
+#define XS_OPF_LMASK_IN (1u << 11)  /* src2 is a lane mask (VCC in e32 form): v_cndmask, *_co_ci */
+#define XS_OPF_NOVOP3   (1u << 12)  /* VOP1/VOP2/VOPC op without a VOP3 form */
+#define XS_OPF_KIMM     (1u << 13)  /* always carries a 32-bit constant (v_fmamk/v_fmaak) */
+#define XS_OPF_BRANCH   (1u << 14)  /* changes the PC */
+#define XS_OPF_LOAD     (1u << 15)  /* memory: reads */
+#define XS_OPF_STORE    (1u << 16)  /* memory: writes */
+#define XS_OPF_ATOMIC   (1u << 17)  /* memory: read-modify-write */
+#define XS_OPF_SRC16    (1u << 18)  /* VALU: 16-bit sources (VOP3 op_sel picks halves) */
+#define XS_OPF_DF16     (1u << 19)  /* VALU: float result (omod/clamp apply) of 16 ... */
+#define XS_OPF_DF32     (1u << 20)  /* ... 32 ... */
+#define XS_OPF_DF64     (1u << 21)  /* ... or 64 bits */
+#define XS_OPF_DST16    (1u << 22)  /* VALU: 16-bit result (op_sel[3] writes the high half) */
+#define XS_OPF_DW(n)    ((uint32_t)(n) << 24)            /* memory: dwords per element (0 = n/a) */
+#define XS_OPF_I64      (1u << 29)  /* signed 64-bit operands: a literal is sign-extended */
+#define XS_OPF_DW_OF(f) (((f) >> 24) & 0x1fu)
+
 /* The opcode enum: XS_OP_<mnemonic>, generated from the table. */
 typedef enum xs_op {
 	XS_OP_INVALID = 0,
@@ -54,6 +82,101 @@ extern const xs_op_info xs_op_table[XS_OP_COUNT];
  * 106/107 VCC, 108..123 TTMP, 124 M0, 125 NULL, 126/127 EXEC, 128..208
  * inline integers, 240..248 inline floats, 251 VCCZ, 252 EXECZ, 253 SCC,
  * 255 literal, 256..511 VGPRs). */
+#define XS_SRC_INT0        128  /* inline 0; 129..192 = 1..64, 193..208 = -1..-16 */
+#define XS_SRC_SHARED_BASE 235  /* src_shared_base/limit, src_private_base/limit (235..238) */
+#define XS_SRC_POPS_WAVE   239
+#define XS_SRC_HALF        240  /* 0.5, -0.5, 1, -1, 2, -2, 4, -4 = 240..247 */
+#define XS_SRC_INV2PI      248
+#define XS_SRC_SDWA        249
+#define XS_SRC_DPP16       250
+#define XS_SRC_DPP8        233
+#define XS_SRC_DPP8_FI     234
+#define XS_SRC_VCCZ        251
+#define XS_SRC_EXECZ       252
+#define XS_SRC_SCC         253
+#define XS_SRC_LDS_DIRECT  254
+#define XS_SRC_LITERAL     255
+#define XS_SRC_VGPR        256
+
+/* xs_inst.mods bits. VOP3 abs/neg/opsel/clamp/omod; VOP3P opsel_hi/neg_hi;
+ * SDWA and DPP16 source abs/neg and SDWA clamp/omod are folded into the same
+ * bits, so an instruction body sees one set of modifiers whatever its form. */
+#define XS_MOD_ABS(i)      (1u << (0 + (i)))   /* i = source 0..2 */
+#define XS_MOD_NEG(i)      (1u << (3 + (i)))   /* VOP3P: neg_lo */
+#define XS_MOD_OPSEL(i)    (1u << (6 + (i)))   /* i = 0..2 sources, 3 = destination */
+#define XS_MOD_OPSEL_HI(i) (1u << (10 + (i)))  /* VOP3P */
+#define XS_MOD_NEG_HI(i)   (1u << (13 + (i)))  /* VOP3P */
+#define XS_MOD_CLAMP       (1u << 16)
+#define XS_MOD_OMOD_SHIFT  17                  /* 2 bits: 0 none, 1 *2, 2 *4, 3 /2 */
+#define XS_MOD_GLC         (1u << 19)
+#define XS_MOD_SLC         (1u << 20)
+#define XS_MOD_DLC         (1u << 21)
+#define XS_MOD_OFFEN       (1u << 22)
+#define XS_MOD_IDXEN       (1u << 23)
+#define XS_MOD_LDS         (1u << 24)  /* MUBUF lds / FLAT lds bit */
+#define XS_MOD_TFE         (1u << 25)
+#define XS_MOD_GDS         (1u << 26)
+#define XS_MOD_SDWA        (1u << 27)  /* ext = the SDWA dword */
+#define XS_MOD_DPP16       (1u << 28)  /* ext = the DPP16 dword */
+#define XS_MOD_DPP8        (1u << 29)  /* ext = the DPP8 dword; fetch-inactive in XS_MOD_DPP8_FI */
+#define XS_MOD_DPP8_FI     (1u << 30)
+#define XS_MOD_LIT         (1u << 31)  /* the instruction carries a literal dword */
+
+/* SDWA dword (xs_inst.ext when XS_MOD_SDWA) fields. */
+#define XS_SDWA_DST_SEL(e)    (((e) >> 8) & 7)   /* 0..3 BYTE_n, 4/5 WORD_n, 6 DWORD */
+#define XS_SDWA_DST_UNUSED(e) (((e) >> 11) & 3)  /* 0 pad, 1 sext, 2 preserve */
+#define XS_SDWA_SRC0_SEL(e)   (((e) >> 16) & 7)
+#define XS_SDWA_SRC0_SEXT(e)  (((e) >> 19) & 1)
+#define XS_SDWA_SRC1_SEL(e)   (((e) >> 24) & 7)
+#define XS_SDWA_SRC1_SEXT(e)  (((e) >> 27) & 1)
+/* DPP16 dword fields. */
+#define XS_DPP_CTRL(e)        (((e) >> 8) & 0x1ff)
+#define XS_DPP_FI(e)          (((e) >> 18) & 1)
+#define XS_DPP_BOUND_ZERO(e)  (((e) >> 19) & 1)
+#define XS_DPP_BANK_MASK(e)   (((e) >> 24) & 0xf)
+#define XS_DPP_ROW_MASK(e)    (((e) >> 28) & 0xf)
+
+/* MIMG: xs_inst.ext fields (addresses 9..12 of an NSA instruction live in
+ * ext[31:16] and sdst; use xs_isa_mimg_vaddr()). */
+#define XS_MIMG_DMASK(e)  ((e) & 0xf)
+#define XS_MIMG_DIM(e)    (((e) >> 4) & 7)
+#define XS_MIMG_UNORM     (1u << 7)
+#define XS_MIMG_R128      (1u << 8)
+#define XS_MIMG_A16       (1u << 9)
+#define XS_MIMG_D16       (1u << 10)
+#define XS_MIMG_LWE       (1u << 11)
+#define XS_MIMG_NSA(e)    (((e) >> 12) & 3)   /* extra address dwords */
+
+/* Field use by encoding (register operands always in the operand encoding
+ * above; a VGPR destination is 256 + n too):
+ *   SOP2/SOP1/SOPC  dst = sdst, src[0..1] = ssrc0/1 (SOPC has no dst; SOP1 no src1)
+ *   SOPK            dst = sdst, src[0] = sdst (s_cmpk/addk/mulk read it),
+ *                   imm = simm16 sign-extended; s_setreg_imm32_b32: literal
+ *   SOPP            imm = simm16 sign-extended (branch delta in dwords)
+ *   SMEM            dst = sdata, src[0] = sbase SGPR (even), src[1] = soffset
+ *                   (XS_SREG_NULL when none), imm = offset21 sign-extended, mods glc/dlc
+ *   VOP1/2/C/3/3P   dst = vdst (256 + n; an SGPR for v_readlane/readfirstlane),
+ *                   sdst = lane-mask destination (VOPC, VOP3b; VCC for e32 forms,
+ *                   EXEC for v_cmpx), src[0..2]. Implicit operands are explicit:
+ *                   e32 carry-in / v_cndmask mask src[2] = VCC; v_fmac-style
+ *                   accumulators src[2] = dst; v_fmamk = {src0, K, vsrc1} and
+ *                   v_fmaak = {src0, vsrc1, K} with K in literal (src 255).
+ *                   SDWA/DPP: src[0] is the real source (from the extra dword).
+ *   VINTRP          dst, src[0] = vsrc (256 + n), ext = attr | chan << 6
+ *   DS              dst = vdst, src[0] = addr, src[1] = data0, src[2] = data1
+ *                   (all 256 + n), imm = offset1 << 8 | offset0, ext = offset1, mods gds
+ *   MUBUF/MTBUF     dst = vdata, src[0] = vaddr, src[1] = srsrc (first SGPR),
+ *                   src[2] = soffset (operand encoding), imm = offset12,
+ *                   mods offen/idxen/glc/slc/dlc/lds/tfe, ext = MTBUF format
+ *   MIMG            dst = vdata, src[0] = vaddr (first address), src[1] = srsrc,
+ *                   src[2] = ssamp, ext = XS_MIMG_*, literal/imm = NSA addresses 1..8
+ *   FLAT/GLOBAL/SCRATCH  dst = vdst, src[0] = addr, src[1] = data (256 + n),
+ *                   src[2] = saddr (XS_SREG_NULL when off), imm = offset (signed
+ *                   for GLOBAL/SCRATCH); mods glc/slc/dlc/lds. SCRATCH: src[0] is
+ *                   XS_SREG_NULL when the address has no VGPR part.
+ *   EXP             src[0..3] = vsrc0..3, ext = en | tgt << 4 | compr << 10 |
+ *                   done << 11 | vm << 12
+ */
 typedef struct xs_inst {
 	uint16_t op;         /* xs_op */
 	uint8_t enc;         /* xs_enc as encoded (VOP2 vs VOP3 form of one op) */
@@ -64,7 +187,14 @@ typedef struct xs_inst {
 	int32_t imm;         /* simm16, SMEM/DS/MUBUF/FLAT offset, branch delta ... */
 	uint32_t mods;       /* format-specific modifier bits (abs/neg/clamp/omod/opsel/glc/slc/dlc/...) */
 	uint32_t ext;        /* format-specific extra fields (DPP ctrl, SDWA sels, DS offset1, dmask ...) */
+	uint16_t vgpr_end;   /* one past the highest VGPR the instruction may touch (0: none);
+	                      * the interpreter faults it when above the wave's nvgpr */
 } xs_inst;
+
+/* Address VGPR i (0-based) of a MIMG instruction (NSA or contiguous). */
+unsigned xs_isa_mimg_vaddr(const xs_inst *in, unsigned i);
+/* Mnemonic of an op ("invalid" for XS_OP_INVALID or out of range). */
+const char *xs_isa_op_name(unsigned op);
 
 /* Decodes one instruction at words[0..nwords); returns its size in bytes, or
  * 0 for an encoding the table does not know (out->op = XS_OP_INVALID). */
@@ -79,6 +209,42 @@ unsigned xs_isa_decode(const uint32_t *words, size_t nwords, xs_inst *out);
 #define XS_SREG_EXEC_HI 127
 #define XS_MAX_LANES 64
 #define XS_MAX_VGPRS 256
+
+/* Hardware registers for s_getreg/s_setreg (gfx10 HW_REG ids, the numbers
+ * llvm-mc-15 -mcpu=gfx1030 encodes for hwreg(HW_REG_*)). */
+#define XS_HWREG_MODE          1
+#define XS_HWREG_STATUS        2
+#define XS_HWREG_TRAPSTS       3
+#define XS_HWREG_GPR_ALLOC     5
+#define XS_HWREG_LDS_ALLOC     6
+#define XS_HWREG_IB_STS        7
+#define XS_HWREG_SH_MEM_BASES  15
+#define XS_HWREG_FLAT_SCR_LO   20
+#define XS_HWREG_FLAT_SCR_HI   21
+#define XS_HWREG_HW_ID1        23
+#define XS_HWREG_HW_ID2        24
+#define XS_HWREG_SHADER_CYCLES 29
+
+/* Flat apertures (xs12's choice, reported by SH_MEM_BASES and the
+ * src_shared_base / src_private_base operands): the high 16 bits of a flat
+ * address select the aperture, each 4 GiB. SH_MEM_BASES = SHARED_BASE[31:16] |
+ * PRIVATE_BASE[15:0]. A flat access in the shared aperture goes to LDS at
+ * (addr - base); in the private aperture to scratch at FLAT_SCRATCH with the
+ * per-lane dword swizzle (see xs_isa_exec_vmem.c). Both lie above the 48-bit
+ * VA range, so they can never alias a real allocation. */
+#define XS_APERTURE_SHARED_HI16  0x1000u
+#define XS_APERTURE_PRIVATE_HI16 0x2000u
+#define XS_APERTURE_SHARED_BASE  ((uint64_t)XS_APERTURE_SHARED_HI16 << 48)
+#define XS_APERTURE_PRIVATE_BASE ((uint64_t)XS_APERTURE_PRIVATE_HI16 << 48)
+#define XS_SH_MEM_BASES          ((XS_APERTURE_SHARED_HI16 << 16) | XS_APERTURE_PRIVATE_HI16)
+
+/* HW_REG_MODE fields. */
+#define XS_MODE_FP_ROUND(m)    ((m) & 0xf)         /* [1:0] f32, [3:2] f64/f16: 0 RNE, 1 +inf, 2 -inf, 3 zero */
+#define XS_MODE_FP_DENORM(m)   (((m) >> 4) & 0xf)  /* [5:4] f32, [7:6] f64/f16: 0 flush, 3 keep */
+#define XS_MODE_DX10_CLAMP     (1u << 8)
+#define XS_MODE_IEEE           (1u << 9)
+
+/* The SPI sets MODE at wave launch from COMPUTE_PGM_RSRC1 (XS_MODE_FROM_RSRC1). */
 
 typedef enum xs_wave_status {
 	XS_WAVE_READY = 0,   /* can run */
@@ -103,6 +269,28 @@ typedef struct xs_fault {
 	char what[160];         /* mnemonic or detail */
 } xs_fault;
 
+/* Wave state. The SPI initialises a wave before its first xs_isa_run:
+ *   s[]          zero, then the user SGPRs (from COMPUTE_USER_DATA / the
+ *                kernel descriptor's enables) and system SGPRs (work-group
+ *                ids, TG info, private segment wave offset) from s0 up, as
+ *                AMDGPUUsage "Initial Kernel Execution State" orders them;
+ *                EXEC in s[126] (and s[127] for wave64; wave32 ignores it).
+ *                s[125] (NULL) reads 0: xs_isa_run clears it on entry.
+ *   v, nvgpr     nvgpr rows of XS_MAX_LANES lanes, nvgpr = the kernel's
+ *                allocation ((COMPUTE_PGM_RSRC1.VGPRS + 1) * 8 for wave32,
+ *                * 4 for wave64); v0..v2 = work-item ids (TIDIG_COMP_CNT).
+ *                An instruction that names a VGPR >= nvgpr faults
+ *                (XS_FAULT_ILLEGAL) instead of touching host memory.
+ *   pc           kernel entry (descriptor address + entry byte offset)
+ *   lanes        32 or 64
+ *   mode         from COMPUTE_PGM_RSRC1 (XS_MODE_FROM_RSRC1, src/gpu/xs_gpu_regs.h)
+ *   lds/lds_size the group's LDS (static + dynamic bytes); shared by the
+ *                group's waves, which must run on one host thread
+ *   flat_scratch 0 (the kernel prolog writes FLAT_SCR_LO/HI with s_setreg
+ *                from Flat Scratch Init + wave offset); the private
+ *                segment buffer V# (swizzled, ADD_TID_ENABLE, INDEX_STRIDE
+ *                32/64 lanes) goes in the user SGPRs as usual
+ *   hw_id/hw_id2 what s_getreg HW_ID1/HW_ID2 return; status READY; insts 0 */
 typedef struct xs_wave {
 	/* Scalar file indexed by operand encoding 0..127 (see above): s0..s105,
 	 * VCC, TTMP, M0, NULL (reads 0, writes dropped), EXEC. */
@@ -113,7 +301,8 @@ typedef struct xs_wave {
 	uint32_t scc;
 	uint32_t mode;                /* HW_REG_MODE: round / denorm / dx10 clamp / ieee */
 	uint32_t trapsts;
-	uint32_t hw_id;               /* HW_REG_HW_ID for s_getreg */
+	uint32_t hw_id;               /* HW_REG_HW_ID1 for s_getreg (wave/simd/wgp/sa/se ids) */
+	uint32_t hw_id2;              /* HW_REG_HW_ID2 (queue/pipe/me/state/wg/vm ids) */
 	uint64_t flat_scratch;        /* HW_REG_FLAT_SCR_LO/HI (hardware registers on gfx10) */
 	uint32_t lanes;               /* 32 or 64 */
 	uint8_t *lds;                 /* this workgroup's LDS allocation */
@@ -145,7 +334,21 @@ typedef struct xs_isa_ctx {
 } xs_isa_ctx;
 
 /* Runs the wave until it ends, waits at a barrier, faults, or has executed
- * max_insts more instructions (then it returns XS_WAVE_READY). */
+ * max_insts more instructions (then it returns XS_WAVE_READY).
+ *   XS_WAVE_BARRIER: w->pc is already past the s_barrier; calling
+ *     xs_isa_run again (status BARRIER or READY) resumes after it, so the
+ *     SPI calls it once every live wave of the group has arrived.
+ *   XS_WAVE_ENDED / XS_WAVE_FAULT: final; further calls return the status.
+ *     On a fault ctx->fault has the kind, the instruction's PC (w->pc is
+ *     left on it), the address (VM faults: first faulting lane's) and
+ *     "mnemonic[: detail]".
+ * ctx->vm and ctx->icache must be set; an icache serves one host thread at
+ * a time. Decoding and the handler table are initialised on first use
+ * (thread-safe). */
 xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts);
+
+/* True when the interpreter has a body for op (the others decode but fault
+ * XS_FAULT_UNIMPLEMENTED when executed). */
+bool xs_isa_op_implemented(unsigned op);
 
 #endif

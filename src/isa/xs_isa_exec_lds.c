@@ -1,0 +1,389 @@
+/*
+ * LDS (DS encoding, gds = 0): reads, writes, two-address forms, atomics,
+ * swizzle and lane permutes.
+ *
+ * Address = addr VGPR + offset (16-bit, or offset0/offset1 in units of the
+ * element size, x64 for the st64 forms). gfx10 does not clamp LDS addresses
+ * with M0. An access outside the work-group's allocation reads 0 and its
+ * write is dropped, as on hardware (no fault). Lanes run in order, so LDS
+ * atomics between lanes of one wave are sequential; the waves of a
+ * work-group share one host thread (the SPI runs a group on one worker).
+ */
+#include "isa/xs_isa_priv.h"
+
+static inline bool in_lds(const xs_wave *w, uint32_t a, unsigned n)
+{
+	return w->lds && (uint64_t)a + n <= w->lds_size;
+}
+
+static inline void lds_rd(const xs_wave *w, uint32_t a, void *dst, unsigned n)
+{
+	if (in_lds(w, a, n))
+		memcpy(dst, w->lds + a, n);
+	else
+		memset(dst, 0, n);
+}
+
+static inline void lds_wr(xs_wave *w, uint32_t a, const void *src, unsigned n)
+{
+	if (in_lds(w, a, n))
+		memcpy(w->lds + a, src, n);
+}
+
+#define LANE_LOOP(...)                                                         \
+	do {                                                                    \
+		uint64_t e_ = xs_exec_mask(w);                                  \
+		for (unsigned l = 0; l < w->lanes; l++) {                       \
+			if (!((e_ >> l) & 1))                                   \
+				continue;                                       \
+			uint32_t base = w->v[(in->src[0] - XS_SRC_VGPR) & 0xff][l]; \
+			(void)base;                                             \
+			__VA_ARGS__                                             \
+		}                                                               \
+	} while (0)
+
+#define VREG(op, k) w->v[((op) - XS_SRC_VGPR + (k)) & 0xff][l]
+#define OFF16 ((uint32_t)in->imm & 0xffff)
+#define OFF0 ((uint32_t)in->imm & 0xff)
+#define OFF1 (in->ext & 0xff)
+
+/* ---- writes ---------------------------------------------------------------------- */
+static int write_n(xs_wave *w, const xs_inst *in, unsigned ndw)
+{
+	LANE_LOOP({
+		uint32_t v[4];
+		for (unsigned k = 0; k < ndw; k++)
+			v[k] = VREG(in->src[1], k);
+		lds_wr(w, base + OFF16, v, 4 * ndw);
+	});
+	return 0;
+}
+XS_EXEC(ds_write_b32) { (void)x; return write_n(w, in, 1); }
+XS_EXEC(ds_write_b64) { (void)x; return write_n(w, in, 2); }
+XS_EXEC(ds_write_b96) { (void)x; return write_n(w, in, 3); }
+XS_EXEC(ds_write_b128) { (void)x; return write_n(w, in, 4); }
+
+static int write_sub(xs_wave *w, const xs_inst *in, unsigned bytes, unsigned shift)
+{
+	LANE_LOOP({
+		uint32_t v = VREG(in->src[1], 0) >> shift;
+		uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+		lds_wr(w, base + OFF16, b, bytes);
+	});
+	return 0;
+}
+XS_EXEC(ds_write_b8) { (void)x; return write_sub(w, in, 1, 0); }
+XS_EXEC(ds_write_b16) { (void)x; return write_sub(w, in, 2, 0); }
+XS_EXEC(ds_write_b8_d16_hi) { (void)x; return write_sub(w, in, 1, 16); }
+XS_EXEC(ds_write_b16_d16_hi) { (void)x; return write_sub(w, in, 2, 16); }
+
+static int write2(xs_wave *w, const xs_inst *in, unsigned ndw, unsigned scale)
+{
+	unsigned esz = 4 * ndw;
+	LANE_LOOP({
+		uint32_t a0[2], a1[2];
+		for (unsigned k = 0; k < ndw; k++) {
+			a0[k] = VREG(in->src[1], k);
+			a1[k] = VREG(in->src[2], k);
+		}
+		lds_wr(w, base + OFF0 * esz * scale, a0, esz);
+		lds_wr(w, base + OFF1 * esz * scale, a1, esz);
+	});
+	return 0;
+}
+XS_EXEC(ds_write2_b32) { (void)x; return write2(w, in, 1, 1); }
+XS_EXEC(ds_write2st64_b32) { (void)x; return write2(w, in, 1, 64); }
+XS_EXEC(ds_write2_b64) { (void)x; return write2(w, in, 2, 1); }
+XS_EXEC(ds_write2st64_b64) { (void)x; return write2(w, in, 2, 64); }
+
+/* ---- reads ------------------------------------------------------------------------- */
+static int read_n(xs_wave *w, const xs_inst *in, unsigned ndw)
+{
+	LANE_LOOP({
+		uint32_t v[4];
+		lds_rd(w, base + OFF16, v, 4 * ndw);
+		for (unsigned k = 0; k < ndw; k++)
+			VREG(in->dst, k) = v[k];
+	});
+	return 0;
+}
+XS_EXEC(ds_read_b32) { (void)x; return read_n(w, in, 1); }
+XS_EXEC(ds_read_b64) { (void)x; return read_n(w, in, 2); }
+XS_EXEC(ds_read_b96) { (void)x; return read_n(w, in, 3); }
+XS_EXEC(ds_read_b128) { (void)x; return read_n(w, in, 4); }
+
+/* sub-dword reads: kind 0 u8, 1 i8, 2 u16, 3 i16; d16: 0 none, 1 low half, 2 high half */
+static int read_sub(xs_wave *w, const xs_inst *in, unsigned kind, unsigned d16)
+{
+	unsigned bytes = kind < 2 ? 1 : 2;
+	LANE_LOOP({
+		uint8_t b[2] = { 0, 0 };
+		lds_rd(w, base + OFF16, b, bytes);
+		uint32_t v = b[0] | (uint32_t)b[1] << 8;
+		if (kind == 1)
+			v = (uint32_t)(int32_t)(int8_t)v;
+		else if (kind == 3)
+			v = (uint32_t)(int32_t)(int16_t)v;
+		uint32_t *d = &VREG(in->dst, 0);
+		if (d16 == 1)
+			*d = (*d & 0xffff0000u) | (v & 0xffff);
+		else if (d16 == 2)
+			*d = (*d & 0xffffu) | v << 16;
+		else
+			*d = v;
+	});
+	return 0;
+}
+XS_EXEC(ds_read_u8) { (void)x; return read_sub(w, in, 0, 0); }
+XS_EXEC(ds_read_i8) { (void)x; return read_sub(w, in, 1, 0); }
+XS_EXEC(ds_read_u16) { (void)x; return read_sub(w, in, 2, 0); }
+XS_EXEC(ds_read_i16) { (void)x; return read_sub(w, in, 3, 0); }
+XS_EXEC(ds_read_u8_d16) { (void)x; return read_sub(w, in, 0, 1); }
+XS_EXEC(ds_read_u8_d16_hi) { (void)x; return read_sub(w, in, 0, 2); }
+XS_EXEC(ds_read_i8_d16) { (void)x; return read_sub(w, in, 1, 1); }
+XS_EXEC(ds_read_i8_d16_hi) { (void)x; return read_sub(w, in, 1, 2); }
+XS_EXEC(ds_read_u16_d16) { (void)x; return read_sub(w, in, 2, 1); }
+XS_EXEC(ds_read_u16_d16_hi) { (void)x; return read_sub(w, in, 2, 2); }
+
+static int read2(xs_wave *w, const xs_inst *in, unsigned ndw, unsigned scale)
+{
+	unsigned esz = 4 * ndw;
+	LANE_LOOP({
+		uint32_t v[4];
+		lds_rd(w, base + OFF0 * esz * scale, v, esz);
+		lds_rd(w, base + OFF1 * esz * scale, v + ndw, esz);
+		for (unsigned k = 0; k < 2 * ndw; k++)
+			VREG(in->dst, k) = v[k];
+	});
+	return 0;
+}
+XS_EXEC(ds_read2_b32) { (void)x; return read2(w, in, 1, 1); }
+XS_EXEC(ds_read2st64_b32) { (void)x; return read2(w, in, 1, 64); }
+XS_EXEC(ds_read2_b64) { (void)x; return read2(w, in, 2, 1); }
+XS_EXEC(ds_read2st64_b64) { (void)x; return read2(w, in, 2, 64); }
+
+/* ---- atomics ---------------------------------------------------------------------- */
+enum {
+	DA_ADD, DA_SUB, DA_RSUB, DA_INC, DA_DEC, DA_MIN_I, DA_MAX_I, DA_MIN_U, DA_MAX_U, DA_AND, DA_OR,
+	DA_XOR, DA_MSKOR, DA_SWAP, DA_CMPST, DA_CMPST_F, DA_MIN_F, DA_MAX_F, DA_ADD_F, DA_WRAP,
+};
+
+static uint64_t ds_new(unsigned op, uint64_t old, uint64_t d0, uint64_t d1, bool b64)
+{
+	uint64_t m = b64 ? ~0ull : 0xffffffffull;
+	switch (op) {
+	case DA_ADD: return (old + d0) & m;
+	case DA_SUB: return (old - d0) & m;
+	case DA_RSUB: return (d0 - old) & m;
+	case DA_INC: return old >= d0 ? 0 : old + 1;
+	case DA_DEC: return (old == 0 || old > d0) ? d0 : old - 1;
+	case DA_MIN_I: return b64 ? ((int64_t)old < (int64_t)d0 ? old : d0) : ((int32_t)old < (int32_t)d0 ? old : d0);
+	case DA_MAX_I: return b64 ? ((int64_t)old > (int64_t)d0 ? old : d0) : ((int32_t)old > (int32_t)d0 ? old : d0);
+	case DA_MIN_U: return old < d0 ? old : d0;
+	case DA_MAX_U: return old > d0 ? old : d0;
+	case DA_AND: return old & d0;
+	case DA_OR: return old | d0;
+	case DA_XOR: return old ^ d0;
+	case DA_MSKOR: return (old & ~d0 & m) | d1;
+	case DA_SWAP: return d0;
+	case DA_CMPST: return old == d0 ? d1 : old;
+	case DA_CMPST_F:
+		if (b64)
+			return xs_u2d(old) == xs_u2d(d0) ? d1 : old;
+		return xs_u2f((uint32_t)old) == xs_u2f((uint32_t)d0) ? d1 : old;
+	case DA_MIN_F:
+		if (b64)
+			return xs_d2u(fmin(xs_u2d(old), xs_u2d(d0)));
+		return xs_f2u(fminf(xs_u2f((uint32_t)old), xs_u2f((uint32_t)d0)));
+	case DA_MAX_F:
+		if (b64)
+			return xs_d2u(fmax(xs_u2d(old), xs_u2d(d0)));
+		return xs_f2u(fmaxf(xs_u2f((uint32_t)old), xs_u2f((uint32_t)d0)));
+	case DA_ADD_F: return xs_f2u(xs_u2f((uint32_t)old) + xs_u2f((uint32_t)d0));
+	case DA_WRAP: return old >= d0 ? old - d0 : old + d1;
+	default: return old;
+	}
+}
+
+static int ds_atomic(xs_wave *w, const xs_inst *in, unsigned op, bool b64, bool rtn)
+{
+	unsigned sz = b64 ? 8 : 4;
+	LANE_LOOP({
+		uint32_t a = base + OFF16;
+		uint64_t d0 = VREG(in->src[1], 0), d1 = VREG(in->src[2], 0), old = 0;
+		if (b64) {
+			d0 |= (uint64_t)VREG(in->src[1], 1) << 32;
+			d1 |= (uint64_t)VREG(in->src[2], 1) << 32;
+		}
+		lds_rd(w, a, &old, sz);
+		uint64_t nv = ds_new(op, old, d0, d1, b64);
+		lds_wr(w, a, &nv, sz);
+		if (rtn) {
+			VREG(in->dst, 0) = (uint32_t)old;
+			if (b64)
+				VREG(in->dst, 1) = (uint32_t)(old >> 32);
+		}
+	});
+	return 0;
+}
+
+#define DSA(name, op, b64, rtn) \
+	XS_EXEC(name) { (void)x; return ds_atomic(w, in, op, b64, rtn); }
+DSA(ds_add_u32, DA_ADD, false, false)            DSA(ds_add_rtn_u32, DA_ADD, false, true)
+DSA(ds_sub_u32, DA_SUB, false, false)            DSA(ds_sub_rtn_u32, DA_SUB, false, true)
+DSA(ds_rsub_u32, DA_RSUB, false, false)          DSA(ds_rsub_rtn_u32, DA_RSUB, false, true)
+DSA(ds_inc_u32, DA_INC, false, false)            DSA(ds_inc_rtn_u32, DA_INC, false, true)
+DSA(ds_dec_u32, DA_DEC, false, false)            DSA(ds_dec_rtn_u32, DA_DEC, false, true)
+DSA(ds_min_i32, DA_MIN_I, false, false)          DSA(ds_min_rtn_i32, DA_MIN_I, false, true)
+DSA(ds_max_i32, DA_MAX_I, false, false)          DSA(ds_max_rtn_i32, DA_MAX_I, false, true)
+DSA(ds_min_u32, DA_MIN_U, false, false)          DSA(ds_min_rtn_u32, DA_MIN_U, false, true)
+DSA(ds_max_u32, DA_MAX_U, false, false)          DSA(ds_max_rtn_u32, DA_MAX_U, false, true)
+DSA(ds_and_b32, DA_AND, false, false)            DSA(ds_and_rtn_b32, DA_AND, false, true)
+DSA(ds_or_b32, DA_OR, false, false)              DSA(ds_or_rtn_b32, DA_OR, false, true)
+DSA(ds_xor_b32, DA_XOR, false, false)            DSA(ds_xor_rtn_b32, DA_XOR, false, true)
+DSA(ds_mskor_b32, DA_MSKOR, false, false)        DSA(ds_mskor_rtn_b32, DA_MSKOR, false, true)
+DSA(ds_cmpst_b32, DA_CMPST, false, false)        DSA(ds_cmpst_rtn_b32, DA_CMPST, false, true)
+DSA(ds_cmpst_f32, DA_CMPST_F, false, false)      DSA(ds_cmpst_rtn_f32, DA_CMPST_F, false, true)
+DSA(ds_min_f32, DA_MIN_F, false, false)          DSA(ds_min_rtn_f32, DA_MIN_F, false, true)
+DSA(ds_max_f32, DA_MAX_F, false, false)          DSA(ds_max_rtn_f32, DA_MAX_F, false, true)
+DSA(ds_add_f32, DA_ADD_F, false, false)          DSA(ds_add_rtn_f32, DA_ADD_F, false, true)
+DSA(ds_wrxchg_rtn_b32, DA_SWAP, false, true)     DSA(ds_wrap_rtn_b32, DA_WRAP, false, true)
+DSA(ds_add_u64, DA_ADD, true, false)             DSA(ds_add_rtn_u64, DA_ADD, true, true)
+DSA(ds_sub_u64, DA_SUB, true, false)             DSA(ds_sub_rtn_u64, DA_SUB, true, true)
+DSA(ds_rsub_u64, DA_RSUB, true, false)           DSA(ds_rsub_rtn_u64, DA_RSUB, true, true)
+DSA(ds_inc_u64, DA_INC, true, false)             DSA(ds_inc_rtn_u64, DA_INC, true, true)
+DSA(ds_dec_u64, DA_DEC, true, false)             DSA(ds_dec_rtn_u64, DA_DEC, true, true)
+DSA(ds_min_i64, DA_MIN_I, true, false)           DSA(ds_min_rtn_i64, DA_MIN_I, true, true)
+DSA(ds_max_i64, DA_MAX_I, true, false)           DSA(ds_max_rtn_i64, DA_MAX_I, true, true)
+DSA(ds_min_u64, DA_MIN_U, true, false)           DSA(ds_min_rtn_u64, DA_MIN_U, true, true)
+DSA(ds_max_u64, DA_MAX_U, true, false)           DSA(ds_max_rtn_u64, DA_MAX_U, true, true)
+DSA(ds_and_b64, DA_AND, true, false)             DSA(ds_and_rtn_b64, DA_AND, true, true)
+DSA(ds_or_b64, DA_OR, true, false)               DSA(ds_or_rtn_b64, DA_OR, true, true)
+DSA(ds_xor_b64, DA_XOR, true, false)             DSA(ds_xor_rtn_b64, DA_XOR, true, true)
+DSA(ds_mskor_b64, DA_MSKOR, true, false)         DSA(ds_mskor_rtn_b64, DA_MSKOR, true, true)
+DSA(ds_cmpst_b64, DA_CMPST, true, false)         DSA(ds_cmpst_rtn_b64, DA_CMPST, true, true)
+DSA(ds_cmpst_f64, DA_CMPST_F, true, false)       DSA(ds_cmpst_rtn_f64, DA_CMPST_F, true, true)
+DSA(ds_min_f64, DA_MIN_F, true, false)           DSA(ds_min_rtn_f64, DA_MIN_F, true, true)
+DSA(ds_max_f64, DA_MAX_F, true, false)           DSA(ds_max_rtn_f64, DA_MAX_F, true, true)
+DSA(ds_wrxchg_rtn_b64, DA_SWAP, true, true)
+
+/* two-address exchange: returns both old values */
+static int wrxchg2(xs_wave *w, const xs_inst *in, bool b64, unsigned scale)
+{
+	unsigned ndw = b64 ? 2 : 1, esz = 4 * ndw;
+	LANE_LOOP({
+		uint32_t a0 = base + OFF0 * esz * scale, a1 = base + OFF1 * esz * scale;
+		uint32_t o[4] = { 0, 0, 0, 0 }, n0[2], n1[2];
+		for (unsigned k = 0; k < ndw; k++) {
+			n0[k] = VREG(in->src[1], k);
+			n1[k] = VREG(in->src[2], k);
+		}
+		lds_rd(w, a0, o, esz);
+		lds_wr(w, a0, n0, esz);
+		lds_rd(w, a1, o + ndw, esz);
+		lds_wr(w, a1, n1, esz);
+		for (unsigned k = 0; k < 2 * ndw; k++)
+			VREG(in->dst, k) = o[k];
+	});
+	return 0;
+}
+XS_EXEC(ds_wrxchg2_rtn_b32) { (void)x; return wrxchg2(w, in, false, 1); }
+XS_EXEC(ds_wrxchg2st64_rtn_b32) { (void)x; return wrxchg2(w, in, false, 64); }
+XS_EXEC(ds_wrxchg2_rtn_b64) { (void)x; return wrxchg2(w, in, true, 1); }
+XS_EXEC(ds_wrxchg2st64_rtn_b64) { (void)x; return wrxchg2(w, in, true, 64); }
+
+/* ---- cross-lane ----------------------------------------------------------------- */
+/* ds_swizzle_b32: offset[15] = 1: quad permute (2 bits per lane of a quad);
+ * else bit-mask mode within 32 lanes: and [4:0], or [9:5], xor [14:10].
+ * A lane that reads an inactive lane gets 0. */
+XS_EXEC(ds_swizzle_b32)
+{
+	(void)x;
+	uint32_t off = OFF16, src[XS_MAX_LANES], r[XS_MAX_LANES];
+	uint64_t e = xs_exec_mask(w);
+	unsigned n = w->lanes;
+	memcpy(src, xs_vrow(w, in->src[1]), n * 4);
+	for (unsigned l = 0; l < n; l++) {
+		unsigned sl;
+		if (off & 0x8000)
+			sl = (l & ~3u) | ((off >> (2 * (l & 3))) & 3);
+		else
+			sl = (l & ~31u) | ((((l & 31) & (off & 31)) | ((off >> 5) & 31)) ^ ((off >> 10) & 31));
+		r[l] = ((e >> sl) & 1) ? src[sl] : 0;
+	}
+	xs_vstore_rows(xs_vrow(w, in->dst), r, e, n);
+	return 0;
+}
+
+/* ds_permute_b32 pushes data0 to lane addr/4; ds_bpermute_b32 pulls it from
+ * lane addr/4 (addr = vaddr + offset, modulo the wave size). */
+static int permute(xs_wave *w, const xs_inst *in, bool backward)
+{
+	uint32_t data[XS_MAX_LANES], r[XS_MAX_LANES];
+	uint64_t e = xs_exec_mask(w);
+	unsigned n = w->lanes;
+	const uint32_t *addr = xs_vrow(w, in->src[0]);
+	memcpy(data, xs_vrow(w, in->src[1]), n * 4);
+	memset(r, 0, sizeof(r));
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		unsigned t = ((addr[l] + OFF16) >> 2) & (n - 1);
+		if (backward)
+			r[l] = ((e >> t) & 1) ? data[t] : 0;
+		else
+			r[t] = data[l];
+	}
+	xs_vstore_rows(xs_vrow(w, in->dst), r, e, n);
+	return 0;
+}
+XS_EXEC(ds_permute_b32) { (void)x; return permute(w, in, false); }
+XS_EXEC(ds_bpermute_b32) { (void)x; return permute(w, in, true); }
+
+XS_EXEC(ds_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
+
+/* GDS forms have no model: fault instead of touching LDS. */
+static int gds_guard(xs_exec *x, xs_wave *w, const xs_inst *in);
+static xs_exec_fn lds_table[XS_OP_COUNT];
+
+static int gds_guard(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	if (in->mods & XS_MOD_GDS)
+		return xs_exec_unimpl(x, w, in, "GDS");
+	return lds_table[in->op](x, w, in);
+}
+
+#define R(name) (lds_table[XS_OP_##name] = x_##name)
+void xs_exec_register_lds(void)
+{
+	R(ds_write_b32); R(ds_write_b64); R(ds_write_b96); R(ds_write_b128);
+	R(ds_write_b8); R(ds_write_b16); R(ds_write_b8_d16_hi); R(ds_write_b16_d16_hi);
+	R(ds_write2_b32); R(ds_write2st64_b32); R(ds_write2_b64); R(ds_write2st64_b64);
+	R(ds_read_b32); R(ds_read_b64); R(ds_read_b96); R(ds_read_b128);
+	R(ds_read_u8); R(ds_read_i8); R(ds_read_u16); R(ds_read_i16);
+	R(ds_read_u8_d16); R(ds_read_u8_d16_hi); R(ds_read_i8_d16); R(ds_read_i8_d16_hi);
+	R(ds_read_u16_d16); R(ds_read_u16_d16_hi);
+	R(ds_read2_b32); R(ds_read2st64_b32); R(ds_read2_b64); R(ds_read2st64_b64);
+	R(ds_add_u32); R(ds_add_rtn_u32); R(ds_sub_u32); R(ds_sub_rtn_u32); R(ds_rsub_u32); R(ds_rsub_rtn_u32);
+	R(ds_inc_u32); R(ds_inc_rtn_u32); R(ds_dec_u32); R(ds_dec_rtn_u32);
+	R(ds_min_i32); R(ds_min_rtn_i32); R(ds_max_i32); R(ds_max_rtn_i32);
+	R(ds_min_u32); R(ds_min_rtn_u32); R(ds_max_u32); R(ds_max_rtn_u32);
+	R(ds_and_b32); R(ds_and_rtn_b32); R(ds_or_b32); R(ds_or_rtn_b32); R(ds_xor_b32); R(ds_xor_rtn_b32);
+	R(ds_mskor_b32); R(ds_mskor_rtn_b32); R(ds_cmpst_b32); R(ds_cmpst_rtn_b32);
+	R(ds_cmpst_f32); R(ds_cmpst_rtn_f32); R(ds_min_f32); R(ds_min_rtn_f32);
+	R(ds_max_f32); R(ds_max_rtn_f32); R(ds_add_f32); R(ds_add_rtn_f32);
+	R(ds_wrxchg_rtn_b32); R(ds_wrap_rtn_b32);
+	R(ds_add_u64); R(ds_add_rtn_u64); R(ds_sub_u64); R(ds_sub_rtn_u64); R(ds_rsub_u64); R(ds_rsub_rtn_u64);
+	R(ds_inc_u64); R(ds_inc_rtn_u64); R(ds_dec_u64); R(ds_dec_rtn_u64);
+	R(ds_min_i64); R(ds_min_rtn_i64); R(ds_max_i64); R(ds_max_rtn_i64);
+	R(ds_min_u64); R(ds_min_rtn_u64); R(ds_max_u64); R(ds_max_rtn_u64);
+	R(ds_and_b64); R(ds_and_rtn_b64); R(ds_or_b64); R(ds_or_rtn_b64); R(ds_xor_b64); R(ds_xor_rtn_b64);
+	R(ds_mskor_b64); R(ds_mskor_rtn_b64); R(ds_cmpst_b64); R(ds_cmpst_rtn_b64);
+	R(ds_cmpst_f64); R(ds_cmpst_rtn_f64); R(ds_min_f64); R(ds_min_rtn_f64);
+	R(ds_max_f64); R(ds_max_rtn_f64); R(ds_wrxchg_rtn_b64);
+	R(ds_wrxchg2_rtn_b32); R(ds_wrxchg2st64_rtn_b32); R(ds_wrxchg2_rtn_b64); R(ds_wrxchg2st64_rtn_b64);
+	R(ds_swizzle_b32); R(ds_permute_b32); R(ds_bpermute_b32); R(ds_nop);
+	for (unsigned op = 0; op < XS_OP_COUNT; op++)
+		if (lds_table[op])
+			xs_exec_table[op] = gds_guard;
+}

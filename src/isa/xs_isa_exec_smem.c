@@ -1,0 +1,73 @@
+/*
+ * Scalar memory: s_load_dword*, s_buffer_load_dword*, counters, cache
+ * controls.
+ *
+ * Address = SGPR-pair base (48 bits) + offset21 (signed) + soffset SGPR
+ * (when not NULL), dword aligned (the low two bits are ignored). Buffer
+ * loads take the base from a V# and return 0 for dwords at or past
+ * NUM_RECORDS bytes (SMEM always bounds-checks against NUM_RECORDS).
+ */
+#include "isa/xs_isa_priv.h"
+
+static int load(xs_exec *x, xs_wave *w, const xs_inst *in, unsigned n, bool buffer)
+{
+	unsigned sb = in->src[0];
+	uint64_t base = w->s[sb & 127] | (uint64_t)(w->s[(sb + 1) & 127] & 0xffff) << 32;
+	uint64_t off = (uint64_t)(int64_t)in->imm;
+	if (in->src[1] != XS_SREG_NULL)
+		off += xs_sread(w, in, in->src[1]);
+	uint32_t vals[16];
+	if (buffer) {
+		uint32_t num_records = w->s[(sb + 2) & 127];
+		uint32_t o = (uint32_t)off & ~3u;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t bad;
+			uint32_t oi = o + 4 * i;
+			vals[i] = 0;
+			if (oi >= num_records || oi < o)
+				continue;
+			if (!xs_gmem_read_fast(x->vm, (base + oi) & ~3ull, &vals[i], 4, &bad))
+				return xs_exec_fault(x, w, in, XS_FAULT_VM, bad, NULL);
+		}
+	} else {
+		uint64_t va = (base + off) & ~3ull, bad;
+		if (!xs_gmem_read_fast(x->vm, va, vals, 4 * n, &bad))
+			return xs_exec_fault(x, w, in, XS_FAULT_VM, bad, NULL);
+	}
+	for (unsigned i = 0; i < n; i++)
+		xs_swrite(w, in->dst + i, vals[i]);
+	return 0;
+}
+
+XS_EXEC(s_load_dword) { return load(x, w, in, 1, false); }
+XS_EXEC(s_load_dwordx2) { return load(x, w, in, 2, false); }
+XS_EXEC(s_load_dwordx4) { return load(x, w, in, 4, false); }
+XS_EXEC(s_load_dwordx8) { return load(x, w, in, 8, false); }
+XS_EXEC(s_load_dwordx16) { return load(x, w, in, 16, false); }
+XS_EXEC(s_buffer_load_dword) { return load(x, w, in, 1, true); }
+XS_EXEC(s_buffer_load_dwordx2) { return load(x, w, in, 2, true); }
+XS_EXEC(s_buffer_load_dwordx4) { return load(x, w, in, 4, true); }
+XS_EXEC(s_buffer_load_dwordx8) { return load(x, w, in, 8, true); }
+XS_EXEC(s_buffer_load_dwordx16) { return load(x, w, in, 16, true); }
+
+/* s_memtime: the wave's own instruction count stands in for the shader clock
+ * (deterministic); s_memrealtime: host time as a 100 MHz count. */
+XS_EXEC(s_memtime) { XS_UNUSED_HANDLER_ARGS; xs_swrite64(w, in->dst, w->insts); return 0; }
+XS_EXEC(s_memrealtime)
+{
+	XS_UNUSED_HANDLER_ARGS;
+	xs_swrite64(w, in->dst, (uint64_t)(xs_now_seconds() * 1e8));
+	return 0;
+}
+XS_EXEC(smem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
+
+void xs_exec_register_smem(void)
+{
+	XS_REG(s_load_dword); XS_REG(s_load_dwordx2); XS_REG(s_load_dwordx4);
+	XS_REG(s_load_dwordx8); XS_REG(s_load_dwordx16);
+	XS_REG(s_buffer_load_dword); XS_REG(s_buffer_load_dwordx2); XS_REG(s_buffer_load_dwordx4);
+	XS_REG(s_buffer_load_dwordx8); XS_REG(s_buffer_load_dwordx16);
+	XS_REG(s_memtime); XS_REG(s_memrealtime);
+	XS_REG_AS(s_dcache_inv, x_smem_nop); XS_REG_AS(s_gl1_inv, x_smem_nop);
+	XS_REG_AS(s_atc_probe, x_smem_nop); XS_REG_AS(s_atc_probe_buffer, x_smem_nop);
+}

@@ -1,0 +1,588 @@
+/*
+ * Vector ALU, integer and bit operations (VOP1, VOP2, VOP3, VOP3P ints).
+ *
+ * Every body has the same shape: fetch each source as a lane array
+ * (xs_vsrc32 returns the VGPR row itself when no modifier applies), compute
+ * all lanes into a temporary, then store under EXEC (xs_vdst32). The lane
+ * loops are plain C the compiler vectorises. Lane-mask results (carry out)
+ * have inactive lanes cleared.
+ */
+#include <stdlib.h>
+
+#include "isa/xs_isa_priv.h"
+
+#define LANES XS_MAX_LANES
+
+/* One-, two-, three-source 32-bit ops: a, b, c are lane values, l the lane. */
+#define V1(name, expr)                                                          \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES], rt[LANES];                                   \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			uint32_t a = A[l];                                      \
+			r[l] = (uint32_t)(expr);                                \
+		}                                                               \
+		xs_vdst_done(&c_, w, in, r);                                       \
+		return 0;                                                       \
+	}
+
+#define V2(name, expr)                                                          \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
+		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			uint32_t a = A[l], b = B[l];                            \
+			r[l] = (uint32_t)(expr);                                \
+		}                                                               \
+		xs_vdst_done(&c_, w, in, r);                                       \
+		return 0;                                                       \
+	}
+
+#define V3(name, expr)                                                          \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES], t1[LANES], t2[LANES], rt[LANES];             \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
+		const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);               \
+		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			uint32_t a = A[l], b = B[l], c = C[l];                  \
+			r[l] = (uint32_t)(expr);                                \
+		}                                                               \
+		xs_vdst_done(&c_, w, in, r);                                       \
+		return 0;                                                       \
+	}
+
+static inline int32_t sext24(uint32_t v) { return (int32_t)(v << 8) >> 8; }
+static inline uint32_t umin(uint32_t a, uint32_t b) { return a < b ? a : b; }
+static inline uint32_t umax(uint32_t a, uint32_t b) { return a > b ? a : b; }
+static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline uint32_t umed3(uint32_t a, uint32_t b, uint32_t c) { return umax(umin(a, b), umin(umax(a, b), c)); }
+static inline int32_t imed3(int32_t a, int32_t b, int32_t c) { return imax(imin(a, b), imin(imax(a, b), c)); }
+static inline uint32_t bfe_u(uint32_t v, uint32_t off, uint32_t wd)
+{
+	off &= 31;
+	wd &= 31;
+	return wd ? (v >> off) & ((wd == 32 ? 0u : (1u << wd)) - 1u) : 0;
+}
+static inline uint32_t bfe_i(uint32_t v, uint32_t off, uint32_t wd)
+{
+	off &= 31;
+	wd &= 31;
+	if (!wd)
+		return 0;
+	int32_t s = (int32_t)v >> off;
+	uint32_t sh = 32 - wd;
+	return (uint32_t)((int32_t)((uint32_t)s << sh) >> sh);
+}
+static inline uint32_t brev32(uint32_t v)
+{
+	v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
+	v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
+	v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
+	return __builtin_bswap32(v);
+}
+static inline uint32_t ffbh_i(uint32_t v)
+{
+	if ((int32_t)v < 0)
+		v = ~v;
+	return v ? (uint32_t)__builtin_clz(v) - 1 : ~0u;
+}
+static inline uint32_t sad_u8(uint32_t a, uint32_t b)
+{
+	uint32_t s = 0;
+	for (unsigned i = 0; i < 32; i += 8) {
+		int d = (int)((a >> i) & 0xff) - (int)((b >> i) & 0xff);
+		s += (uint32_t)(d < 0 ? -d : d);
+	}
+	return s;
+}
+static inline uint32_t lerp_u8(uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t r = 0;
+	for (unsigned i = 0; i < 32; i += 8)
+		r |= ((((a >> i) & 0xff) + ((b >> i) & 0xff) + ((c >> i) & 1)) >> 1) << i;
+	return r;
+}
+static inline uint32_t perm_b32(uint32_t hi, uint32_t lo, uint32_t sel)
+{
+	uint64_t v = (uint64_t)hi << 32 | lo;
+	uint32_t r = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned s = (sel >> (8 * i)) & 0xff;
+		uint32_t byte;
+		if (s < 8)
+			byte = (uint32_t)(v >> (8 * s)) & 0xff;
+		else if (s < 12) {
+			/* sign of a 16-bit half replicated: bytes 1, 3, 5, 7 */
+			unsigned src = (s - 8) * 2 + 1;
+			byte = ((v >> (8 * src + 7)) & 1) ? 0xff : 0;
+		} else if (s == 12)
+			byte = 0;
+		else
+			byte = 0xff;
+		r |= byte << (8 * i);
+	}
+	return r;
+}
+static inline uint32_t dot4_i8(uint32_t a, uint32_t b)
+{
+	int32_t s = 0;
+	for (unsigned i = 0; i < 32; i += 8)
+		s += (int32_t)(int8_t)(a >> i) * (int32_t)(int8_t)(b >> i);
+	return (uint32_t)s;
+}
+static inline uint32_t dot4_u8(uint32_t a, uint32_t b)
+{
+	uint32_t s = 0;
+	for (unsigned i = 0; i < 32; i += 8)
+		s += ((a >> i) & 0xff) * ((b >> i) & 0xff);
+	return s;
+}
+static inline uint32_t dot2_i16(uint32_t a, uint32_t b)
+{
+	return (uint32_t)((int32_t)(int16_t)a * (int16_t)b + (int32_t)(int16_t)(a >> 16) * (int16_t)(b >> 16));
+}
+static inline uint32_t dot2_u16(uint32_t a, uint32_t b)
+{
+	return (a & 0xffff) * (b & 0xffff) + (a >> 16) * (b >> 16);
+}
+static inline uint32_t dot8_i4(uint32_t a, uint32_t b)
+{
+	int32_t s = 0;
+	for (unsigned i = 0; i < 32; i += 4)
+		s += ((int32_t)(a << (28 - i)) >> 28) * ((int32_t)(b << (28 - i)) >> 28);
+	return (uint32_t)s;
+}
+static inline uint32_t dot8_u4(uint32_t a, uint32_t b)
+{
+	uint32_t s = 0;
+	for (unsigned i = 0; i < 32; i += 4)
+		s += ((a >> i) & 15) * ((b >> i) & 15);
+	return s;
+}
+
+/* ---- VOP2 / VOP1 / VOP3 bodies ------------------------------------------------ */
+V1(v_mov_b32, a)
+V1(v_not_b32, ~a)
+V1(v_bfrev_b32, brev32(a))
+V1(v_ffbh_u32, a ? (uint32_t)__builtin_clz(a) : ~0u)
+V1(v_ffbl_b32, a ? (uint32_t)__builtin_ctz(a) : ~0u)
+V1(v_ffbh_i32, ffbh_i(a))
+V2(v_mul_i32_i24, (uint32_t)(sext24(a) * sext24(b)))
+V2(v_mul_hi_i32_i24, (uint32_t)(((int64_t)sext24(a) * sext24(b)) >> 32))
+V2(v_mul_u32_u24, (a & 0xffffff) * (b & 0xffffff))
+V2(v_mul_hi_u32_u24, (uint32_t)(((uint64_t)(a & 0xffffff) * (b & 0xffffff)) >> 32))
+V2(v_min_i32, imin((int32_t)a, (int32_t)b))
+V2(v_max_i32, imax((int32_t)a, (int32_t)b))
+V2(v_min_u32, umin(a, b))
+V2(v_max_u32, umax(a, b))
+V2(v_lshrrev_b32, b >> (a & 31))
+V2(v_ashrrev_i32, (int32_t)b >> (a & 31))
+V2(v_lshlrev_b32, b << (a & 31))
+V2(v_and_b32, a & b)
+V2(v_or_b32, a | b)
+V2(v_xor_b32, a ^ b)
+V2(v_xnor_b32, ~(a ^ b))
+V2(v_mul_lo_u32, a * b)
+V2(v_mul_hi_u32, (uint32_t)(((uint64_t)a * b) >> 32))
+V2(v_mul_hi_i32, (uint32_t)((uint64_t)((int64_t)(int32_t)a * (int32_t)b) >> 32))
+V2(v_bfm_b32, ((1u << (a & 31)) - 1u) << (b & 31))
+V2(v_bcnt_u32_b32, (uint32_t)__builtin_popcount(a) + b)
+V2(v_mbcnt_lo_u32_b32, (uint32_t)__builtin_popcount(a & (l >= 32 ? ~0u : (1u << l) - 1u)) + b)
+V2(v_mbcnt_hi_u32_b32, (uint32_t)__builtin_popcount(a & (l < 32 ? 0u : (1u << (l - 32)) - 1u)) + b)
+V2(v_cvt_pk_u16_u32, umin(a, 0xffff) | umin(b, 0xffff) << 16)
+V2(v_cvt_pk_i16_i32, ((uint32_t)imed3((int32_t)a, -32768, 32767) & 0xffff) |
+			 ((uint32_t)imed3((int32_t)b, -32768, 32767) << 16))
+V3(v_mad_i32_i24, (uint32_t)(sext24(a) * sext24(b)) + c)
+V3(v_mad_u32_u24, (a & 0xffffff) * (b & 0xffffff) + c)
+V3(v_bfe_u32, bfe_u(a, b, c))
+V3(v_bfe_i32, bfe_i(a, b, c))
+V3(v_bfi_b32, (a & b) | (~a & c))
+V3(v_alignbit_b32, (uint32_t)((((uint64_t)a << 32) | b) >> (c & 31)))
+V3(v_alignbyte_b32, (uint32_t)((((uint64_t)a << 32) | b) >> (8 * (c & 3))))
+V3(v_min3_i32, imin(imin((int32_t)a, (int32_t)b), (int32_t)c))
+V3(v_min3_u32, umin(umin(a, b), c))
+V3(v_max3_i32, imax(imax((int32_t)a, (int32_t)b), (int32_t)c))
+V3(v_max3_u32, umax(umax(a, b), c))
+V3(v_med3_i32, imed3((int32_t)a, (int32_t)b, (int32_t)c))
+V3(v_med3_u32, umed3(a, b, c))
+V3(v_sad_u8, sad_u8(a, b) + c)
+V3(v_sad_hi_u8, (sad_u8(a, b) << 16) + c)
+V3(v_sad_u16, (uint32_t)abs((int)(a & 0xffff) - (int)(b & 0xffff)) +
+	      (uint32_t)abs((int)(a >> 16) - (int)(b >> 16)) + c)
+V3(v_sad_u32, (a > b ? a - b : b - a) + c)
+V3(v_lerp_u8, lerp_u8(a, b, c))
+V3(v_xor3_b32, a ^ b ^ c)
+V3(v_perm_b32, perm_b32(a, b, c))
+V3(v_xad_u32, (a ^ b) + c)
+V3(v_lshl_add_u32, (a << (b & 31)) + c)
+V3(v_add_lshl_u32, (a + b) << (c & 31))
+V3(v_add3_u32, a + b + c)
+V3(v_lshl_or_b32, (a << (b & 31)) | c)
+V3(v_and_or_b32, (a & b) | c)
+V3(v_or3_b32, a | b | c)
+V3(v_mad_u32_u16, (a & 0xffff) * (b & 0xffff) + c)
+V3(v_mad_i32_i16, (uint32_t)((int32_t)(int16_t)a * (int16_t)b) + c)
+V3(v_dot4c_i32_i8, dot4_i8(a, b) + c)
+
+/* 16-bit integer ops (sources already op_sel-selected; results are 16-bit). */
+V2(v_mul_lo_u16, (a * b) & 0xffff)
+V2(v_lshlrev_b16, (b << (a & 15)) & 0xffff)
+V2(v_lshrrev_b16, (b & 0xffff) >> (a & 15))
+V2(v_ashrrev_i16, (uint32_t)((int16_t)b >> (a & 15)) & 0xffff)
+V2(v_max_u16, umax(a & 0xffff, b & 0xffff))
+V2(v_min_u16, umin(a & 0xffff, b & 0xffff))
+V2(v_max_i16, (uint32_t)imax((int16_t)a, (int16_t)b) & 0xffff)
+V2(v_min_i16, (uint32_t)imin((int16_t)a, (int16_t)b) & 0xffff)
+V3(v_mad_u16, ((a & 0xffff) * (b & 0xffff) + c) & 0xffff)
+V3(v_mad_i16, (uint32_t)((int16_t)a * (int16_t)b + (int16_t)c) & 0xffff)
+V3(v_min3_u16, umin(umin(a & 0xffff, b & 0xffff), c & 0xffff))
+V3(v_max3_u16, umax(umax(a & 0xffff, b & 0xffff), c & 0xffff))
+V3(v_med3_u16, umed3(a & 0xffff, b & 0xffff, c & 0xffff))
+V3(v_min3_i16, (uint32_t)imin(imin((int16_t)a, (int16_t)b), (int16_t)c) & 0xffff)
+V3(v_max3_i16, (uint32_t)imax(imax((int16_t)a, (int16_t)b), (int16_t)c) & 0xffff)
+V3(v_med3_i16, (uint32_t)imed3((int16_t)a, (int16_t)b, (int16_t)c) & 0xffff)
+
+/* Adds and subtracts without carry out; clamp saturates. */
+#define ADDSUB(name, T, W, expr, lo, hi)                                        \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
+		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			int64_t a = (T)(W)A[l], b = (T)(W)B[l], v = (expr);     \
+			if (clamp)                                              \
+				v = v < (lo) ? (lo) : v > (hi) ? (hi) : v;      \
+			r[l] = (uint32_t)v;                                     \
+		}                                                               \
+		xs_vdst_done(&c_, w, in, r);                                       \
+		return 0;                                                       \
+	}
+ADDSUB(v_add_nc_u32, int64_t, uint32_t, a + b, 0, 0xffffffffll)
+ADDSUB(v_sub_nc_u32, int64_t, uint32_t, a - b, 0, 0xffffffffll)
+ADDSUB(v_subrev_nc_u32, int64_t, uint32_t, b - a, 0, 0xffffffffll)
+ADDSUB(v_add_nc_i32, int64_t, int32_t, a + b, INT32_MIN, INT32_MAX)
+ADDSUB(v_sub_nc_i32, int64_t, int32_t, a - b, INT32_MIN, INT32_MAX)
+ADDSUB(v_add_nc_u16, int64_t, uint16_t, a + b, 0, 0xffff)
+ADDSUB(v_sub_nc_u16, int64_t, uint16_t, a - b, 0, 0xffff)
+ADDSUB(v_add_nc_i16, int64_t, int16_t, a + b, INT16_MIN, INT16_MAX)
+ADDSUB(v_sub_nc_i16, int64_t, int16_t, a - b, INT16_MIN, INT16_MAX)
+
+/* Carry out to sdst (VCC for e32); *_ci take the carry in from src2. */
+#define ADDC(name, expr, has_cin)                                               \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
+		uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0, co = 0; \
+		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			int64_t a = A[l], b = B[l], ci = (int64_t)((cin >> l) & 1); \
+			int64_t v = (expr);                                     \
+			(void)ci;                                               \
+			bool carry = v < 0 || v > 0xffffffffll;                 \
+			co |= (uint64_t)carry << l;                             \
+			if (clamp && carry)                                     \
+				v = v < 0 ? 0 : 0xffffffffll;                   \
+			r[l] = (uint32_t)v;                                     \
+		}                                                               \
+		xs_vdst_done(&c_, w, in, r);                                       \
+		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
+		return 0;                                                       \
+	}
+ADDC(v_add_co_u32, a + b, false)
+ADDC(v_sub_co_u32, a - b, false)
+ADDC(v_subrev_co_u32, b - a, false)
+ADDC(v_add_co_ci_u32, a + b + ci, true)
+ADDC(v_sub_co_ci_u32, a - b - ci, true)
+ADDC(v_subrev_co_ci_u32, b - a - ci, true)
+
+XS_EXEC(v_cndmask_b32)
+{
+	(void)x;
+	xs_vctx c_;
+	xs_vbegin(w, &c_);
+	uint32_t t0[LANES], t1[LANES], rt[LANES];
+	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
+	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
+	uint64_t m = xs_rd_mask(w, in, in->src[2]);
+	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	for (unsigned l = 0, n_ = c_.n; l < n_; l++)
+		r[l] = ((m >> l) & 1) ? B[l] : A[l];
+	xs_vdst_done(&c_, w, in, r);
+	return 0;
+}
+
+/* 64-bit shifts: the shift amount is src0 (32-bit), the value src1. */
+#define SH64(name, expr)                                                        \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES];                                             \
+		uint64_t t1[LANES], r[LANES];                                   \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		xs_vsrc64(w, in, 1, t1);                                        \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			unsigned s = A[l] & 63;                                 \
+			uint64_t b = t1[l];                                     \
+			r[l] = (expr);                                          \
+		}                                                               \
+		xs_vdst64(&c_, w, in, r);                                       \
+		return 0;                                                       \
+	}
+SH64(v_lshlrev_b64, b << s)
+SH64(v_lshrrev_b64, b >> s)
+SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
+
+/* D = src0 * src1 + src2 (64-bit); sdst = carry out of the 64-bit add. */
+#define MAD64(name, MUL)                                                        \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES], t1[LANES];                                  \
+		uint64_t t2[LANES], r[LANES], co = 0;                           \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
+		xs_vsrc64(w, in, 2, t2);                                        \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			unsigned __int128 p = MUL;                              \
+			p += (unsigned __int128)(MUL##_ADD);                    \
+			r[l] = (uint64_t)p;                                     \
+			co |= (uint64_t)MUL##_CARRY << l;                       \
+		}                                                               \
+		xs_vdst64(&c_, w, in, r);                                       \
+		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
+		return 0;                                                       \
+	}
+#define U64MUL ((unsigned __int128)((uint64_t)A[l] * B[l]))
+#define U64MUL_ADD t2[l]
+#define U64MUL_CARRY ((p >> 64) != 0)
+#define I64MUL ((unsigned __int128)(__int128)((int64_t)(int32_t)A[l] * (int32_t)B[l]))
+#define I64MUL_ADD ((__int128)(int64_t)t2[l])
+#define I64MUL_CARRY ((__int128)p != (__int128)(int64_t)p)
+MAD64(v_mad_u64_u32, U64MUL)
+MAD64(v_mad_i64_i32, I64MUL)
+
+/* ---- lane access -------------------------------------------------------------- */
+XS_EXEC(v_readfirstlane_b32)
+{
+	(void)x;
+	uint64_t e = xs_exec_mask(w);
+	unsigned lane = e ? (unsigned)__builtin_ctzll(e) : 0;
+	unsigned s = in->src[0];
+	xs_swrite(w, in->dst, s >= XS_SRC_VGPR ? w->v[s - XS_SRC_VGPR][lane] : xs_sread(w, in, s));
+	return 0;
+}
+
+XS_EXEC(v_readlane_b32)
+{
+	(void)x;
+	unsigned lane = xs_sread(w, in, in->src[1]) & (w->lanes - 1);
+	unsigned s = in->src[0];
+	xs_swrite(w, in->dst, s >= XS_SRC_VGPR ? w->v[s - XS_SRC_VGPR][lane] : xs_sread(w, in, s));
+	return 0;
+}
+
+XS_EXEC(v_writelane_b32)
+{
+	(void)x;
+	/* writes one lane whatever EXEC says */
+	unsigned lane = xs_sread(w, in, in->src[1]) & (w->lanes - 1);
+	xs_vrow(w, in->dst)[lane] = xs_sread(w, in, in->src[0]);
+	return 0;
+}
+
+/* VGPR indexing through M0 (VOP1 v_movrel*). */
+static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, bool rel_src, bool rel_dst)
+{
+	unsigned m0 = w->s[XS_SREG_M0];
+	unsigned s = in->src[0], d = in->dst - XS_SRC_VGPR;
+	if (s < XS_SRC_VGPR)
+		return xs_exec_unimpl(x, w, in, "scalar source");
+	s -= XS_SRC_VGPR;
+	if (rel_src)
+		s += m0;
+	if (rel_dst)
+		d += m0;
+	if (s >= w->nvgpr || d >= w->nvgpr)
+		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "M0-relative VGPR index out of range");
+	uint64_t e = xs_exec_mask(w);
+	for (unsigned l = 0; l < w->lanes; l++)
+		if ((e >> l) & 1)
+			w->v[d][l] = w->v[s][l];
+	return 0;
+}
+XS_EXEC(v_movrels_b32) { return movrel(x, w, in, true, false); }
+XS_EXEC(v_movreld_b32) { return movrel(x, w, in, false, true); }
+XS_EXEC(v_movrelsd_b32) { return movrel(x, w, in, true, true); }
+
+XS_EXEC(v_swap_b32)
+{
+	(void)x;
+	if (in->src[0] < XS_SRC_VGPR)
+		return xs_exec_unimpl(x, w, in, "scalar source");
+	uint32_t *a = xs_vrow(w, in->dst), *b = xs_vrow(w, in->src[0]);
+	uint64_t e = xs_exec_mask(w);
+	for (unsigned l = 0; l < w->lanes; l++) {
+		if ((e >> l) & 1) {
+			uint32_t t = a[l];
+			a[l] = b[l];
+			b[l] = t;
+		}
+	}
+	return 0;
+}
+
+/* v_permlane16 / v_permlanex16: per row of 16 lanes, lane i reads lane
+ * sel(i) of the same row (x16: of the other row of the pair); the 64-bit
+ * select is src1 (lanes 0-7) : src2 (lanes 8-15), 4 bits each. op_sel[0] =
+ * fetch inactive, op_sel[1] = bound_ctrl (unused here: sources never leave
+ * the row). */
+static int permlane(xs_wave *w, const xs_inst *in, bool cross)
+{
+	uint64_t sel = xs_sread(w, in, in->src[1]) | (uint64_t)xs_sread(w, in, in->src[2]) << 32;
+	bool fi = (in->mods & XS_MOD_OPSEL(0)) != 0;
+	uint64_t e = xs_exec_mask(w);
+	const uint32_t *s = xs_vrow(w, in->src[0]);
+	uint32_t old[LANES], r[LANES];
+	uint32_t *d = xs_vrow(w, in->dst);
+	memcpy(old, d, w->lanes * 4);
+	for (unsigned l = 0; l < w->lanes; l++) {
+		unsigned row = l >> 4, src_row = cross ? row ^ 1 : row;
+		unsigned sl = src_row * 16 + (unsigned)((sel >> (4 * (l & 15))) & 15);
+		r[l] = (sl < w->lanes && (fi || ((e >> sl) & 1))) ? s[sl] : old[l];
+	}
+	xs_vstore_rows(d, r, e, w->lanes);
+	return 0;
+}
+XS_EXEC(v_permlane16_b32) { (void)x; return permlane(w, in, false); }
+XS_EXEC(v_permlanex16_b32) { (void)x; return permlane(w, in, true); }
+
+XS_EXEC(v_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
+
+/* ---- VOP3P packed integer ops: each half with its own op_sel / op_sel_hi. ---- */
+static inline uint32_t pk_half(uint32_t v, bool hi) { return hi ? v >> 16 : v & 0xffff; }
+
+#define PK(name, expr)                                                          \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES], t1[LANES], t2[LANES], r[LANES];             \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
+		const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);               \
+		uint32_t m = in->mods;                                          \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			uint32_t res = 0;                                       \
+			for (unsigned h = 0; h < 2; h++) {                      \
+				uint32_t sel = h ? m >> 10 : m >> 6;            \
+				uint32_t a = pk_half(A[l], sel & 1);            \
+				uint32_t b = pk_half(B[l], (sel >> 1) & 1);     \
+				uint32_t c = pk_half(C[l], (sel >> 2) & 1);     \
+				(void)c;                                        \
+				res |= ((uint32_t)(expr) & 0xffff) << (16 * h); \
+			}                                                       \
+			r[l] = res;                                             \
+		}                                                               \
+		xs_vstore_rows(xs_vrow(w, in->dst), r, c_.mask, c_.n);          \
+		return 0;                                                       \
+	}
+PK(v_pk_mad_i16, (int16_t)a * (int16_t)b + (int16_t)c)
+PK(v_pk_mad_u16, a * b + c)
+PK(v_pk_mul_lo_u16, a * b)
+PK(v_pk_add_i16, (int16_t)a + (int16_t)b)
+PK(v_pk_sub_i16, (int16_t)a - (int16_t)b)
+PK(v_pk_add_u16, a + b)
+PK(v_pk_sub_u16, a - b)
+PK(v_pk_lshlrev_b16, b << (a & 15))
+PK(v_pk_lshrrev_b16, b >> (a & 15))
+PK(v_pk_ashrrev_i16, (int16_t)b >> (a & 15))
+PK(v_pk_max_i16, imax((int16_t)a, (int16_t)b))
+PK(v_pk_min_i16, imin((int16_t)a, (int16_t)b))
+PK(v_pk_max_u16, umax(a, b))
+PK(v_pk_min_u16, umin(a, b))
+
+/* VOP3P dot products (no op_sel on the 32-bit accumulator). */
+V3(v_dot2_i32_i16, dot2_i16(a, b) + c)
+V3(v_dot2_u32_u16, dot2_u16(a, b) + c)
+V3(v_dot4_i32_i8, dot4_i8(a, b) + c)
+V3(v_dot4_u32_u8, dot4_u8(a, b) + c)
+V3(v_dot8_i32_i4, dot8_i4(a, b) + c)
+V3(v_dot8_u32_u4, dot8_u4(a, b) + c)
+
+void xs_exec_register_valu(void)
+{
+	XS_REG(v_mov_b32); XS_REG(v_not_b32); XS_REG(v_bfrev_b32); XS_REG(v_ffbh_u32);
+	XS_REG(v_ffbl_b32); XS_REG(v_ffbh_i32);
+	XS_REG(v_mul_i32_i24); XS_REG(v_mul_hi_i32_i24); XS_REG(v_mul_u32_u24); XS_REG(v_mul_hi_u32_u24);
+	XS_REG(v_min_i32); XS_REG(v_max_i32); XS_REG(v_min_u32); XS_REG(v_max_u32);
+	XS_REG(v_lshrrev_b32); XS_REG(v_ashrrev_i32); XS_REG(v_lshlrev_b32);
+	XS_REG(v_and_b32); XS_REG(v_or_b32); XS_REG(v_xor_b32); XS_REG(v_xnor_b32);
+	XS_REG(v_mul_lo_u32); XS_REG(v_mul_hi_u32); XS_REG(v_mul_hi_i32);
+	XS_REG(v_bfm_b32); XS_REG(v_bcnt_u32_b32); XS_REG(v_mbcnt_lo_u32_b32); XS_REG(v_mbcnt_hi_u32_b32);
+	XS_REG(v_cvt_pk_u16_u32); XS_REG(v_cvt_pk_i16_i32);
+	XS_REG(v_mad_i32_i24); XS_REG(v_mad_u32_u24); XS_REG(v_bfe_u32); XS_REG(v_bfe_i32);
+	XS_REG(v_bfi_b32); XS_REG(v_alignbit_b32); XS_REG(v_alignbyte_b32);
+	XS_REG(v_min3_i32); XS_REG(v_min3_u32); XS_REG(v_max3_i32); XS_REG(v_max3_u32);
+	XS_REG(v_med3_i32); XS_REG(v_med3_u32);
+	XS_REG(v_sad_u8); XS_REG(v_sad_hi_u8); XS_REG(v_sad_u16); XS_REG(v_sad_u32); XS_REG(v_lerp_u8);
+	XS_REG(v_xor3_b32); XS_REG(v_perm_b32); XS_REG(v_xad_u32); XS_REG(v_lshl_add_u32);
+	XS_REG(v_add_lshl_u32); XS_REG(v_add3_u32); XS_REG(v_lshl_or_b32); XS_REG(v_and_or_b32);
+	XS_REG(v_or3_b32); XS_REG(v_mad_u32_u16); XS_REG(v_mad_i32_i16); XS_REG(v_dot4c_i32_i8);
+	XS_REG(v_mul_lo_u16); XS_REG(v_lshlrev_b16); XS_REG(v_lshrrev_b16); XS_REG(v_ashrrev_i16);
+	XS_REG(v_max_u16); XS_REG(v_min_u16); XS_REG(v_max_i16); XS_REG(v_min_i16);
+	XS_REG(v_mad_u16); XS_REG(v_mad_i16); XS_REG(v_min3_u16); XS_REG(v_max3_u16); XS_REG(v_med3_u16);
+	XS_REG(v_min3_i16); XS_REG(v_max3_i16); XS_REG(v_med3_i16);
+	XS_REG(v_add_nc_u32); XS_REG(v_sub_nc_u32); XS_REG(v_subrev_nc_u32);
+	XS_REG(v_add_nc_i32); XS_REG(v_sub_nc_i32);
+	XS_REG(v_add_nc_u16); XS_REG(v_sub_nc_u16); XS_REG(v_add_nc_i16); XS_REG(v_sub_nc_i16);
+	XS_REG(v_add_co_u32); XS_REG(v_sub_co_u32); XS_REG(v_subrev_co_u32);
+	XS_REG(v_add_co_ci_u32); XS_REG(v_sub_co_ci_u32); XS_REG(v_subrev_co_ci_u32);
+	XS_REG(v_cndmask_b32);
+	XS_REG(v_lshlrev_b64); XS_REG(v_lshrrev_b64); XS_REG(v_ashrrev_i64);
+	XS_REG(v_mad_u64_u32); XS_REG(v_mad_i64_i32);
+	XS_REG(v_readfirstlane_b32); XS_REG(v_readlane_b32); XS_REG(v_writelane_b32);
+	XS_REG(v_movrels_b32); XS_REG(v_movreld_b32); XS_REG(v_movrelsd_b32); XS_REG(v_swap_b32);
+	XS_REG(v_permlane16_b32); XS_REG(v_permlanex16_b32);
+	XS_REG(v_nop); XS_REG_AS(v_pipeflush, x_v_nop); XS_REG_AS(v_clrexcp, x_v_nop);
+	XS_REG(v_pk_mad_i16); XS_REG(v_pk_mad_u16); XS_REG(v_pk_mul_lo_u16); XS_REG(v_pk_add_i16);
+	XS_REG(v_pk_sub_i16); XS_REG(v_pk_add_u16); XS_REG(v_pk_sub_u16); XS_REG(v_pk_lshlrev_b16);
+	XS_REG(v_pk_lshrrev_b16); XS_REG(v_pk_ashrrev_i16); XS_REG(v_pk_max_i16); XS_REG(v_pk_min_i16);
+	XS_REG(v_pk_max_u16); XS_REG(v_pk_min_u16);
+	XS_REG(v_dot2_i32_i16); XS_REG(v_dot2_u32_u16); XS_REG(v_dot4_i32_i8); XS_REG(v_dot4_u32_u8);
+	XS_REG(v_dot8_i32_i4); XS_REG(v_dot8_u32_u4);
+}

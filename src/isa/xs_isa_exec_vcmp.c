@@ -1,0 +1,200 @@
+/*
+ * VOPC: v_cmp_* / v_cmpx_* / v_cmp_class_*.
+ *
+ * The 190 compares share one body. Each op's type and predicate come from
+ * its mnemonic (parsed once at registration). The predicate number in the
+ * mnemonic order (f, lt, eq, le, gt, lg/ne, ge, o/t, u, nge, nlg, ngt, nle,
+ * neq, nlt, tru) is itself a truth table over the outcome of the
+ * comparison: bit 0 "less", bit 1 "equal", bit 2 "greater", bit 3
+ * "unordered". The result mask has inactive lanes cleared; v_cmpx writes it
+ * to EXEC only (gfx10), v_cmp to VCC (e32) or sdst (e64 / SDWA).
+ */
+#include <string.h>
+
+#include "isa/xs_isa_priv.h"
+
+enum { T_F16, T_F32, T_F64, T_I16, T_U16, T_I32, T_U32, T_I64, T_U64 };
+
+typedef struct cmp_desc {
+	uint8_t type;
+	uint8_t pred;   /* truth table, or 0xff for v_cmp_class */
+} cmp_desc;
+
+static cmp_desc desc[XS_OP_COUNT];
+
+static inline unsigned outcome_f(double a, double b)
+{
+	return a < b ? 0 : a == b ? 1 : a > b ? 2 : 3;
+}
+
+static inline bool is_class(double v, uint32_t mask, bool snan)
+{
+	unsigned k;
+	if (isnan(v))
+		k = snan ? 0 : 1;
+	else if (isinf(v))
+		k = signbit(v) ? 2 : 9;
+	else if (v == 0.0)
+		k = signbit(v) ? 5 : 6;
+	else {
+		int cls = fpclassify(v);
+		bool neg = signbit(v) != 0;
+		k = cls == FP_SUBNORMAL ? (neg ? 4 : 7) : (neg ? 3 : 8);
+	}
+	return (mask >> k) & 1;
+}
+
+static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	(void)x;
+	cmp_desc d = desc[in->op];
+	xs_vctx c;
+	xs_vbegin(w, &c);
+	unsigned n = c.n, p = d.pred;
+	uint64_t m = 0;
+	if (d.type == T_F64 || d.type == T_I64 || d.type == T_U64) {
+		uint64_t a[XS_MAX_LANES], b[XS_MAX_LANES];
+		xs_vsrc64(w, in, 0, a);
+		if (p == 0xff) {
+			uint32_t t1[XS_MAX_LANES];
+			const uint32_t *B = xs_vsrc32(&c, w, in, 1, t1);
+			for (unsigned l = 0; l < n; l++) {
+				bool sn = ((a[l] >> 51) & 1) == 0;
+				m |= (uint64_t)is_class(xs_u2d(a[l]), B[l], sn) << l;
+			}
+		} else {
+			xs_vsrc64(w, in, 1, b);
+			for (unsigned l = 0; l < n; l++) {
+				unsigned o;
+				if (d.type == T_F64)
+					o = outcome_f(xs_u2d(a[l]), xs_u2d(b[l]));
+				else if (d.type == T_I64)
+					o = (int64_t)a[l] < (int64_t)b[l] ? 0 : a[l] == b[l] ? 1 : 2;
+				else
+					o = a[l] < b[l] ? 0 : a[l] == b[l] ? 1 : 2;
+				m |= (uint64_t)((p >> o) & 1) << l;
+			}
+		}
+	} else {
+		uint32_t t0[XS_MAX_LANES], t1[XS_MAX_LANES];
+		const uint32_t *A = xs_vsrc32(&c, w, in, 0, t0);
+		const uint32_t *B = xs_vsrc32(&c, w, in, 1, t1);
+		switch (d.type) {
+		case T_F32:
+			for (unsigned l = 0; l < n; l++) {
+				if (p == 0xff) {
+					bool sn = ((A[l] >> 22) & 1) == 0;
+					m |= (uint64_t)is_class(xs_u2f(A[l]), B[l], sn) << l;
+				} else {
+					unsigned o = outcome_f(xs_u2f(A[l]), xs_u2f(B[l]));
+					m |= (uint64_t)((p >> o) & 1) << l;
+				}
+			}
+			break;
+		case T_F16:
+			for (unsigned l = 0; l < n; l++) {
+				if (p == 0xff) {
+					bool sn = ((A[l] >> 9) & 1) == 0;
+					m |= (uint64_t)is_class(xs_f16_to_f32((uint16_t)A[l]), B[l], sn) << l;
+				} else {
+					unsigned o = outcome_f(xs_f16_to_f32((uint16_t)A[l]), xs_f16_to_f32((uint16_t)B[l]));
+					m |= (uint64_t)((p >> o) & 1) << l;
+				}
+			}
+			break;
+		case T_I32:
+			for (unsigned l = 0; l < n; l++) {
+				int32_t a = (int32_t)A[l], b = (int32_t)B[l];
+				unsigned o = a < b ? 0 : a == b ? 1 : 2;
+				m |= (uint64_t)((p >> o) & 1) << l;
+			}
+			break;
+		case T_U32:
+			for (unsigned l = 0; l < n; l++) {
+				uint32_t a = A[l], b = B[l];
+				unsigned o = a < b ? 0 : a == b ? 1 : 2;
+				m |= (uint64_t)((p >> o) & 1) << l;
+			}
+			break;
+		case T_I16:
+			for (unsigned l = 0; l < n; l++) {
+				int16_t a = (int16_t)A[l], b = (int16_t)B[l];
+				unsigned o = a < b ? 0 : a == b ? 1 : 2;
+				m |= (uint64_t)((p >> o) & 1) << l;
+			}
+			break;
+		default: /* T_U16 */
+			for (unsigned l = 0; l < n; l++) {
+				uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];
+				unsigned o = a < b ? 0 : a == b ? 1 : 2;
+				m |= (uint64_t)((p >> o) & 1) << l;
+			}
+			break;
+		}
+	}
+	xs_wr_mask(w, in->sdst, m & c.mask);
+	return 0;
+}
+
+static const char *const pred_names[] = {
+	"f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru",
+};
+
+static bool parse(const char *name, cmp_desc *d)
+{
+	const char *p;
+	if (!strncmp(name, "v_cmpx_", 7))
+		p = name + 7;
+	else if (!strncmp(name, "v_cmp_", 6))
+		p = name + 6;
+	else
+		return false;
+	const char *us = strrchr(p, '_');
+	if (!us)
+		return false;
+	static const struct { const char *s; uint8_t t; } types[] = {
+		{ "f16", T_F16 }, { "f32", T_F32 }, { "f64", T_F64 }, { "i16", T_I16 }, { "u16", T_U16 },
+		{ "i32", T_I32 }, { "u32", T_U32 }, { "i64", T_I64 }, { "u64", T_U64 },
+	};
+	bool found = false;
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(types); i++) {
+		if (!strcmp(us + 1, types[i].s)) {
+			d->type = types[i].t;
+			found = true;
+		}
+	}
+	if (!found)
+		return false;
+	size_t len = (size_t)(us - p);
+	if (len == 5 && !strncmp(p, "class", 5)) {
+		d->pred = 0xff;
+		return true;
+	}
+	bool is_int = d->type >= T_I16;
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(pred_names); i++) {
+		if (strlen(pred_names[i]) == len && !strncmp(p, pred_names[i], len)) {
+			d->pred = (uint8_t)i;
+			return !is_int || i < 8;
+		}
+	}
+	/* integer spellings: ne = lg (5), t = always (7) */
+	if (is_int && len == 2 && !strncmp(p, "ne", 2)) {
+		d->pred = 5;
+		return true;
+	}
+	if (is_int && len == 1 && p[0] == 't') {
+		d->pred = 7;
+		return true;
+	}
+	return false;
+}
+
+void xs_exec_register_vcmp(void)
+{
+	for (unsigned op = 1; op < XS_OP_COUNT; op++) {
+		if (!(xs_op_table[op].flags & XS_OPF_CMP))
+			continue;
+		if (parse(xs_op_table[op].name, &desc[op]))
+			xs_exec_table[op] = vcmp;
+	}
+}

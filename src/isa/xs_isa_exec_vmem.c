@@ -1,0 +1,684 @@
+/*
+ * Vector memory: MUBUF (buffer_*), FLAT, GLOBAL, SCRATCH loads, stores and
+ * atomics.
+ *
+ * Every lane access is described as up to four chunks (address, bytes,
+ * space): one contiguous chunk for global memory, one chunk per dword where
+ * the dwords are not contiguous (swizzled private memory) or are bounds
+ * checked one by one (buffers). A chunk lives in GPU memory (xs_vm, faults
+ * when unmapped), in the work-group's LDS (flat shared aperture) or is out
+ * of range (loads read 0, stores are dropped). The first faulting lane
+ * (lowest lane number) stops the wave with an XS_FAULT_VM at its address.
+ *
+ * Private (scratch) memory is dword-interleaved across lanes: private byte p
+ * of lane l is at base + (p / 4) * wave_lanes * 4 + l * 4 + p % 4
+ * (AMDGPUUsage "Memory Spaces"; each dword of a multi-dword access is placed
+ * on its own). SCRATCH instructions and the flat private aperture use
+ * FLAT_SCRATCH as base.
+ *
+ * MUBUF addressing (V# layout: gfx103-registers.md 1.5):
+ *   index  = (idxen ? vaddr[0] : 0) + (ADD_TID_ENABLE ? lane : 0)
+ *   offset = (offen ? vaddr[idxen] : 0) + inst_offset
+ *   swizzled: base + soffset + (index / IS * STRIDE + offset / 4 * 4) * IS
+ *             + (index % IS) * 4 + offset % 4, IS = INDEX_STRIDE (8,16,32,64)
+ *   linear:   base + soffset + index * STRIDE + offset
+ * Range check per dword by OOB_SELECT (gfx10, RADV radv_buffer_view.c):
+ *   0: index >= NUM_RECORDS || offset >= STRIDE; 1: index >= NUM_RECORDS;
+ *   2: NUM_RECORDS == 0; 3: (swizzled ? swizzled offset : index * STRIDE +
+ *   offset) >= NUM_RECORDS. soffset is not part of the checked offset.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "isa/xs_isa_priv.h"
+
+enum { SP_VM, SP_LDS, SP_OOB };
+
+typedef struct chunk {
+	uint64_t addr;
+	uint8_t n, sp;
+} chunk;
+
+typedef struct lane_acc {
+	chunk c[4];
+	unsigned nc;
+} lane_acc;
+
+/* Data shapes. */
+enum {
+	D_DW,                                   /* ndw dwords */
+	D_U8, D_I8, D_U16, D_I16,               /* loads, extended into a dword */
+	D_U8_D16, D_U8_D16_HI, D_I8_D16, D_I8_D16_HI, D_16_D16, D_16_D16_HI,
+	D_B8, D_B16, D_B8_HI, D_B16_HI,         /* stores */
+};
+
+enum { K_LOAD = 1, K_STORE, K_ATOMIC };
+
+/* atomic operations */
+enum {
+	A_SWAP, A_CMPSWAP, A_ADD, A_SUB, A_RSUB, A_SMIN, A_UMIN, A_SMAX, A_UMAX, A_AND, A_OR, A_XOR,
+	A_INC, A_DEC, A_FCMPSWAP, A_FMIN, A_FMAX, A_CSUB, A_FADD, A_MSKOR, A_WRAP,
+};
+
+typedef struct memdesc {
+	uint8_t kind, shape, bytes, ndw, aop, addtid;
+} memdesc;
+
+static memdesc mdesc[XS_OP_COUNT];
+
+/* ---- data shapes -------------------------------------------------------------- */
+static void put_load(xs_wave *w, unsigned dst, unsigned lane, const memdesc *d, const uint8_t *buf)
+{
+	unsigned r = (dst - XS_SRC_VGPR) & 0xff;
+	uint32_t *v = &w->v[r][lane], old = *v, b16;
+	switch (d->shape) {
+	case D_DW:
+		for (unsigned k = 0; k < d->ndw; k++) {
+			uint32_t word;
+			memcpy(&word, buf + 4 * k, 4);
+			w->v[(r + k) & 0xff][lane] = word;
+		}
+		return;
+	case D_U8: *v = buf[0]; return;
+	case D_I8: *v = (uint32_t)(int32_t)(int8_t)buf[0]; return;
+	case D_U16: *v = buf[0] | (uint32_t)buf[1] << 8; return;
+	case D_I16: *v = (uint32_t)(int32_t)(int16_t)(buf[0] | buf[1] << 8); return;
+	case D_U8_D16: *v = (old & 0xffff0000u) | buf[0]; return;
+	case D_U8_D16_HI: *v = (old & 0xffffu) | (uint32_t)buf[0] << 16; return;
+	case D_I8_D16: *v = (old & 0xffff0000u) | ((uint32_t)(int32_t)(int8_t)buf[0] & 0xffff); return;
+	case D_I8_D16_HI: *v = (old & 0xffffu) | ((uint32_t)(int32_t)(int8_t)buf[0] << 16); return;
+	case D_16_D16:
+		b16 = buf[0] | (uint32_t)buf[1] << 8;
+		*v = (old & 0xffff0000u) | b16;
+		return;
+	case D_16_D16_HI:
+		b16 = buf[0] | (uint32_t)buf[1] << 8;
+		*v = (old & 0xffffu) | b16 << 16;
+		return;
+	default:
+		return;
+	}
+}
+
+static void get_store(const xs_wave *w, unsigned data, unsigned lane, const memdesc *d, uint8_t *buf)
+{
+	unsigned r = (data - XS_SRC_VGPR) & 0xff;
+	uint32_t v = w->v[r][lane];
+	switch (d->shape) {
+	case D_DW:
+		for (unsigned k = 0; k < d->ndw; k++) {
+			uint32_t word = w->v[(r + k) & 0xff][lane];
+			memcpy(buf + 4 * k, &word, 4);
+		}
+		return;
+	case D_B8: buf[0] = (uint8_t)v; return;
+	case D_B8_HI: buf[0] = (uint8_t)(v >> 16); return;
+	case D_B16: buf[0] = (uint8_t)v; buf[1] = (uint8_t)(v >> 8); return;
+	case D_B16_HI: buf[0] = (uint8_t)(v >> 16); buf[1] = (uint8_t)(v >> 24); return;
+	default: return;
+	}
+}
+
+/* ---- chunk I/O ---------------------------------------------------------------- */
+/* One-entry translation cache for the lanes of one instruction (lanes tend
+ * to hit the same page). Lives on the handler's stack, so a cached pointer
+ * never outlives the instruction. */
+typedef struct tlb {
+	uint64_t page;
+	uint8_t *host;
+	bool wr;
+} tlb;
+
+static inline uint8_t *tlb_get(xs_vm *vm, tlb *t, uint64_t va, unsigned n, bool wr)
+{
+	if (XS_UNLIKELY((va & (XS_VM_PAGE_SIZE - 1)) + n > XS_VM_PAGE_SIZE))
+		return NULL;
+	uint64_t pg = va & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
+	if (XS_LIKELY(pg == t->page && (t->wr || !wr)))
+		return t->host + (va & (XS_VM_PAGE_SIZE - 1));
+	uint8_t *p = xs_vm_ptr(vm, pg, wr);
+	if (!p)
+		return NULL;
+	t->page = pg;
+	t->host = p;
+	t->wr = wr;
+	return p + (va & (XS_VM_PAGE_SIZE - 1));
+}
+
+static bool read_chunks(xs_exec *x, xs_wave *w, tlb *t, const lane_acc *a, uint8_t *buf, uint64_t *bad)
+{
+	for (unsigned i = 0; i < a->nc; i++) {
+		const chunk *c = &a->c[i];
+		if (c->sp == SP_VM) {
+			const uint8_t *p = tlb_get(x->vm, t, c->addr, c->n, false);
+			if (p)
+				memcpy(buf, p, c->n);
+			else if (!xs_gmem_read(x->vm, c->addr, buf, c->n, bad))
+				return false;
+		} else if (c->sp == SP_LDS && c->addr + c->n <= w->lds_size && w->lds) {
+			memcpy(buf, w->lds + c->addr, c->n);
+		} else {
+			memset(buf, 0, c->n);
+		}
+		buf += c->n;
+	}
+	return true;
+}
+
+static bool write_chunks(xs_exec *x, xs_wave *w, tlb *t, const lane_acc *a, const uint8_t *buf, uint64_t *bad)
+{
+	/* the common case: one chunk inside a page */
+	if (a->nc == 1 && a->c[0].sp == SP_VM) {
+		uint8_t *p = tlb_get(x->vm, t, a->c[0].addr, a->c[0].n, true);
+		if (p) {
+			memcpy(p, buf, a->c[0].n);
+			return true;
+		}
+	}
+	/* probe every VM chunk first so that a faulting store writes nothing */
+	for (unsigned i = 0; i < a->nc; i++)
+		if (a->c[i].sp == SP_VM && !xs_vm_ptr(x->vm, a->c[i].addr, false)) {
+			*bad = a->c[i].addr;
+			return false;
+		}
+	for (unsigned i = 0; i < a->nc; i++) {
+		const chunk *c = &a->c[i];
+		if (c->sp == SP_VM) {
+			uint8_t *p = tlb_get(x->vm, t, c->addr, c->n, true);
+			if (p)
+				memcpy(p, buf, c->n);
+			else if (!xs_gmem_write(x->vm, c->addr, buf, c->n, bad))
+				return false;
+		} else if (c->sp == SP_LDS && c->addr + c->n <= w->lds_size && w->lds) {
+			memcpy(w->lds + c->addr, buf, c->n);
+		}
+		buf += c->n;
+	}
+	return true;
+}
+
+/* ---- address generation ------------------------------------------------------- */
+static inline uint64_t swz_private(uint64_t base, uint32_t p, unsigned lane, unsigned lanes)
+{
+	return base + (uint64_t)(p >> 2) * lanes * 4 + lane * 4 + (p & 3);
+}
+
+/* A private-memory access of `bytes` at private address p (swizzled). */
+static void private_acc(lane_acc *a, uint64_t base, uint32_t p, unsigned bytes, unsigned lane, unsigned lanes)
+{
+	a->nc = 0;
+	unsigned done = 0;
+	while (done < bytes && a->nc < 4) {
+		uint32_t q = p + done;
+		unsigned n = 4 - (q & 3);
+		if (n > bytes - done)
+			n = bytes - done;
+		a->c[a->nc++] = (chunk){ swz_private(base, q, lane, lanes), (uint8_t)n, SP_VM };
+		done += n;
+	}
+}
+
+/* A flat address: LDS aperture, private aperture or global memory. */
+static void flat_acc(const xs_wave *w, lane_acc *a, uint64_t addr, unsigned bytes, unsigned lane)
+{
+	uint32_t hi16 = (uint32_t)(addr >> 48);
+	if (hi16 == XS_APERTURE_SHARED_HI16 && (addr >> 32) == (XS_APERTURE_SHARED_BASE >> 32)) {
+		a->nc = 1;
+		a->c[0] = (chunk){ (uint32_t)addr, (uint8_t)bytes, SP_LDS };
+	} else if (hi16 == XS_APERTURE_PRIVATE_HI16 && (addr >> 32) == (XS_APERTURE_PRIVATE_BASE >> 32)) {
+		private_acc(a, w->flat_scratch, (uint32_t)addr, bytes, lane, w->lanes);
+	} else {
+		a->nc = 1;
+		a->c[0] = (chunk){ addr, (uint8_t)bytes, SP_VM };
+	}
+}
+
+typedef struct vsharp {
+	uint64_t base;
+	uint32_t stride, num_records, idx_stride, is_shift;
+	bool swizzle, add_tid;
+	unsigned oob;
+} vsharp;
+
+static void read_vsharp(const xs_wave *w, unsigned r, vsharp *v)
+{
+	uint32_t w0 = w->s[r & 127], w1 = w->s[(r + 1) & 127], w2 = w->s[(r + 2) & 127], w3 = w->s[(r + 3) & 127];
+	v->base = w0 | (uint64_t)(w1 & 0xffff) << 32;
+	v->stride = (w1 >> 16) & 0x3fff;
+	v->swizzle = (w1 >> 31) & 1;
+	v->num_records = w2;
+	v->is_shift = 3 + ((w3 >> 21) & 3);
+	v->idx_stride = 1u << v->is_shift;
+	v->add_tid = (w3 >> 23) & 1;
+	v->oob = (w3 >> 28) & 3;
+}
+
+static void buffer_acc(const vsharp *v, lane_acc *a, uint64_t soffset, uint32_t index, uint32_t offset,
+		       unsigned bytes)
+{
+	a->nc = 0;
+	unsigned done = 0;
+	while (done < bytes && a->nc < 4) {
+		uint32_t off = offset + done;
+		unsigned n = bytes - done;
+		if (n > 4)
+			n = 4;
+		uint64_t rel;
+		if (v->swizzle) {
+			/* INDEX_STRIDE is a power of two: shifts instead of divisions */
+			rel = (((uint64_t)(index >> v->is_shift) * v->stride + (off & ~3u)) << v->is_shift) +
+			      (index & (v->idx_stride - 1)) * 4 + (off & 3);
+			if ((off & 3) + n > 4)
+				n = 4 - (off & 3);
+		} else {
+			rel = (uint64_t)index * v->stride + off;
+		}
+		bool oob;
+		switch (v->oob) {
+		case 0: oob = index >= v->num_records || off >= v->stride; break;
+		case 1: oob = index >= v->num_records; break;
+		case 2: oob = v->num_records == 0; break;
+		default: oob = rel >= v->num_records; break;
+		}
+		a->c[a->nc++] = (chunk){ v->base + soffset + rel, (uint8_t)n, (uint8_t)(oob ? SP_OOB : SP_VM) };
+		done += n;
+	}
+}
+
+/* Builds lane l's access for any of the four encodings. */
+typedef struct addr_ctx {
+	unsigned enc;
+	vsharp v;
+	uint64_t saddr, soffset;
+	bool has_saddr;
+} addr_ctx;
+
+static inline __attribute__((always_inline)) void lane_access(const xs_wave *w, const xs_inst *in, const addr_ctx *ac, const memdesc *d, unsigned l,
+			lane_acc *a)
+{
+	unsigned bytes = d->bytes;
+	switch (ac->enc) {
+	case XS_ENC_GLOBAL: {
+		uint64_t addr;
+		if (d->addtid)
+			addr = ac->saddr + (uint64_t)(int64_t)in->imm + l * 4;
+		else if (ac->has_saddr)
+			addr = ac->saddr + w->v[(in->src[0] - XS_SRC_VGPR) & 0xff][l] + (uint64_t)(int64_t)in->imm;
+		else
+			addr = (w->v[(in->src[0] - XS_SRC_VGPR) & 0xff][l] |
+				(uint64_t)w->v[(in->src[0] - XS_SRC_VGPR + 1) & 0xff][l] << 32) + (uint64_t)(int64_t)in->imm;
+		a->nc = 1;
+		a->c[0] = (chunk){ addr, (uint8_t)bytes, SP_VM };
+		return;
+	}
+	case XS_ENC_FLAT: {
+		uint64_t addr = (w->v[(in->src[0] - XS_SRC_VGPR) & 0xff][l] |
+				 (uint64_t)w->v[(in->src[0] - XS_SRC_VGPR + 1) & 0xff][l] << 32) + (uint64_t)(int64_t)in->imm;
+		flat_acc(w, a, addr, bytes, l);
+		return;
+	}
+	case XS_ENC_SCRATCH: {
+		uint32_t p = (uint32_t)in->imm + (uint32_t)ac->saddr;
+		if (in->src[0] != XS_SREG_NULL)
+			p += w->v[(in->src[0] - XS_SRC_VGPR) & 0xff][l];
+		private_acc(a, w->flat_scratch, p, bytes, l, w->lanes);
+		return;
+	}
+	default: { /* MUBUF */
+		unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
+		uint32_t index = 0, offset = (uint32_t)in->imm;
+		if (in->mods & XS_MOD_IDXEN) {
+			index = w->v[va][l];
+			va = (va + 1) & 0xff;
+		}
+		if (in->mods & XS_MOD_OFFEN)
+			offset += w->v[va][l];
+		if (ac->v.add_tid)
+			index += l;
+		buffer_acc(&ac->v, a, ac->soffset, index, offset, bytes);
+		return;
+	}
+	}
+}
+
+static void setup(const xs_wave *w, const xs_inst *in, addr_ctx *ac)
+{
+	ac->enc = in->enc;
+	ac->has_saddr = false;
+	ac->saddr = 0;
+	ac->soffset = 0;
+	if (in->enc == XS_ENC_GLOBAL) {
+		if (in->src[2] != XS_SREG_NULL) {
+			ac->has_saddr = true;
+			ac->saddr = w->s[in->src[2] & 127] | (uint64_t)w->s[(in->src[2] + 1) & 127] << 32;
+		}
+	} else if (in->enc == XS_ENC_SCRATCH) {
+		if (in->src[2] != XS_SREG_NULL)
+			ac->saddr = w->s[in->src[2] & 127];
+	} else if (in->enc == XS_ENC_MUBUF) {
+		read_vsharp(w, in->src[1], &ac->v);
+		ac->soffset = xs_sread(w, in, in->src[2]);
+	}
+}
+
+/* ---- loads and stores ----------------------------------------------------------- */
+static int vm_fault(xs_exec *x, xs_wave *w, const xs_inst *in, uint64_t bad, unsigned lane)
+{
+	char d[48];
+	snprintf(d, sizeof(d), "lane %u", lane);
+	return xs_exec_fault(x, w, in, XS_FAULT_VM, bad, d);
+}
+
+/* Fast path: dword data at a plain global address (GLOBAL, or FLAT outside
+ * the apertures) that the translation cache maps without crossing a page.
+ * Returns the host pointer or NULL to take the general path for the lane. */
+static inline uint8_t *fast_global(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac,
+				   unsigned l, unsigned bytes, bool wr, tlb *t)
+{
+	uint64_t addr;
+	unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
+	if (ac->has_saddr)
+		addr = ac->saddr + w->v[va][l];
+	else
+		addr = w->v[va][l] | (uint64_t)w->v[(va + 1) & 0xff][l] << 32;
+	addr += (uint64_t)(int64_t)in->imm;
+	if (in->enc == XS_ENC_FLAT && (addr >> 48) != 0)
+		return NULL;    /* apertures (or a non-canonical address) */
+	return tlb_get(x->vm, t, addr, bytes, wr);
+}
+
+static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	const memdesc *d = &mdesc[in->op];
+	if (in->mods & XS_MOD_LDS)
+		return xs_exec_unimpl(x, w, in, "load to LDS");
+	addr_ctx ac;
+	setup(w, in, &ac);
+	uint64_t e = xs_exec_mask(w);
+	unsigned n = w->lanes;
+	tlb t = { ~0ull, NULL, false };
+	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT) &&
+		    !(in->mods & XS_MOD_TFE);
+	unsigned dr = (in->dst - XS_SRC_VGPR) & 0xff;
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		if (fast) {
+			const uint8_t *p = fast_global(x, w, in, &ac, l, 4 * d->ndw, false, &t);
+			if (p) {
+				for (unsigned k = 0; k < d->ndw; k++)
+					memcpy(&w->v[(dr + k) & 0xff][l], p + 4 * k, 4);
+				continue;
+			}
+		}
+		lane_acc a;
+		uint8_t buf[16];
+		uint64_t bad;
+		lane_access(w, in, &ac, d, l, &a);
+		if (!read_chunks(x, w, &t, &a, buf, &bad))
+			return vm_fault(x, w, in, bad, l);
+		put_load(w, in->dst, l, d, buf);
+		if (in->mods & XS_MOD_TFE)
+			w->v[(in->dst - XS_SRC_VGPR + d->ndw) & 0xff][l] = 0;
+	}
+	return 0;
+}
+
+static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	const memdesc *d = &mdesc[in->op];
+	addr_ctx ac;
+	setup(w, in, &ac);
+	/* MUBUF keeps the store data in vdata (dst); FLAT/GLOBAL/SCRATCH in data */
+	unsigned data = in->enc == XS_ENC_MUBUF ? in->dst : in->src[1];
+	uint64_t e = xs_exec_mask(w);
+	unsigned n = w->lanes;
+	tlb t = { ~0ull, NULL, false };
+	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT);
+	unsigned sr = (data - XS_SRC_VGPR) & 0xff;
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		if (fast) {
+			uint8_t *p = fast_global(x, w, in, &ac, l, 4 * d->ndw, true, &t);
+			if (p) {
+				for (unsigned k = 0; k < d->ndw; k++)
+					memcpy(p + 4 * k, &w->v[(sr + k) & 0xff][l], 4);
+				continue;
+			}
+		}
+		lane_acc a;
+		uint8_t buf[16];
+		uint64_t bad;
+		lane_access(w, in, &ac, d, l, &a);
+		get_store(w, data, l, d, buf);
+		if (!write_chunks(x, w, &t, &a, buf, &bad))
+			return vm_fault(x, w, in, bad, l);
+	}
+	return 0;
+}
+
+/* ---- atomics -------------------------------------------------------------------- */
+static inline float au2f(uint32_t u) { return xs_u2f(u); }
+
+static uint64_t atomic_new(unsigned aop, uint64_t old, uint64_t src, uint64_t cmp, bool b64)
+{
+	uint64_t m = b64 ? ~0ull : 0xffffffffull;
+	old &= m;
+	src &= m;
+	switch (aop) {
+	case A_SWAP: return src;
+	case A_CMPSWAP: return old == (cmp & m) ? src : old;
+	case A_ADD: return (old + src) & m;
+	case A_SUB: return (old - src) & m;
+	case A_RSUB: return (src - old) & m;
+	case A_SMIN: return b64 ? ((int64_t)old < (int64_t)src ? old : src)
+			       : ((int32_t)old < (int32_t)src ? old : src);
+	case A_SMAX: return b64 ? ((int64_t)old > (int64_t)src ? old : src)
+			       : ((int32_t)old > (int32_t)src ? old : src);
+	case A_UMIN: return old < src ? old : src;
+	case A_UMAX: return old > src ? old : src;
+	case A_AND: return old & src;
+	case A_OR: return old | src;
+	case A_XOR: return old ^ src;
+	case A_INC: return old >= src ? 0 : old + 1;
+	case A_DEC: return (old == 0 || old > src) ? src : old - 1;
+	case A_CSUB: return old > src ? old - src : 0;
+	case A_FCMPSWAP:
+		if (b64)
+			return xs_u2d(old) == xs_u2d(cmp) ? src : old;
+		return au2f((uint32_t)old) == au2f((uint32_t)cmp) ? src : old;
+	case A_FMIN:
+		if (b64)
+			return xs_d2u(fmin(xs_u2d(old), xs_u2d(src)));
+		return xs_f2u(fminf(au2f((uint32_t)old), au2f((uint32_t)src)));
+	case A_FMAX:
+		if (b64)
+			return xs_d2u(fmax(xs_u2d(old), xs_u2d(src)));
+		return xs_f2u(fmaxf(au2f((uint32_t)old), au2f((uint32_t)src)));
+	case A_FADD: return xs_f2u(au2f((uint32_t)old) + au2f((uint32_t)src));
+	case A_MSKOR: return (old & ~cmp & m) | src;
+	case A_WRAP: return old >= (cmp & m) ? old - (cmp & m) : old + src;
+	default: return old;
+	}
+}
+
+/* Read-modify-write of one naturally aligned 4/8-byte location in GPU
+ * memory, atomic on the host so waves run by several threads agree. */
+static bool vm_atomic(xs_vm *vm, uint64_t va, unsigned aop, uint64_t src, uint64_t cmp, bool b64, uint64_t *old,
+		      uint64_t *bad)
+{
+	unsigned sz = b64 ? 8 : 4;
+	if ((va & (sz - 1)) != 0) {
+		/* misaligned: not atomic on hardware either; plain read-modify-write */
+		uint8_t b[8] = { 0 };
+		if (!xs_gmem_read(vm, va, b, sz, bad))
+			return false;
+		uint64_t o = 0;
+		memcpy(&o, b, sz);
+		uint64_t nv = atomic_new(aop, o, src, cmp, b64);
+		memcpy(b, &nv, sz);
+		if (!xs_gmem_write(vm, va, b, sz, bad))
+			return false;
+		*old = o;
+		return true;
+	}
+	uint8_t *p = xs_vm_ptr(vm, va, true);
+	if (!p) {
+		*bad = va;
+		return false;
+	}
+	if (b64) {
+		uint64_t *q = (uint64_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nv;
+		do {
+			nv = atomic_new(aop, o, src, cmp, true);
+		} while (!__atomic_compare_exchange_n(q, &o, nv, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+		*old = o;
+	} else {
+		uint32_t *q = (uint32_t *)(void *)p, o = __atomic_load_n(q, __ATOMIC_RELAXED), nv;
+		do {
+			nv = (uint32_t)atomic_new(aop, o, src, cmp, false);
+		} while (!__atomic_compare_exchange_n(q, &o, nv, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+		*old = o;
+	}
+	return true;
+}
+
+static int x_atomic(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	const memdesc *d = &mdesc[in->op];
+	addr_ctx ac;
+	setup(w, in, &ac);
+	bool b64 = d->ndw == 2;
+	/* data: vdata (MUBUF) or data (FLAT/GLOBAL); cmpswap: src then cmp */
+	unsigned data = ((in->enc == XS_ENC_MUBUF ? in->dst : in->src[1]) - XS_SRC_VGPR) & 0xff;
+	bool has_cmp = d->aop == A_CMPSWAP || d->aop == A_FCMPSWAP;
+	bool rtn = (in->mods & XS_MOD_GLC) != 0;
+	unsigned dst = (in->dst - XS_SRC_VGPR) & 0xff;
+	uint64_t e = xs_exec_mask(w);
+	unsigned n = w->lanes;
+	memdesc md = *d;
+	md.bytes = b64 ? 8 : 4;
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		lane_acc a;
+		lane_access(w, in, &ac, &md, l, &a);
+		uint64_t src = w->v[data][l], cmp = 0, old = 0, bad;
+		unsigned cw = b64 ? 2 : 1;
+		if (b64)
+			src |= (uint64_t)w->v[(data + 1) & 0xff][l] << 32;
+		if (has_cmp) {
+			cmp = w->v[(data + cw) & 0xff][l];
+			if (b64)
+				cmp |= (uint64_t)w->v[(data + cw + 1) & 0xff][l] << 32;
+		}
+		if (a.nc != 1)
+			return xs_exec_unimpl(x, w, in, "atomic on swizzled private memory");
+		chunk *c = &a.c[0];
+		if (c->sp == SP_VM) {
+			if (!vm_atomic(x->vm, c->addr, d->aop, src, cmp, b64, &old, &bad))
+				return vm_fault(x, w, in, bad, l);
+		} else if (c->sp == SP_LDS) {
+			if (c->addr + c->n <= w->lds_size && w->lds) {
+				memcpy(&old, w->lds + c->addr, c->n);
+				uint64_t nv = atomic_new(d->aop, old, src, cmp, b64);
+				memcpy(w->lds + c->addr, &nv, c->n);
+			}
+		}
+		if (rtn) {
+			w->v[dst][l] = (uint32_t)old;
+			if (b64)
+				w->v[(dst + 1) & 0xff][l] = (uint32_t)(old >> 32);
+		}
+	}
+	return 0;
+}
+
+XS_EXEC(vmem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
+
+/* ---- registration: shapes and atomics from the mnemonics --------------------------- */
+static bool parse_shape(const char *s, memdesc *d, bool load)
+{
+	static const struct { const char *name; uint8_t shape, bytes, ndw; bool load; } shapes[] = {
+		{ "dword", D_DW, 4, 1, true }, { "dwordx2", D_DW, 8, 2, true }, { "dwordx3", D_DW, 12, 3, true },
+		{ "dwordx4", D_DW, 16, 4, true }, { "ubyte", D_U8, 1, 1, true }, { "sbyte", D_I8, 1, 1, true },
+		{ "ushort", D_U16, 2, 1, true }, { "sshort", D_I16, 2, 1, true },
+		{ "ubyte_d16", D_U8_D16, 1, 1, true }, { "ubyte_d16_hi", D_U8_D16_HI, 1, 1, true },
+		{ "sbyte_d16", D_I8_D16, 1, 1, true }, { "sbyte_d16_hi", D_I8_D16_HI, 1, 1, true },
+		{ "short_d16", D_16_D16, 2, 1, true }, { "short_d16_hi", D_16_D16_HI, 2, 1, true },
+		{ "dword", D_DW, 4, 1, false }, { "dwordx2", D_DW, 8, 2, false }, { "dwordx3", D_DW, 12, 3, false },
+		{ "dwordx4", D_DW, 16, 4, false }, { "byte", D_B8, 1, 1, false }, { "short", D_B16, 2, 1, false },
+		{ "byte_d16_hi", D_B8_HI, 1, 1, false }, { "short_d16_hi", D_B16_HI, 2, 1, false },
+		{ "dword_addtid", D_DW, 4, 1, true }, { "dword_addtid", D_DW, 4, 1, false },
+	};
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(shapes); i++) {
+		if (shapes[i].load == load && !strcmp(s, shapes[i].name)) {
+			d->shape = shapes[i].shape;
+			d->bytes = shapes[i].bytes;
+			d->ndw = shapes[i].ndw;
+			d->addtid = strstr(s, "addtid") != NULL;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const struct { const char *name; uint8_t aop; } atomics[] = {
+	{ "swap", A_SWAP }, { "cmpswap", A_CMPSWAP }, { "add", A_ADD }, { "sub", A_SUB }, { "smin", A_SMIN },
+	{ "umin", A_UMIN }, { "smax", A_SMAX }, { "umax", A_UMAX }, { "and", A_AND }, { "or", A_OR },
+	{ "xor", A_XOR }, { "inc", A_INC }, { "dec", A_DEC }, { "fcmpswap", A_FCMPSWAP }, { "fmin", A_FMIN },
+	{ "fmax", A_FMAX }, { "csub", A_CSUB },
+};
+
+static bool parse_atomic(const char *s, memdesc *d)
+{
+	char buf[32];
+	size_t len = strlen(s);
+	bool x2 = len > 3 && !strcmp(s + len - 3, "_x2");
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len + 1);
+	if (x2)
+		buf[len - 3] = 0;
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(atomics); i++) {
+		if (!strcmp(buf, atomics[i].name)) {
+			d->aop = atomics[i].aop;
+			d->ndw = x2 ? 2 : 1;
+			d->bytes = x2 ? 8 : 4;
+			d->shape = D_DW;
+			return true;
+		}
+	}
+	return false;
+}
+
+void xs_exec_register_vmem(void)
+{
+	static const char *const prefixes[] = { "buffer_", "global_", "flat_", "scratch_" };
+	for (unsigned op = 1; op < XS_OP_COUNT; op++) {
+		const xs_op_info *oi = &xs_op_table[op];
+		if (oi->enc != XS_ENC_MUBUF && oi->enc != XS_ENC_GLOBAL && oi->enc != XS_ENC_FLAT &&
+		    oi->enc != XS_ENC_SCRATCH)
+			continue;
+		const char *s = NULL;
+		for (unsigned i = 0; i < XS_ARRAY_SIZE(prefixes); i++)
+			if (!strncmp(oi->name, prefixes[i], strlen(prefixes[i])))
+				s = oi->name + strlen(prefixes[i]);
+		if (!s)
+			continue;
+		memdesc *d = &mdesc[op];
+		if (!strncmp(s, "load_", 5) && parse_shape(s + 5, d, true)) {
+			d->kind = K_LOAD;
+			xs_exec_table[op] = x_load;
+		} else if (!strncmp(s, "store_", 6) && parse_shape(s + 6, d, false)) {
+			d->kind = K_STORE;
+			xs_exec_table[op] = x_store;
+		} else if (!strncmp(s, "atomic_", 7) && parse_atomic(s + 7, d)) {
+			d->kind = K_ATOMIC;
+			xs_exec_table[op] = x_atomic;
+		}
+	}
+	XS_REG_AS(buffer_gl0_inv, x_vmem_nop);
+	XS_REG_AS(buffer_gl1_inv, x_vmem_nop);
+}

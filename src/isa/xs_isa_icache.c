@@ -1,0 +1,156 @@
+/*
+ * Predecode cache: per 4 KiB code page an array of 1024 xs_inst slots, one
+ * per dword offset, each decoded lazily on its first execution. Pages are
+ * found through an open-addressing hash table keyed by page VA; the
+ * interpreter keeps a pointer to the current page's slots while the PC stays
+ * inside it, so the table is only consulted when control leaves a page.
+ *
+ * A cache belongs to one host thread at a time (slots are filled without
+ * locks); the SPI gives each worker its own, or serialises access.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/xs_isa_priv.h"
+
+#define SLOTS_PER_PAGE (XS_VM_PAGE_SIZE / 4)
+#define MAX_INST_DWORDS 5 /* MIMG with 3 NSA dwords */
+
+typedef struct xs_icache_page {
+	uint64_t va;                     /* page-aligned */
+	xs_inst slot[SLOTS_PER_PAGE];    /* size 0 = not decoded yet */
+} xs_icache_page;
+
+struct xs_icache {
+	xs_icache_page **tab;            /* open addressing, capacity a power of two */
+	size_t cap, used;
+};
+
+xs_icache *xs_icache_create(void)
+{
+	xs_icache *ic = calloc(1, sizeof(*ic));
+	if (!ic)
+		return NULL;
+	ic->cap = 64;
+	ic->tab = calloc(ic->cap, sizeof(*ic->tab));
+	if (!ic->tab) {
+		free(ic);
+		return NULL;
+	}
+	return ic;
+}
+
+void xs_icache_flush(xs_icache *ic)
+{
+	if (!ic)
+		return;
+	for (size_t i = 0; i < ic->cap; i++) {
+		free(ic->tab[i]);
+		ic->tab[i] = NULL;
+	}
+	ic->used = 0;
+}
+
+void xs_icache_destroy(xs_icache *ic)
+{
+	if (!ic)
+		return;
+	xs_icache_flush(ic);
+	free(ic->tab);
+	free(ic);
+}
+
+static inline size_t hash_page(uint64_t va)
+{
+	uint64_t h = (va >> XS_VM_PAGE_SHIFT) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 20);
+}
+
+static bool grow(xs_icache *ic)
+{
+	size_t ncap = ic->cap * 2;
+	xs_icache_page **nt = calloc(ncap, sizeof(*nt));
+	if (!nt)
+		return false;
+	for (size_t i = 0; i < ic->cap; i++) {
+		xs_icache_page *p = ic->tab[i];
+		if (!p)
+			continue;
+		size_t j = hash_page(p->va) & (ncap - 1);
+		while (nt[j])
+			j = (j + 1) & (ncap - 1);
+		nt[j] = p;
+	}
+	free(ic->tab);
+	ic->tab = nt;
+	ic->cap = ncap;
+	return true;
+}
+
+xs_inst *xs_icache_page_slots(xs_icache *ic, uint64_t page_va)
+{
+	size_t mask = ic->cap - 1;
+	size_t i = hash_page(page_va) & mask;
+	for (;;) {
+		xs_icache_page *p = ic->tab[i];
+		if (!p)
+			break;
+		if (p->va == page_va)
+			return p->slot;
+		i = (i + 1) & mask;
+	}
+	if ((ic->used + 1) * 2 > ic->cap) {
+		if (!grow(ic))
+			return NULL;
+		return xs_icache_page_slots(ic, page_va);
+	}
+	xs_icache_page *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->va = page_va;
+	ic->tab[i] = p;
+	ic->used++;
+	return p->slot;
+}
+
+bool xs_icache_fill(xs_vm *vm, uint64_t pc, xs_inst *slot, xs_fault *f)
+{
+	uint32_t words[MAX_INST_DWORDS];
+	size_t n = 0;
+	/* Fetch dword by dword: an instruction may straddle the page end. */
+	for (; n < MAX_INST_DWORDS; n++) {
+		const uint8_t *p = xs_vm_ptr(vm, pc + 4 * n, false);
+		if (!p)
+			break;
+		memcpy(&words[n], p, 4);
+	}
+	if (n == 0) {
+		f->kind = XS_FAULT_VM;
+		f->pc = pc;
+		f->addr = pc;
+		snprintf(f->what, sizeof(f->what), "instruction fetch from unmapped memory");
+		return false;
+	}
+	xs_inst tmp;
+	if (!xs_isa_decode(words, n, &tmp)) {
+		f->pc = pc;
+		if (n < MAX_INST_DWORDS) {
+			/* Would more words have helped? Retry with zero padding. */
+			uint32_t padded[MAX_INST_DWORDS] = { 0 };
+			memcpy(padded, words, n * 4);
+			if (xs_isa_decode(padded, MAX_INST_DWORDS, &tmp)) {
+				f->kind = XS_FAULT_VM;
+				f->addr = pc + 4 * n;
+				snprintf(f->what, sizeof(f->what), "instruction fetch from unmapped memory");
+				return false;
+			}
+		}
+		f->kind = XS_FAULT_ILLEGAL;
+		f->addr = pc;
+		snprintf(f->what, sizeof(f->what), "illegal instruction 0x%08x", words[0]);
+		return false;
+	}
+	*slot = tmp;
+	return true;
+}

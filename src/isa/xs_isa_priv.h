@@ -1,0 +1,283 @@
+/*
+ * Internal interface of the ISA layer: the predecode cache as the
+ * interpreter sees it, the per-op handler table, and the operand helpers the
+ * instruction bodies (xs_isa_exec_*.c) share.
+ *
+ * A handler runs one instruction of one wave. The dispatch loop has already
+ * advanced w->pc past the instruction; x->pc is the instruction's own
+ * address (for faults and PC-relative operations). A handler returns 0 to
+ * continue, or the xs_wave_status that stops the wave (BARRIER, ENDED,
+ * FAULT with ctx->fault filled through xs_exec_fault()).
+ */
+#ifndef XS_ISA_PRIV_H
+#define XS_ISA_PRIV_H
+
+#include <math.h>
+#include <string.h>
+
+#include "isa/xs_isa.h"
+
+/* ---- predecode cache (xs_isa_icache.c) ---------------------------------- */
+/* Slot array (1024 entries) of the code page at page_va, created empty on
+ * first use; NULL when out of host memory. */
+xs_inst *xs_icache_page_slots(xs_icache *ic, uint64_t page_va);
+/* Fetches and decodes the instruction at pc into *slot; false with *f
+ * filled (VM fault on fetch, or illegal encoding). */
+bool xs_icache_fill(xs_vm *vm, uint64_t pc, xs_inst *slot, xs_fault *f);
+
+/* ---- handlers ------------------------------------------------------------ */
+typedef struct xs_exec {
+	xs_isa_ctx *ctx;
+	xs_vm *vm;
+	uint64_t pc;             /* address of the executing instruction */
+} xs_exec;
+
+typedef int (*xs_exec_fn)(xs_exec *x, xs_wave *w, const xs_inst *in);
+extern xs_exec_fn xs_exec_table[XS_OP_COUNT];
+
+#define XS_EXEC(name) static int x_##name(xs_exec *x, xs_wave *w, const xs_inst *in)
+#define XS_REG(name) (xs_exec_table[XS_OP_##name] = x_##name)
+#define XS_REG_AS(name, fn) (xs_exec_table[XS_OP_##name] = (fn))
+#define XS_UNUSED_HANDLER_ARGS (void)x; (void)w; (void)in
+
+void xs_exec_register_salu(void);
+void xs_exec_register_smem(void);
+void xs_exec_register_valu(void);
+void xs_exec_register_valu_f(void);
+void xs_exec_register_vcmp(void);
+void xs_exec_register_lds(void);
+void xs_exec_register_vmem(void);
+
+/* Stops the wave: fills ctx->fault (what = mnemonic, then ": detail" when
+ * detail is non-NULL), rewinds w->pc to the instruction, returns XS_WAVE_FAULT. */
+int xs_exec_fault(xs_exec *x, xs_wave *w, const xs_inst *in, xs_fault_kind kind, uint64_t addr,
+		  const char *detail);
+static inline int xs_exec_unimpl(xs_exec *x, xs_wave *w, const xs_inst *in, const char *detail)
+{
+	return xs_exec_fault(x, w, in, XS_FAULT_UNIMPLEMENTED, 0, detail);
+}
+
+/* ---- scalar operands -------------------------------------------------------- */
+extern const uint32_t xs_inline_f32[9];   /* 240..248 as f32 bits */
+extern const uint64_t xs_inline_f64[9];   /* as f64 bits */
+extern const uint16_t xs_inline_f16[9];   /* as f16 bits */
+
+static inline uint64_t xs_lane_full(const xs_wave *w)
+{
+	return w->lanes == 64 ? ~0ull : 0xffffffffull;
+}
+
+static inline uint64_t xs_exec_mask(const xs_wave *w)
+{
+	return xs_wave_exec(w);
+}
+
+/* Operand encodings 128..254 other than SGPRs (32-bit read). */
+uint32_t xs_sread_special(const xs_wave *w, unsigned s);
+/* 64-bit read of a non-SGPR, non-literal operand; f64 picks double inline floats. */
+uint64_t xs_sread_special64(const xs_wave *w, unsigned s);
+
+static inline uint32_t xs_sread(const xs_wave *w, const xs_inst *in, unsigned s)
+{
+	if (XS_LIKELY(s < 128))
+		return w->s[s];
+	if (s == XS_SRC_LITERAL)
+		return in->literal;
+	return xs_sread_special(w, s);
+}
+
+/* Literal in a 64-bit operand: f64 -> high dword; signed (i64) -> sign
+ * extended; otherwise zero extended (LLVM D70274: hardware zero-extends the
+ * literal of unsigned / untyped 64-bit operands). */
+enum { XS_LIT64_ZEXT = 0, XS_LIT64_SEXT = 1, XS_LIT64_F64 = 2 };
+
+static inline uint64_t xs_sread64k(const xs_wave *w, const xs_inst *in, unsigned s, int lk)
+{
+	if (XS_LIKELY(s < 128))
+		return w->s[s] | (uint64_t)w->s[(s + 1) & 127] << 32;
+	if (s == XS_SRC_LITERAL)
+		return lk == XS_LIT64_F64 ? (uint64_t)in->literal << 32
+		       : lk == XS_LIT64_SEXT ? (uint64_t)(int64_t)(int32_t)in->literal : in->literal;
+	return xs_sread_special64(w, s);
+}
+
+static inline uint64_t xs_sread64(const xs_wave *w, const xs_inst *in, unsigned s)
+{
+	return xs_sread64k(w, in, s, XS_LIT64_ZEXT);
+}
+
+static inline void xs_swrite(xs_wave *w, unsigned d, uint32_t v)
+{
+	if (XS_LIKELY(d != XS_SREG_NULL))
+		w->s[d & 127] = v;
+}
+
+static inline void xs_swrite64(xs_wave *w, unsigned d, uint64_t v)
+{
+	if (d == XS_SREG_NULL)
+		return;
+	w->s[d & 127] = (uint32_t)v;
+	w->s[(d + 1) & 127] = (uint32_t)(v >> 32);
+}
+
+/* A lane mask operand (VCC, an SGPR pair, a constant): wave-size bits. */
+static inline uint64_t xs_rd_mask(const xs_wave *w, const xs_inst *in, unsigned s)
+{
+	uint64_t v;
+	if (XS_LIKELY(s < 128)) {
+		v = w->s[s];
+		if (w->lanes == 64)
+			v |= (uint64_t)w->s[(s + 1) & 127] << 32;
+		return v;
+	}
+	v = w->lanes == 64 ? xs_sread64(w, in, s) : xs_sread(w, in, s);
+	return v & xs_lane_full(w);
+}
+
+static inline void xs_wr_mask(xs_wave *w, unsigned d, uint64_t m)
+{
+	if (d == XS_SREG_NULL)
+		return;
+	w->s[d & 127] = (uint32_t)m;
+	if (w->lanes == 64)
+		w->s[(d + 1) & 127] = (uint32_t)(m >> 32);
+}
+
+/* ---- vector operands ------------------------------------------------------------ */
+/* Per-instruction VALU context: lane count, the lanes that write (EXEC and,
+ * for DPP, the DPP write mask). */
+typedef struct xs_vctx {
+	unsigned n;
+	uint64_t mask;
+} xs_vctx;
+
+static inline void xs_vbegin(const xs_wave *w, xs_vctx *c)
+{
+	c->n = w->lanes;
+	c->mask = xs_exec_mask(w);
+}
+
+static inline uint32_t *xs_vrow(xs_wave *w, unsigned operand)
+{
+	return w->v[(operand - XS_SRC_VGPR) & 0xff];
+}
+
+/* Source i as 32-bit lane values with the instruction's modifiers applied
+ * (DPP lane selection, SDWA sub-dword select, op_sel half, abs/neg by the
+ * op's float type). Returns the VGPR row itself when no modifier applies,
+ * else fills tmp. */
+const uint32_t *xs_vsrc32_slow(xs_vctx *c, const xs_wave *w, const xs_inst *in, unsigned i,
+			       uint32_t *tmp);
+
+#define XS_VSRC_MODS(i) (XS_MOD_ABS(i) | XS_MOD_NEG(i) | XS_MOD_OPSEL(i) | XS_MOD_SDWA | \
+			 XS_MOD_DPP16 | XS_MOD_DPP8)
+
+static inline const uint32_t *xs_vsrc32(xs_vctx *c, const xs_wave *w, const xs_inst *in, unsigned i,
+					uint32_t *tmp)
+{
+	unsigned s = in->src[i];
+	if (XS_LIKELY(s >= XS_SRC_VGPR && !(in->mods & XS_VSRC_MODS(i))))
+		return w->v[s - XS_SRC_VGPR];
+	return xs_vsrc32_slow(c, w, in, i, tmp);
+}
+
+/* Source i as 64-bit lane values (always copied into tmp). */
+void xs_vsrc64(const xs_wave *w, const xs_inst *in, unsigned i, uint64_t *tmp);
+
+/* Writes a 32-bit result: SDWA dst_sel, 16-bit op_sel / high-half zeroing,
+ * float omod/clamp, EXEC/DPP mask. */
+void xs_vdst32_slow(xs_vctx *c, xs_wave *w, const xs_inst *in, uint32_t *res);
+
+#define XS_VDST_MODS (XS_MOD_SDWA | XS_MOD_CLAMP | (3u << XS_MOD_OMOD_SHIFT) | XS_MOD_OPSEL(3))
+
+static inline void xs_vstore_rows(uint32_t *restrict d, const uint32_t *restrict r, uint64_t mask,
+				  unsigned n)
+{
+	if (XS_LIKELY(mask == (n == 64 ? ~0ull : 0xffffffffull))) {
+		memcpy(d, r, n * 4);
+		return;
+	}
+	for (unsigned l = 0; l < n; l++)
+		if ((mask >> l) & 1)
+			d[l] = r[l];
+}
+
+static inline void xs_vdst32(xs_vctx *c, xs_wave *w, const xs_inst *in, uint32_t *res)
+{
+	uint32_t f = xs_op_table[in->op].flags;
+	if (XS_UNLIKELY((in->mods & XS_VDST_MODS) || (f & XS_OPF_DST16))) {
+		xs_vdst32_slow(c, w, in, res);
+		return;
+	}
+	xs_vstore_rows(xs_vrow(w, in->dst), res, c->mask, c->n);
+}
+
+/* Where a body writes its 32-bit results: the destination row itself when
+ * nothing but a full EXEC applies (lane-wise bodies may write in place),
+ * else tmp for xs_vdst32. Call after the sources are fetched (DPP narrows
+ * the write mask). */
+static inline uint32_t *xs_vdst_row(const xs_vctx *c, xs_wave *w, const xs_inst *in, uint32_t *tmp)
+{
+	uint32_t f = xs_op_table[in->op].flags;
+	if (XS_LIKELY(!(in->mods & XS_VDST_MODS) && !(f & XS_OPF_DST16) &&
+		      c->mask == (c->n == 64 ? ~0ull : 0xffffffffull)))
+		return xs_vrow(w, in->dst);
+	return tmp;
+}
+
+static inline void xs_vdst_done(xs_vctx *c, xs_wave *w, const xs_inst *in, uint32_t *r)
+{
+	if (r != xs_vrow(w, in->dst))
+		xs_vdst32(c, w, in, r);
+}
+
+/* Writes a 64-bit result (register pair), omod/clamp for f64 results. */
+void xs_vdst64(xs_vctx *c, xs_wave *w, const xs_inst *in, uint64_t *res);
+
+/* ---- floats ------------------------------------------------------------- */
+static inline float xs_u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t xs_f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline double xs_u2d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+static inline uint64_t xs_d2u(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+float xs_f16_to_f32(uint16_t h);
+uint16_t xs_f32_to_f16(float f);            /* round to nearest even */
+uint16_t xs_f32_to_f16_rtz(float f);        /* round toward zero */
+
+/* 32-bit float op results under MODE: denormal flush when MODE says so. */
+static inline uint32_t xs_flush32(uint32_t v)
+{
+	return (v & 0x7f800000u) == 0 ? (v & 0x80000000u) : v;
+}
+
+/* ---- memory ----------------------------------------------------------------- */
+/* Copies n (<= 64) bytes between GPU memory and the host, splitting at page
+ * boundaries. False and *bad = first unmapped byte's address on failure. */
+bool xs_gmem_read(xs_vm *vm, uint64_t va, void *dst, unsigned n, uint64_t *bad);
+bool xs_gmem_write(xs_vm *vm, uint64_t va, const void *src, unsigned n, uint64_t *bad);
+
+static inline bool xs_gmem_read_fast(xs_vm *vm, uint64_t va, void *dst, unsigned n, uint64_t *bad)
+{
+	if (XS_LIKELY((va & (XS_VM_PAGE_SIZE - 1)) + n <= XS_VM_PAGE_SIZE)) {
+		const uint8_t *p = xs_vm_ptr(vm, va, false);
+		if (XS_LIKELY(p != NULL)) {
+			memcpy(dst, p, n);
+			return true;
+		}
+	}
+	return xs_gmem_read(vm, va, dst, n, bad);
+}
+
+static inline bool xs_gmem_write_fast(xs_vm *vm, uint64_t va, const void *src, unsigned n, uint64_t *bad)
+{
+	if (XS_LIKELY((va & (XS_VM_PAGE_SIZE - 1)) + n <= XS_VM_PAGE_SIZE)) {
+		uint8_t *p = xs_vm_ptr(vm, va, true);
+		if (XS_LIKELY(p != NULL)) {
+			memcpy(p, src, n);
+			return true;
+		}
+	}
+	return xs_gmem_write(vm, va, src, n, bad);
+}
+
+#endif

@@ -1,0 +1,34 @@
+// SALU: carries, SCC, 64-bit ops, literals, bit ops. Inputs (set by the test):
+// s0 = 0xffffffff, s1 = 2, s2 = 5, s3 = 7, s4 = 0x7fffffff,
+// s[6:7] = 0x0123456789abcdef, s8 = 0xf0
+	s_add_u32 s10, s0, s1            // 1, carry -> SCC = 1
+	s_cselect_b32 s11, 1, 0
+	s_addc_u32 s12, s2, 0            // 5 + 0 + SCC = 6, SCC = 0
+	s_cselect_b32 s13, 1, 0
+	s_sub_u32 s14, s2, s3            // 0xfffffffe, borrow -> SCC = 1
+	s_subb_u32 s15, s2, 0            // 5 - 0 - 1 = 4, SCC = 0
+	s_add_i32 s16, s4, s4            // signed overflow -> SCC = 1
+	s_cselect_b32 s17, 1, 0
+	s_mov_b64 s[18:19], s[6:7]
+	s_lshl_b64 s[20:21], s[6:7], 4
+	s_and_b64 s[22:23], s[6:7], 0xffff0000   // 32-bit literal, zero-extended
+	s_lshr_b32 s24, s7, 8
+	s_ashr_i32 s25, s0, 4
+	s_bfe_i32 s26, s8, 0x40004       // offset 4, width 4: 0xf -> -1
+	s_bfe_u32 s27, s8, 0x40004
+	s_min_i32 s28, s0, s2            // -1, SCC = 1
+	s_cselect_b32 s29, 1, 0
+	s_mul_hi_u32 s30, s0, s0
+	s_movk_i32 s31, 0x8000
+	s_cmpk_lg_u32 s2, 5              // SCC = 0
+	s_cselect_b32 s32, 7, 9
+	s_bcnt1_i32_b64 s33, s[6:7]
+	s_ff1_i32_b32 s34, s8
+	s_flbit_i32_b32 s35, s8
+	s_not_b32 s36, s2
+	s_xor_b64 s[38:39], s[6:7], -1   // inline -1 sign-extends to 64 bits
+	s_mul_i32 s40, s2, -3
+	s_lshl2_add_u32 s41, s2, s3      // 5*4 + 7
+	s_mov_b32 s42, null              // NULL reads 0
+	s_mov_b32 null, s2               // dropped
+	s_endpgm

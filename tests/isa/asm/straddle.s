@@ -1,0 +1,2 @@
+	v_add_nc_u32_e64 v1, v0, 0x12345678
+	s_endpgm
