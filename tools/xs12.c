@@ -18,6 +18,8 @@ static void usage(FILE *f)
 		"  run FILE --groups X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...\n"
 		"           [--kernel NAME] [--machine M] [--scratch-waves N] [--json]\n"
 		"                                     runs one kernel dispatch\n"
+		"  disasm FILE [--kernel NAME]        disassembly, as llvm-objdump -d --mcpu=gfx1030\n"
+		"  pm4 FILE                           decodes a PM4 command stream\n"
 		"  demo                               the first kernels, checked, with figures\n"
 		"\n"
 		"  xs12 <command> --help   options of one command\n"
@@ -113,6 +115,10 @@ int main(int argc, char **argv)
 		return xs_cli_info(argc - 1, argv + 1);
 	if (!strcmp(verb, "run"))
 		return xs_cli_run(argc - 1, argv + 1);
+	if (!strcmp(verb, "disasm"))
+		return xs_cli_disasm(argc - 1, argv + 1);
+	if (!strcmp(verb, "pm4"))
+		return xs_cli_pm4(argc - 1, argv + 1);
 	if (!strcmp(verb, "demo"))
 		return xs_cli_demo(argc - 1, argv + 1);
 	fprintf(stderr, "xs12: unknown command '%s'\n", verb);
