@@ -57,6 +57,9 @@ typedef struct xs_device_desc {
 	/* Wave instructions one wave may execute before the watchdog removes
 	 * the device (a shader that loops); 0 = 2^32. */
 	uint64_t watchdog_wave_insts;
+	/* Functional execution only: no timing model (fastest); cycles then
+	 * count one per wave32 instruction per SIMD. Default: timing on. */
+	bool functional;
 } xs_device_desc;
 
 XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out);
@@ -153,17 +156,33 @@ typedef struct xs_dispatch_desc {
 	size_t kernargs_size;             /* bytes valid in kernargs */
 	uint32_t dynamic_lds;             /* bytes of LDS for __local pointer arguments */
 	uint32_t work_dim;                /* 1..3 for get_work_dim(); 0 = highest dimension with size > 1 */
-	bool functional;                  /* reserved: timing model comes with the GPU-model issue */
 } xs_dispatch_desc;
+
+/* Why thread groups that were ready to launch waited (SPI resources). */
+typedef enum xs_wait_cause {
+	XS_WAIT_WAVE_SLOT, XS_WAIT_VGPR, XS_WAIT_LDS, XS_WAIT_BARRIER, XS_WAIT_SCRATCH_SLOT,
+	XS_WAIT_CU_LIMIT, /* CU masks, COMPUTE_RESOURCE_LIMITS */
+	XS_WAIT_COUNT
+} xs_wait_cause;
+XS_API const char *xs_wait_cause_name(xs_wait_cause c);
+
+#define XS_MAX_CUS 64
 
 typedef struct xs_dispatch_stats {
 	uint64_t waves_launched;
 	uint64_t wave_instructions;
-	uint64_t cycles;                  /* simulated cycles */
+	uint64_t start_cycle, end_cycle;  /* simulated time at the shader clock */
+	uint64_t cycles;                  /* end - start */
+	double microseconds;              /* cycles at the machine's clock */
 	uint32_t peak_waves_in_flight;
-	uint32_t peak_scratch_slots;
+	uint32_t peak_waves_per_simd;
+	double avg_waves_per_simd;        /* time-averaged over the dispatch and all SIMDs */
+	uint32_t peak_scratch_slots;      /* of the dispatch's scratch ring */
 	uint32_t scratch_waves;           /* COMPUTE_TMPRING_SIZE.WAVES used */
 	uint32_t scratch_wavesize_kb;     /* COMPUTE_TMPRING_SIZE.WAVESIZE used */
+	uint64_t wait_cycles[XS_WAIT_COUNT]; /* wave-cycles that ready waves waited to launch */
+	uint32_t num_cu;
+	uint64_t cu_busy_cycles[XS_MAX_CUS]; /* cycles each CU held a wave of the dispatch */
 	double host_seconds;
 } xs_dispatch_stats;
 

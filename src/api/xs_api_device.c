@@ -42,6 +42,16 @@ XS_API const char *xs_status_name(xs_status s)
 	return (unsigned)s < XS_ARRAY_SIZE(names) && names[s] ? names[s] : "unknown status";
 }
 
+XS_API const char *xs_wait_cause_name(xs_wait_cause c)
+{
+	static const char *const names[] = {
+		[XS_WAIT_WAVE_SLOT] = "wave-slot", [XS_WAIT_VGPR] = "vgpr", [XS_WAIT_LDS] = "lds",
+		[XS_WAIT_BARRIER] = "barrier", [XS_WAIT_SCRATCH_SLOT] = "scratch-slot",
+		[XS_WAIT_CU_LIMIT] = "cu-mask-or-limit",
+	};
+	return (unsigned)c < XS_ARRAY_SIZE(names) ? names[c] : "?";
+}
+
 XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 {
 	xs_device_desc def = { .machine = XS_MACHINE_SERIES_X };
@@ -75,6 +85,7 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 		return xs_api_failf(NULL, XS_E_OUT_OF_MEMORY, "host out of memory creating the device");
 	}
 	xs_gpu_set_watchdog(dev->gpu, desc->watchdog_wave_insts);
+	xs_gpu_set_timing(dev->gpu, !desc->functional);
 	*out = dev;
 	return XS_OK;
 }

@@ -265,13 +265,23 @@ XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispa
 		*stats = (xs_dispatch_stats){
 			.waves_launched = r.waves_launched,
 			.wave_instructions = r.wave_insts,
+			.start_cycle = r.start_cycle,
+			.end_cycle = r.end_cycle,
 			.cycles = r.cycles,
+			.microseconds = (double)r.cycles / di->sclk_mhz,
 			.peak_waves_in_flight = r.peak_waves,
+			.peak_waves_per_simd = r.peak_waves_per_simd,
+			.avg_waves_per_simd = r.avg_waves_per_simd,
 			.peak_scratch_slots = r.peak_scratch_slots,
 			.scratch_waves = scratch_en ? r.scratch_slots : 0,
 			.scratch_wavesize_kb = scratch_en ? (uint32_t)(per_wave / 1024) : 0,
+			.num_cu = di->num_cu,
 			.host_seconds = xs_now_seconds() - t0,
 		};
+		_Static_assert((int)XS_WAIT_COUNT == (int)XS_GPU_WAIT_COUNT, "wait causes");
+		_Static_assert((int)XS_MAX_CUS == (int)XS_GPU_MAX_CU, "CU count");
+		memcpy(stats->wait_cycles, r.wait_cycles, sizeof(stats->wait_cycles));
+		memcpy(stats->cu_busy_cycles, r.cu_busy, sizeof(stats->cu_busy_cycles));
 	}
 	if (st)
 		xs_err_prefix(&e, "%s", ki->name);

@@ -26,6 +26,9 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->info = info;
 	g->vm = vm;
 	g->watchdog = 1ull << 32;
+	g->timing = true;
+	g->dram_bytes_per_clk = (double)info->mem_bandwidth_gbs * 1e9 * info->dram_efficiency_pct / 100.0 /
+				((double)info->sclk_mhz * 1e6);
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
 		set_default_regs(&g->queue[q]);
 
@@ -40,8 +43,15 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->groups = calloc(nslots, sizeof(*g->groups));
 	g->free_groups = calloc(nslots, sizeof(*g->free_groups));
 	g->ngroups = nslots;
+	g->nfree_groups = nslots;
+	for (uint32_t i = 0; i < nslots; i++)
+		g->free_groups[i] = nslots - 1 - i; /* pop order 0, 1, 2, ... */
+	g->heap.a = calloc(nslots, sizeof(*g->heap.a));
+	g->heap.cap = nslots;
 	g->scratch_bitmap_words = XS_DIV_ROUND_UP(info->max_scratch_waves_per_cu * info->num_cu, 64);
-	g->scratch_bitmap = calloc(g->scratch_bitmap_words, sizeof(uint64_t));
+	bool rings_ok = true;
+	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
+		rings_ok &= (g->rings[i].bitmap = calloc(g->scratch_bitmap_words, sizeof(uint64_t))) != NULL;
 	/* 256 VGPRs x 64 lanes per wave slot; reserved, committed only as used. */
 	g->vgpr_arena_bytes = (size_t)nslots * XS_MAX_VGPRS * sizeof(uint32_t[XS_MAX_LANES]);
 	void *arena = mmap(NULL, g->vgpr_arena_bytes, PROT_READ | PROT_WRITE,
@@ -49,7 +59,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->ctx.vm = vm;
 	g->ctx.icache = xs_icache_create();
 	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->groups || !g->free_groups ||
-	    !g->scratch_bitmap || arena == MAP_FAILED || !g->ctx.icache) {
+	    !g->heap.a || !rings_ok || arena == MAP_FAILED || !g->ctx.icache) {
 		if (arena != MAP_FAILED)
 			munmap(arena, g->vgpr_arena_bytes);
 		g->vgpr_arena = NULL;
@@ -92,13 +102,17 @@ void xs_gpu_destroy(xs_gpu *g)
 	free(g->waves);
 	free(g->groups);
 	free(g->free_groups);
-	free(g->scratch_bitmap);
+	free(g->heap.a);
+	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
+		free(g->rings[i].bitmap);
 	free(g);
 }
 
 const xs_devinfo *xs_gpu_info(const xs_gpu *g) { return g->info; }
 xs_vm *xs_gpu_vm(xs_gpu *g) { return g->vm; }
 void xs_gpu_set_watchdog(xs_gpu *g, uint64_t n) { g->watchdog = n ? n : 1ull << 32; }
+void xs_gpu_set_timing(xs_gpu *g, bool on) { g->timing = on; }
+uint64_t xs_gpu_now(const xs_gpu *g) { return g->now; }
 
 void xs_gpu_set_sh_reg(xs_gpu *g, unsigned queue, uint32_t reg, uint32_t value)
 {
@@ -113,26 +127,3 @@ uint32_t xs_gpu_get_sh_reg(const xs_gpu *g, unsigned queue, uint32_t reg)
 	return 0;
 }
 
-/* Every dispatch starts from an idle machine (one dispatch runs at a time
- * until the command processor of the GPU-model issue overlaps them). */
-void xs_gpu_reset_state(xs_gpu *g, const xs_spi_dispatch *d)
-{
-	(void)d;
-	for (uint32_t i = 0; i < g->nsimd; i++)
-		g->simd[i] = (xs_gpu_simd){ 0 };
-	for (uint32_t i = 0; i < g->ncu; i++) {
-		xs_gpu_cu *c = &g->cu[i];
-		c->groups = c->lds_used = c->barriers_used = c->scratch_waves = 0;
-	}
-	for (uint32_t i = 0; i < g->nwgp; i++)
-		g->wgp[i].lds_used = g->wgp[i].barriers_used = 0;
-	memset(g->se_waves, 0, sizeof(g->se_waves));
-	memset(g->scratch_bitmap, 0, g->scratch_bitmap_words * sizeof(uint64_t));
-	g->scratch_in_use = 0;
-	g->resident = 0;
-	g->now = 0;
-	g->nfree_groups = g->ngroups;
-	for (uint32_t i = 0; i < g->ngroups; i++)
-		g->free_groups[i] = g->ngroups - 1 - i; /* pop order 0, 1, 2, ... */
-	memset(&g->ctx.fault, 0, sizeof(g->ctx.fault));
-}

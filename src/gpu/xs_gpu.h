@@ -15,7 +15,15 @@
 #include "gpu/xs_gpu_regs.h"
 #include "isa/xs_isa.h"
 
-#define XS_GPU_MAX_QUEUES 4 /* graphics ring + async compute queues (GPU-model issue) */
+#define XS_GPU_MAX_QUEUES 4 /* queue 0: graphics ring; 1..3: async compute (ACE) queues */
+#define XS_GPU_MAX_CU 64
+
+/* Why a thread group that is ready to launch waits (SPI resources). */
+typedef enum xs_gpu_wait_cause {
+	XS_GPU_WAIT_WAVE_SLOT, XS_GPU_WAIT_VGPR, XS_GPU_WAIT_LDS, XS_GPU_WAIT_BARRIER,
+	XS_GPU_WAIT_SCRATCH, XS_GPU_WAIT_LIMIT, /* CU mask, COMPUTE_RESOURCE_LIMITS */
+	XS_GPU_WAIT_COUNT
+} xs_gpu_wait_cause;
 
 typedef struct xs_gpu_queue_regs {
 	uint32_t sh[XS_SH_REG_COUNT]; /* persistent SH registers, by (addr - 0xB000) / 4 */
@@ -25,10 +33,14 @@ typedef struct xs_gpu_dispatch_result {
 	uint64_t waves_launched;
 	uint64_t groups_launched;
 	uint64_t wave_insts;
-	uint64_t cycles;
+	uint64_t start_cycle, end_cycle, cycles; /* cycles = end - start */
 	uint32_t peak_waves;
-	uint32_t peak_scratch_slots;
+	uint32_t peak_waves_per_simd;
+	double avg_waves_per_simd;  /* time-averaged over the dispatch, all SIMDs */
+	uint32_t peak_scratch_slots; /* of the dispatch's ring */
 	uint32_t scratch_slots;   /* usable ring slots: min(WAVES, 32 x CUs) */
+	uint64_t wait_cycles[XS_GPU_WAIT_COUNT]; /* wave-cycles ready waves waited to launch */
+	uint64_t cu_busy[XS_GPU_MAX_CU]; /* cycles each CU held a wave of this dispatch */
 	xs_fault fault;           /* kind != NONE when the device was removed */
 } xs_gpu_dispatch_result;
 
@@ -40,17 +52,27 @@ const xs_devinfo *xs_gpu_info(const xs_gpu *gpu);
 xs_vm *xs_gpu_vm(xs_gpu *gpu);
 /* Per-wave instruction budget before the watchdog removes the device. */
 void xs_gpu_set_watchdog(xs_gpu *gpu, uint64_t wave_insts);
+/* Timing model on (default) or functional execution only. */
+void xs_gpu_set_timing(xs_gpu *gpu, bool on);
 
 void xs_gpu_set_sh_reg(xs_gpu *gpu, unsigned queue, uint32_t reg, uint32_t value);
 uint32_t xs_gpu_get_sh_reg(const xs_gpu *gpu, unsigned queue, uint32_t reg);
 
-/* DISPATCH_DIRECT on a queue: dim_x/y/z thread groups with the queue's
- * current register state; runs to completion. Returns XS_E_INVALID_ARG for
- * register state that can never launch (message names the register and
- * field), XS_E_DEVICE_REMOVED when a wave faulted or hung (r->fault, and a
- * report naming the wave, its place and PC in *e). */
+/* DISPATCH_DIRECT on a queue: starts dim_x/y/z thread groups with the
+ * queue's current register state at the current simulated time; *r is
+ * filled as the dispatch runs. XS_E_INVALID_ARG for register state that can
+ * never launch (the message names the register and field). */
+xs_status xs_gpu_dispatch_begin(xs_gpu *gpu, unsigned queue, uint32_t dim_x, uint32_t dim_y,
+				uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r, xs_err *e);
+/* Runs until every begun dispatch has completed. XS_E_DEVICE_REMOVED when a
+ * wave faulted or hung (its dispatch's r->fault, and a report naming the
+ * wave, its place and PC in *e); the other dispatches are abandoned. */
+xs_status xs_gpu_run(xs_gpu *gpu, xs_err *e);
+/* begin + run. */
 xs_status xs_gpu_dispatch_direct(xs_gpu *gpu, unsigned queue, uint32_t dim_x, uint32_t dim_y,
 				 uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r,
 				 xs_err *e);
+/* Simulated time now (cycles at the shader clock). */
+uint64_t xs_gpu_now(const xs_gpu *gpu);
 
 #endif

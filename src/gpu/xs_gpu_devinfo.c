@@ -32,8 +32,25 @@
 	.max_scratch_waves_per_cu = 32,      /* [R] PAL MaxScratchWavesPerCu; SPEC S1.13 */     \
 	.scratch_wavesize_granule = 1024,    /* [R] WAVESIZE unit on gfx10.3 */                 \
 	.max_wave_scratch = 8191 * 1024,     /* [R] ROCr MAX_WAVE_SCRATCH */                    \
-	.default_scratch_waves_per_cu = 4    /* [model] S1.8 "a few waves per SIMD": 2 per SIMD; \
-	                                        RADV's comment recommends at most 4 per CU */
+	.default_scratch_waves_per_cu = 4,   /* [model] S1.8 "a few waves per SIMD": 2 per SIMD; \
+	                                        RADV's comment recommends at most 4 per CU */ \
+	/* Timing. [L] LLVM SISchedule.td GFX10SpeedModel; [A] Mesa aco_statistics.cpp; \
+	 * [C] Chips and Cheese RX 6800 XT/6900 XT latencies at 1.825 GHz \
+	 * (emulator-anchors.md sections 2.2, 2.3). */                                           \
+	.lat_salu = 2,                       /* [L] [A] */                                      \
+	.lat_valu = 5,                       /* [L] [A] dependent-issue distance */             \
+	.lat_valu_trans = 10,                /* [L] */                                          \
+	.issue_valu_trans = 4,               /* [A] quarter rate on the transcendental unit */   \
+	.lat_valu_dp = 22,                   /* [L] */                                          \
+	.issue_valu_dp = 16,                 /* [A] Navi21 FP64 is 1/16 rate */                 \
+	.lat_smem = 30,                      /* [A] hit-ish */                                  \
+	.lat_lds = 20,                       /* [L] [A] */                                      \
+	.lds_bytes_per_clk = 128,            /* SPEC S3.6 */                                    \
+	.lat_dram = 410,                     /* [C] 226 ns */                                   \
+	.dram_efficiency_pct = 90,           /* [model] GDDR6 sustains ~90 % of peak */         \
+	.branch_taken = 4,                   /* [model] */                                      \
+	.wave_launch = 8,                    /* [model] */                                      \
+	.barrier_release = 4                 /* [model] */
 
 static const xs_devinfo devinfo_table[] = {
 	{

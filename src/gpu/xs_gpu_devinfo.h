@@ -52,6 +52,22 @@ typedef struct xs_devinfo {
 	uint32_t sclk_mhz;
 	uint32_t mem_bandwidth_gbs;
 	uint32_t l2_bytes;
+
+	/* Timing, in shader-clock cycles (see xs_gpu_devinfo.c for sources). */
+	uint32_t lat_salu;           /* SALU result latency */
+	uint32_t lat_valu;           /* dependent VALU issue distance */
+	uint32_t lat_valu_trans;     /* transcendental result latency */
+	uint32_t issue_valu_trans;   /* cycles the transcendental unit is busy per wave32 op */
+	uint32_t lat_valu_dp;        /* FP64 result latency */
+	uint32_t issue_valu_dp;      /* cycles per wave32 FP64 op (1/16 rate) */
+	uint32_t lat_smem;           /* scalar memory load */
+	uint32_t lat_lds;            /* LDS access */
+	uint32_t lds_bytes_per_clk;  /* per LDS bus: one per CU in CU mode, one per WGP in WGP mode (S3.6) */
+	uint32_t lat_dram;           /* vector memory load that misses to DRAM */
+	uint32_t dram_efficiency_pct;/* sustained share of peak DRAM bandwidth */
+	uint32_t branch_taken;       /* extra cycles for a taken branch (instruction refetch) */
+	uint32_t wave_launch;        /* cycles from wave launch to its first issue */
+	uint32_t barrier_release;    /* cycles from the last arrival to the waves' next issue */
 } xs_devinfo;
 
 const xs_devinfo *xs_devinfo_get(xs_machine m);

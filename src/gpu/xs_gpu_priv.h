@@ -1,4 +1,4 @@
-/* Internal state of the simulated GPU, shared by xs_gpu.c and xs_gpu_spi.c. */
+/* Internal state of the simulated GPU, shared by the files of src/gpu. */
 #ifndef XS_GPU_PRIV_H
 #define XS_GPU_PRIV_H
 
@@ -6,17 +6,37 @@
 #include "gpu/xs_gpu_occupancy.h"
 
 #define XS_GPU_MAX_WAVES_PER_GROUP 32
+#define XS_GPU_MAX_ACTIVE 8      /* dispatches in flight at once, all queues */
+#define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
+#define XS_GPU_VMQ 64            /* outstanding memory operations tracked per wave and counter */
 
 typedef struct xs_gpu_group xs_gpu_group;
+typedef struct xs_gpu_disp xs_gpu_disp;
+
+/* Outstanding operations of one counter (vmcnt, vscnt, lgkmcnt): completion
+ * times in issue order. */
+typedef struct xs_gpu_cnt {
+	uint64_t done[XS_GPU_VMQ];
+	uint32_t head, n;
+} xs_gpu_cnt;
 
 typedef struct xs_gpu_wave {
 	xs_wave w;               /* architectural state, run by the interpreter */
 	uint32_t simd, slot;     /* where it sits */
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
 	xs_gpu_group *group;
+	/* timing model */
+	uint64_t ready;          /* earliest cycle of its next issue */
+	uint64_t seq;            /* launch order: breaks ties deterministically */
+	uint64_t launched;
+	xs_gpu_cnt vm, vs, lgkm;
+	uint16_t valu_dst_lo, valu_dst_hi; /* VGPR operands [lo, hi) of the last VALU result */
+	uint64_t valu_done;
+	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
 } xs_gpu_wave;
 
 struct xs_gpu_group {
+	xs_gpu_disp *disp;
 	uint32_t id[3];
 	uint32_t cu;             /* CU (CU mode) or first CU of the WGP (WGP mode) */
 	uint32_t nwaves, live, at_barrier;
@@ -30,22 +50,40 @@ typedef struct xs_gpu_simd {
 	uint32_t nwaves;
 	uint32_t vgprs_used;     /* wave32 VGPRs */
 	uint32_t rr;
-	uint64_t clock;
+	uint64_t clock;          /* functional mode: issue-count clock */
+	uint64_t pipe_free[XS_IC_COUNT]; /* timing mode: when each pipe takes the next op */
 } xs_gpu_simd;
 
 typedef struct xs_gpu_cu {
 	uint32_t se, sa, wgp, cu_in_sa;  /* sa: chip-wide SA index */
 	uint32_t groups, lds_used, barriers_used, scratch_waves;
+	uint64_t lds_bus_free;   /* timing: LDS bus (CU mode: one per CU) */
 } xs_gpu_cu;
 
 typedef struct xs_gpu_wgp {
 	uint32_t first_cu;
 	uint32_t lds_used, barriers_used;
+	uint64_t lds_bus_free;   /* timing: the WGP-mode LDS bus */
 } xs_gpu_wgp;
 
-/* One dispatch's launch state, decoded once from the registers. */
+/* A scratch ring in use: the slots of one queue's tmpring register value.
+ * Rings of different queues are separate slot pools, as each pipe has its
+ * own tmpring register (SPEC S1.1, S1.9); what memory backs them is the
+ * V# in the waves' user SGPRs, which the GPU does not check (S1.10). */
+typedef struct xs_gpu_ring {
+	bool used;
+	unsigned queue;
+	uint32_t tmpring;
+	uint32_t slots, wavesize;
+	uint32_t in_use, peak;
+	uint32_t refs;
+	uint64_t *bitmap;
+} xs_gpu_ring;
+
+/* One dispatch's launch state, decoded once from the registers and kept
+ * (the queue may program the next dispatch while this one runs). */
 typedef struct xs_spi_dispatch {
-	const uint32_t *sh;
+	uint32_t user_data[XS_COMPUTE_USER_DATA_COUNT];
 	uint64_t pgm_va;
 	uint32_t rsrc1, rsrc2, rsrc3;
 	uint32_t wave_size, user_sgprs;
@@ -53,15 +91,42 @@ typedef struct xs_spi_dispatch {
 	uint32_t vgprs, vgprs_w32;
 	uint32_t lds_alloc;
 	bool wgp_mode, scratch_en;
-	uint32_t scratch_slots, scratch_wavesize;
+	uint32_t tmpring, scratch_slots, scratch_wavesize;
 	uint32_t tg_per_cu, waves_per_se;
+	uint64_t cu_enabled;     /* bit per CU (chip-wide index) from the CU masks */
 } xs_spi_dispatch;
+
+struct xs_gpu_disp {
+	bool active;
+	uint32_t id;
+	unsigned queue;
+	xs_spi_dispatch d;
+	uint32_t dim[3];
+	uint64_t total, next, groups_live;
+	uint32_t next_cu;
+	xs_gpu_ring *ring;
+	xs_gpu_dispatch_result *r;
+	/* observables */
+	uint32_t resident;
+	uint64_t area, last_change; /* integral of resident waves over time */
+	uint32_t cu_resident[XS_GPU_MAX_CU];
+	uint64_t cu_since[XS_GPU_MAX_CU];
+	int blocked;             /* xs_gpu_wait_cause of the first pending group, -1 none */
+	uint64_t blocked_since;
+};
+
+/* Min-heap of waves by (ready, seq): the timing model's issue order. */
+typedef struct xs_gpu_heap {
+	xs_gpu_wave **a;
+	uint32_t n, cap;
+} xs_gpu_heap;
 
 struct xs_gpu {
 	const xs_devinfo *info;
 	xs_vm *vm;
 	xs_isa_ctx ctx;
 	uint64_t watchdog;
+	bool timing;
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
 
 	uint32_t nsimd, ncu, nwgp;
@@ -74,15 +139,33 @@ struct xs_gpu {
 	size_t vgpr_arena_bytes;
 	xs_gpu_group *groups;    /* at most one resident group per wave slot */
 	uint32_t *free_groups, nfree_groups, ngroups;
-	uint64_t *scratch_bitmap;
+	xs_gpu_ring rings[XS_GPU_MAX_RINGS];
 	uint32_t scratch_bitmap_words;
-	uint32_t scratch_in_use;
 	uint32_t resident;
-	uint64_t now;
-	xs_gpu_dispatch_result *result;
+	uint64_t now;            /* simulated time of the event being handled */
+	uint64_t seq;
+	double dram_free;        /* timing: when the DRAM channel takes the next byte */
+	double dram_bytes_per_clk;
+	xs_gpu_disp disp[XS_GPU_MAX_ACTIVE];
+	uint32_t ndisp_active;
+	uint32_t next_disp_id;
+	xs_gpu_heap heap;
+	xs_fault fault;
+	xs_err *err;             /* where run-time reports go */
 };
 
-void xs_gpu_reset_state(xs_gpu *g, const xs_spi_dispatch *d);
-void xs_gpu_release_barrier(xs_gpu *g, xs_gpu_group *grp);
+/* xs_gpu_spi.c: launch and retire */
+xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, xs_spi_dispatch *d,
+			    xs_err *e);
+void xs_gpu_spi_launch_pending(xs_gpu *g);
+void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw);
+void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);
+void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *ring);
+void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp);
+/* xs_gpu_sched.c: running waves */
+xs_status xs_gpu_run_functional(xs_gpu *g, xs_err *e);
+xs_status xs_gpu_run_timing(xs_gpu *g, xs_err *e);
+void xs_gpu_heap_push(xs_gpu_heap *h, xs_gpu_wave *w);
+void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
 
 #endif

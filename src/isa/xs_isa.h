@@ -347,6 +347,11 @@ typedef struct xs_isa_ctx {
  * (thread-safe). */
 xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts);
 
+/* The decoded instruction at pc (decoding it if needed), or NULL when it
+ * cannot be fetched or decoded (running it then faults). For the timing
+ * model, which looks at an instruction before the interpreter runs it. */
+const xs_inst *xs_isa_peek(xs_isa_ctx *ctx, uint64_t pc);
+
 /* True when the interpreter has a body for op (the others decode but fault
  * XS_FAULT_UNIMPLEMENTED when executed). */
 bool xs_isa_op_implemented(unsigned op);

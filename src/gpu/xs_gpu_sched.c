@@ -1,0 +1,415 @@
+/*
+ * Running waves: the functional loop and the timing model. Both drive the
+ * same interpreter; all cost accounting is here, around xs_isa_run, never in
+ * instruction bodies.
+ *
+ * Functional: each SIMD has an issue-count clock (one cycle per wave32
+ * instruction, two per wave64); the SIMD with the lowest clock runs next,
+ * XS_QUANTUM instructions at a time.
+ *
+ * Timing (execution-driven, deterministic): waves issue one instruction at a
+ * time in order of (ready cycle, launch order). Per SIMD one instruction per
+ * pipe per cycle (VALU, SALU, SMEM, LDS, VMEM, branch; ../shared/reference/
+ * emulator-anchors.md 2.1); wave64 VALU takes two passes; dependent VALU
+ * waits for the producer's latency; s_waitcnt waits for the counted memory
+ * operations (vmcnt, vscnt, lgkmcnt) to complete; LDS shares a bus per CU
+ * (CU mode) or per WGP (WGP mode) of 128 B/clock (SPEC S3.6); vector memory
+ * shares the DRAM channel at the machine's bandwidth. Latencies and rates
+ * come from the device-info table.
+ */
+#include "gpu/xs_gpu_priv.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define XS_QUANTUM 512
+
+/* ---- heap of waves by (ready, seq) ---------------------------------------- */
+
+static bool before(const xs_gpu_wave *a, const xs_gpu_wave *b)
+{
+	return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
+}
+
+void xs_gpu_heap_push(xs_gpu_heap *h, xs_gpu_wave *w)
+{
+	/* The heap holds at most one entry per wave slot: sized at GPU creation. */
+	uint32_t i = h->n++;
+	while (i > 0) {
+		uint32_t p = (i - 1) / 2;
+		if (!before(w, h->a[p]))
+			break;
+		h->a[i] = h->a[p];
+		i = p;
+	}
+	h->a[i] = w;
+}
+
+static xs_gpu_wave *heap_pop(xs_gpu_heap *h)
+{
+	if (h->n == 0)
+		return NULL;
+	xs_gpu_wave *top = h->a[0], *last = h->a[--h->n];
+	uint32_t i = 0;
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && before(h->a[c + 1], h->a[c]))
+			c++;
+		if (!before(h->a[c], last))
+			break;
+		h->a[i] = h->a[c];
+		i = c;
+	}
+	if (h->n)
+		h->a[i] = last;
+	return top;
+}
+
+/* ---- reports ----------------------------------------------------------------- */
+
+void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
+{
+	static const char *const kind[] = {
+		[XS_FAULT_NONE] = "fault", [XS_FAULT_VM] = "VM fault", [XS_FAULT_ILLEGAL] = "illegal instruction",
+		[XS_FAULT_UNIMPLEMENTED] = "unimplemented instruction", [XS_FAULT_LDS] = "LDS fault",
+		[XS_FAULT_WATCHDOG] = "watchdog: wave ran past its instruction budget (hang?)",
+	};
+	const xs_fault *f = &g->ctx.fault;
+	const xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
+	const xs_gpu_group *grp = gw->group;
+	char addr[48] = "";
+	if (f->kind == XS_FAULT_VM || f->kind == XS_FAULT_LDS)
+		snprintf(addr, sizeof(addr), " at address 0x%llx", (unsigned long long)f->addr);
+	xs_err_set(e, XS_E_DEVICE_REMOVED,
+		   "device removed: %s%s, PC 0x%llx (%s); wave %u of group (%u,%u,%u) of dispatch %u on "
+		   "queue %u, SE%u SA%u CU%u SIMD%u slot %u, after %llu instructions, cycle %llu",
+		   kind[f->kind <= XS_FAULT_WATCHDOG ? f->kind : 0], addr, (unsigned long long)f->pc,
+		   f->what[0] ? f->what : "?", gw->w.wave_in_group, grp->id[0], grp->id[1], grp->id[2],
+		   grp->disp->id, grp->disp->queue, c->se, c->sa % g->info->num_sa_per_se, c->cu_in_sa,
+		   gw->simd % g->info->simds_per_cu, gw->slot, (unsigned long long)gw->w.insts,
+		   (unsigned long long)g->now);
+}
+
+/* A fault removes the device: every dispatch in flight is abandoned. */
+static xs_status remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
+{
+	xs_gpu_disp *bad = gw->group->disp;
+	bad->r->fault = g->ctx.fault;
+	bad->r->wave_insts += gw->w.insts;
+	xs_gpu_fault_report(g, gw, e);
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+		if (g->disp[i].active)
+			xs_gpu_disp_finish(g, &g->disp[i]);
+	g->heap.n = 0;
+	return XS_E_DEVICE_REMOVED;
+}
+
+static xs_status no_progress(xs_gpu *g, xs_err *e)
+{
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+		if (g->disp[i].active)
+			xs_gpu_disp_finish(g, &g->disp[i]);
+	return xs_err_set(e, XS_E_DEVICE_REMOVED,
+			  "device removed: no wave can make progress (%u resident) and thread groups are waiting "
+			  "to launch", g->resident);
+}
+
+static bool watchdog_hit(xs_gpu *g, xs_gpu_wave *gw)
+{
+	if (gw->w.insts < g->watchdog)
+		return false;
+	g->ctx.fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = gw->w.pc };
+	snprintf(g->ctx.fault.what, sizeof(g->ctx.fault.what), "budget %llu",
+		 (unsigned long long)g->watchdog);
+	return true;
+}
+
+/* ---- functional ------------------------------------------------------------ */
+
+static xs_gpu_wave *pick_wave(xs_gpu *g, xs_gpu_simd **out_simd)
+{
+	xs_gpu_simd *best = NULL;
+	const uint32_t nslots = g->info->wave_slots_per_simd;
+	for (uint32_t s = 0; s < g->nsimd; s++) {
+		xs_gpu_simd *sm = &g->simd[s];
+		if (!sm->nwaves || (best && sm->clock >= best->clock))
+			continue;
+		for (uint32_t k = 0; k < nslots; k++)
+			if (sm->wave[k] && sm->wave[k]->w.status == XS_WAVE_READY) {
+				best = sm;
+				break;
+			}
+	}
+	if (!best)
+		return NULL;
+	*out_simd = best;
+	for (uint32_t i = 1; i <= nslots; i++) {
+		uint32_t k = (best->rr + i) % nslots;
+		xs_gpu_wave *gw = best->wave[k];
+		if (gw && gw->w.status == XS_WAVE_READY) {
+			best->rr = k;
+			return gw;
+		}
+	}
+	return NULL;
+}
+
+xs_status xs_gpu_run_functional(xs_gpu *g, xs_err *e)
+{
+	xs_gpu_spi_launch_pending(g);
+	while (g->ndisp_active) {
+		xs_gpu_simd *sm;
+		xs_gpu_wave *gw = pick_wave(g, &sm);
+		if (!gw)
+			return no_progress(g, e);
+		g->now = sm->clock;
+		uint64_t before_insts = gw->w.insts;
+		xs_wave_status ws = XS_WAVE_FAULT;
+		if (!watchdog_hit(g, gw))
+			ws = xs_isa_run(&g->ctx, &gw->w, XS_MIN(g->watchdog - before_insts, (uint64_t)XS_QUANTUM));
+		sm->clock += (gw->w.insts - before_insts) * (gw->w.lanes / 32);
+		g->now = sm->clock;
+		if (ws == XS_WAVE_FAULT)
+			return remove_device(g, gw, e);
+		if (ws == XS_WAVE_ENDED) {
+			xs_gpu_spi_retire(g, gw);
+			xs_gpu_spi_launch_pending(g);
+		} else if (ws == XS_WAVE_BARRIER) {
+			xs_gpu_spi_barrier_arrive(g, gw);
+		}
+	}
+	return XS_OK;
+}
+
+/* ---- timing -------------------------------------------------------------------- */
+
+enum { PIPE_SALU, PIPE_SMEM, PIPE_BRANCH, PIPE_VALU, PIPE_LDS, PIPE_VMEM, PIPE_EXPORT };
+
+static const uint8_t pipe_of[XS_IC_COUNT] = {
+	[XS_IC_SALU] = PIPE_SALU, [XS_IC_SMEM] = PIPE_SMEM, [XS_IC_BRANCH] = PIPE_BRANCH,
+	[XS_IC_MSG] = PIPE_SALU, [XS_IC_VALU] = PIPE_VALU, [XS_IC_VALU_TRANS] = PIPE_VALU,
+	[XS_IC_VALU_DP] = PIPE_VALU, [XS_IC_LDS] = PIPE_LDS, [XS_IC_VMEM_LOAD] = PIPE_VMEM,
+	[XS_IC_VMEM_STORE] = PIPE_VMEM, [XS_IC_VMEM_ATOMIC] = PIPE_VMEM, [XS_IC_EXPORT] = PIPE_EXPORT,
+	[XS_IC_INTERNAL] = PIPE_SALU,
+};
+
+/* Cycle by which at most `limit` operations of the counter are outstanding;
+ * the ones that must complete are dropped. */
+static uint64_t cnt_wait(xs_gpu_cnt *c, uint32_t limit)
+{
+	uint64_t t = 0;
+	while (c->n > limit) {
+		t = XS_MAX(t, c->done[c->head]);
+		c->head = (c->head + 1) % XS_GPU_VMQ;
+		c->n--;
+	}
+	return t;
+}
+
+/* Records an operation completing at `done`; memory operations of one
+ * counter complete in order. */
+static void cnt_push(xs_gpu_cnt *c, uint64_t now, uint64_t done)
+{
+	while (c->n && c->done[c->head] <= now) { /* completed: drop */
+		c->head = (c->head + 1) % XS_GPU_VMQ;
+		c->n--;
+	}
+	if (c->n) {
+		uint64_t last = c->done[(c->head + c->n - 1) % XS_GPU_VMQ];
+		done = XS_MAX(done, last);
+	}
+	c->done[(c->head + c->n) % XS_GPU_VMQ] = done;
+	c->n++;
+}
+
+static uint32_t popcount_exec(const xs_wave *w)
+{
+	return (uint32_t)__builtin_popcountll(xs_wave_exec(w));
+}
+
+/* When may this waitcnt go on: the cycle its counters allow (0 = now). */
+static uint64_t waitcnt_ready(xs_gpu_wave *gw, const xs_inst *in)
+{
+	switch (in->op) {
+	case XS_OP_s_waitcnt: {
+		uint32_t imm = (uint32_t)in->imm & 0xffff;
+		uint32_t vm = (imm & 0xf) | (((imm >> 14) & 3) << 4);
+		uint32_t lgkm = (imm >> 8) & 0x3f;
+		uint64_t a = cnt_wait(&gw->vm, vm), b = cnt_wait(&gw->lgkm, lgkm); /* XS_MAX evaluates twice */
+		return XS_MAX(a, b);
+	}
+	case XS_OP_s_waitcnt_vscnt:
+	case XS_OP_s_waitcnt_vmcnt:
+	case XS_OP_s_waitcnt_lgkmcnt: {
+		uint32_t n = (uint32_t)in->imm & 0xffff;
+		if (in->dst != XS_SREG_NULL && in->dst < 128)
+			n += gw->w.s[in->dst];
+		xs_gpu_cnt *c = in->op == XS_OP_s_waitcnt_vscnt ? &gw->vs
+				: in->op == XS_OP_s_waitcnt_vmcnt ? &gw->vm : &gw->lgkm;
+		return cnt_wait(c, n);
+	}
+	default:
+		return 0;
+	}
+}
+
+static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
+{
+	for (int i = 0; i < 3; i++) {
+		uint16_t s = in->src[i];
+		if (s >= 256 && s + 1 > lo && s < hi) /* s + 1: a 64-bit source's high half */
+			return true;
+	}
+	return false;
+}
+
+static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
+{
+	const xs_devinfo *di = g->info;
+	xs_wave *w = &gw->w;
+	xs_gpu_simd *sm = &g->simd[gw->simd];
+	uint64_t t = g->now;
+	const xs_inst *in = xs_isa_peek(&g->ctx, w->pc);
+	const bool w64 = w->lanes == 64;
+	uint32_t iclass = in ? xs_op_table[in->op].iclass : XS_IC_SALU;
+	uint32_t pipe = pipe_of[iclass];
+
+	if (in) {
+		uint64_t ok = waitcnt_ready(gw, in);
+		if (iclass >= XS_IC_VALU && iclass <= XS_IC_VALU_DP && gw->valu_done > t &&
+		    reads_vgprs(in, gw->valu_dst_lo, gw->valu_dst_hi))
+			ok = XS_MAX(ok, gw->valu_done);
+		/* A full counter stalls the next operation of its kind. */
+		if (iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC) {
+			xs_gpu_cnt *c = iclass == XS_IC_VMEM_STORE ? &gw->vs : &gw->vm;
+			if (c->n == XS_GPU_VMQ)
+				ok = XS_MAX(ok, c->done[c->head]);
+		} else if ((iclass == XS_IC_LDS || iclass == XS_IC_SMEM) && gw->lgkm.n == XS_GPU_VMQ) {
+			ok = XS_MAX(ok, gw->lgkm.done[gw->lgkm.head]);
+		}
+		ok = XS_MAX(ok, sm->pipe_free[pipe]);
+		if (ok > t) {
+			gw->ready = ok;
+			xs_gpu_heap_push(&g->heap, gw);
+			return XS_OK;
+		}
+	}
+
+	if (watchdog_hit(g, gw))
+		return remove_device(g, gw, e);
+	uint64_t next_pc = w->pc + (in ? in->size : 0);
+	uint32_t active = popcount_exec(w);
+	xs_wave_status ws = xs_isa_run(&g->ctx, w, 1);
+	if (ws == XS_WAVE_FAULT)
+		return remove_device(g, gw, e);
+
+	/* Costs of what was issued at t. */
+	uint32_t passes = w64 ? 2 : 1;
+	uint32_t occupy = 1, next = 1;
+	switch (iclass) {
+	case XS_IC_VALU:
+		occupy = next = passes;
+		gw->valu_done = t + di->lat_valu + passes - 1;
+		break;
+	case XS_IC_VALU_TRANS:
+		occupy = di->issue_valu_trans * passes;
+		next = passes;
+		gw->valu_done = t + di->lat_valu_trans + occupy - 1;
+		break;
+	case XS_IC_VALU_DP:
+		occupy = di->issue_valu_dp * passes;
+		next = passes;
+		gw->valu_done = t + di->lat_valu_dp + occupy - 1;
+		break;
+	case XS_IC_SMEM:
+		cnt_push(&gw->lgkm, t, t + di->lat_smem);
+		break;
+	case XS_IC_LDS: {
+		uint32_t dw = in ? XS_MAX(1u, XS_OPF_DW_OF(xs_op_table[in->op].flags)) : 1;
+		uint32_t bytes = active * 4 * dw;
+		xs_gpu_cu *c = &g->cu[gw->group->cu];
+		uint64_t *bus = gw->group->disp->d.wgp_mode ? &g->wgp[c->wgp].lds_bus_free : &c->lds_bus_free;
+		uint64_t start = XS_MAX(t, *bus);
+		*bus = start + XS_DIV_ROUND_UP(bytes, di->lds_bytes_per_clk);
+		cnt_push(&gw->lgkm, t, *bus + di->lat_lds);
+		break;
+	}
+	case XS_IC_VMEM_LOAD:
+	case XS_IC_VMEM_STORE:
+	case XS_IC_VMEM_ATOMIC: {
+		uint32_t dw = in ? XS_MAX(1u, XS_OPF_DW_OF(xs_op_table[in->op].flags)) : 1;
+		double bytes = (double)active * 4 * dw;
+		/* Every access streams through the DRAM channel (no cache model
+		 * yet): the channel is a queue served at the sustained bandwidth. */
+		double start = XS_MAX((double)t, g->dram_free);
+		g->dram_free = start + bytes / g->dram_bytes_per_clk;
+		uint64_t done = (uint64_t)g->dram_free + di->lat_dram;
+		if (iclass == XS_IC_VMEM_STORE)
+			cnt_push(&gw->vs, t, done);
+		else
+			cnt_push(&gw->vm, t, done);
+		occupy = passes;
+		break;
+	}
+	default:
+		break;
+	}
+	sm->pipe_free[pipe] = t + occupy;
+	gw->ready = t + next;
+	if (iclass >= XS_IC_VALU && iclass <= XS_IC_VALU_DP && in && in->dst >= 256) {
+		gw->valu_dst_lo = in->dst;
+		gw->valu_dst_hi = (uint16_t)(in->dst + ((xs_op_table[in->op].flags & XS_OPF_D64) ? 2 : 1));
+	}
+	if (in && (xs_op_table[in->op].flags & XS_OPF_BRANCH) && w->pc != next_pc)
+		gw->ready += di->branch_taken;
+
+	if (ws == XS_WAVE_ENDED) {
+		/* The wave's slot frees when its last stores and loads are done
+		 * (end of pipe waits for memory writes to be confirmed). */
+		gw->ending = true;
+		uint64_t vs = cnt_wait(&gw->vs, 0), vm = cnt_wait(&gw->vm, 0), lgkm = cnt_wait(&gw->lgkm, 0);
+		gw->ready = XS_MAX(XS_MAX(gw->ready, vs), XS_MAX(vm, lgkm));
+		xs_gpu_heap_push(&g->heap, gw);
+	} else if (ws == XS_WAVE_BARRIER) {
+		xs_gpu_spi_barrier_arrive(g, gw);
+	} else {
+		xs_gpu_heap_push(&g->heap, gw);
+	}
+	return XS_OK;
+}
+
+xs_status xs_gpu_run_timing(xs_gpu *g, xs_err *e)
+{
+	xs_gpu_spi_launch_pending(g);
+	while (g->ndisp_active) {
+		xs_gpu_wave *gw = heap_pop(&g->heap);
+		if (!gw)
+			return no_progress(g, e);
+		if (gw->ready > g->now)
+			g->now = gw->ready;
+		if (gw->ending) {
+			xs_gpu_spi_retire(g, gw);
+			xs_gpu_spi_launch_pending(g);
+			continue;
+		}
+		xs_status st = issue_one(g, gw, e);
+		if (st)
+			return st;
+	}
+	return XS_OK;
+}
+
+xs_status xs_gpu_run(xs_gpu *g, xs_err *e)
+{
+	return g->timing ? xs_gpu_run_timing(g, e) : xs_gpu_run_functional(g, e);
+}
+
+xs_status xs_gpu_dispatch_direct(xs_gpu *g, unsigned queue, uint32_t dim_x, uint32_t dim_y,
+				 uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r,
+				 xs_err *e)
+{
+	xs_status st = xs_gpu_dispatch_begin(g, queue, dim_x, dim_y, dim_z, initiator, r, e);
+	return st ? st : xs_gpu_run(g, e);
+}
