@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void usage(FILE *f)
 {
@@ -94,6 +95,13 @@ void xs_cli_json_string(FILE *f, const char *s)
 			fputc(*p, f);
 	}
 	fputc('"', f);
+}
+
+double xs_cli_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 int main(int argc, char **argv)

@@ -26,6 +26,17 @@ void xs_cli_json_string(FILE *f, const char *s);
 #define XS_ALIGN_UP_CLI(a, b) ((((a) + (b) - 1) / (b)) * (b))
 #define XS_MIN_CLI(a, b) ((a) < (b) ? (a) : (b))
 
+typedef struct xs_cli_job {
+	const xs_module *mod;
+	const xs_kernel_info *k;
+	uint32_t groups[3], block[3], work_dim, queue;
+	uint64_t cu_mask;
+	const char *const *specs;
+	int nspecs;
+} xs_cli_job;
+int xs_cli_run_jobs(xs_device *dev, xs_cli_job *jobs, int njobs, xs_dispatch_stats *stats);
+double xs_cli_now(void);
+
 /* Runs kernel k with SPEC strings; writes out/inout files; 0 on success,
  * XS_CLI_USAGE_ERROR for bad arguments, 1 for other failures. */
 int xs_cli_run_kernel(xs_device *dev, const xs_module *mod, const xs_kernel_info *k,

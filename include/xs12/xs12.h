@@ -60,6 +60,10 @@ typedef struct xs_device_desc {
 	/* Functional execution only: no timing model (fastest); cycles then
 	 * count one per wave32 instruction per SIMD. Default: timing on. */
 	bool functional;
+	/* Called now and then during long runs: groups launched of the groups
+	 * of the dispatches in flight, and simulated cycles. May be NULL. */
+	void (*progress)(void *user, uint64_t groups_launched, uint64_t groups_total, uint64_t cycles);
+	void *progress_user;
 } xs_device_desc;
 
 XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out);
@@ -156,6 +160,8 @@ typedef struct xs_dispatch_desc {
 	size_t kernargs_size;             /* bytes valid in kernargs */
 	uint32_t dynamic_lds;             /* bytes of LDS for __local pointer arguments */
 	uint32_t work_dim;                /* 1..3 for get_work_dim(); 0 = highest dimension with size > 1 */
+	uint32_t queue;                   /* 0 = direct (graphics ring), 1..3 = async compute queues */
+	uint64_t cu_mask;                 /* CUs the dispatch may use, bit per CU (chip-wide); 0 = all */
 } xs_dispatch_desc;
 
 /* Why thread groups that were ready to launch waited (SPI resources). */
@@ -189,6 +195,33 @@ typedef struct xs_dispatch_stats {
 /* Runs one dispatch to completion. A faulting or looping shader gives
  * XS_E_DEVICE_REMOVED with a report (address, wave, PC) in xs_last_error(). */
 XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *desc, xs_dispatch_stats *stats);
+/* Starts n (<= 8) dispatches at the same simulated time, each on its queue,
+ * and runs until all complete; stats[i] for descs[i]. Dispatches on one
+ * queue launch in order; dispatches on different queues overlap, except
+ * that with the driver's default scratch (one allocation shared by all
+ * queues, SPEC S1.8) scratch-using dispatches of different queues run one
+ * after the other. */
+XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs, uint32_t n,
+				   xs_dispatch_stats *stats);
+
+/* SetShaderScratchSpaceX for a queue's compute ring (SPEC S1): scratch at
+ * va (1 KB aligned, S1.3) of size_bytes (S1.5) in slots of size_per_wave
+ * (S1.6): WAVES = size_bytes / size_per_wave, at most 32 per CU used
+ * (S1.13). va = 0 with both sizes 0 restores the driver default (S1.4). The
+ * memory is not checked for reuse (S1.10). */
+XS_API xs_status xs_set_scratch_space(xs_device *dev, uint32_t queue, uint64_t va, uint64_t size_bytes,
+				      uint32_t size_per_wave);
+
+/* ---- timelines ---------------------------------------------------------- */
+
+/* Records every wave (launch to retire, CU/SIMD/slot) and the waves and
+ * scratch slots in use over simulated time, from now on (clears the record). */
+XS_API void xs_device_trace(xs_device *dev, bool on);
+/* Chrome trace / Perfetto JSON: one track per wave slot, counters for
+ * occupancy and scratch slots. */
+XS_API xs_status xs_trace_write_json(xs_device *dev, const char *path);
+/* An SVG chart of waves in flight and scratch slots in use over time. */
+XS_API xs_status xs_trace_write_svg(xs_device *dev, const char *path);
 
 #ifdef __cplusplus
 }

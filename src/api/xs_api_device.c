@@ -86,6 +86,7 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 	}
 	xs_gpu_set_watchdog(dev->gpu, desc->watchdog_wave_insts);
 	xs_gpu_set_timing(dev->gpu, !desc->functional);
+	xs_gpu_set_progress(dev->gpu, desc->progress, desc->progress_user);
 	*out = dev;
 	return XS_OK;
 }

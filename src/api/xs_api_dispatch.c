@@ -65,8 +65,8 @@ static uint64_t hidden_value(const char *kind, const xs_dispatch_desc *d, uint32
 	return 0;
 }
 
-/* Makes sure the compute ring's memory holds `waves` slots of `per_wave`
- * bytes. Like ROCr, xs12 grows the ring and never shrinks it. */
+/* Makes sure the driver's default scratch allocation (one, shared by every
+ * queue: SPEC S1.8) holds `bytes`. Like ROCr, it grows and never shrinks. */
 static xs_status ensure_scratch(xs_device *dev, uint64_t bytes, xs_err *e)
 {
 	if (bytes <= dev->scratch_size)
@@ -80,59 +80,89 @@ static xs_status ensure_scratch(xs_device *dev, uint64_t bytes, xs_err *e)
 	return st;
 }
 
-XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispatch_stats *stats)
+/* A dispatch made ready to run: its memory written and its register
+ * values computed, waiting for its turn on its queue. */
+typedef struct prepared {
+	const xs_dispatch_desc *d;
+	const xs_codeobj_kernel *k;
+	uint64_t karg_va, pkt_va;
+	uint32_t ud[XS_COMPUTE_USER_DATA_COUNT];
+	uint32_t rsrc2, tmpring, initiator;
+	uint32_t cu_regs[XS_MAX_SE];
+	uint64_t per_wave;
+	bool scratch_en, default_ring;
+	xs_gpu_dispatch_result r;
+	uint32_t phase;
+} prepared;
+
+static xs_status check_desc(xs_device *dev, const xs_dispatch_desc *d, xs_err *e)
 {
-	if (!dev || !d || !d->kernel || !d->module)
-		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_dispatch: NULL device, descriptor, kernel or module");
 	const xs_devinfo *di = dev->info;
+	if (!d || !d->kernel || !d->module)
+		return xs_err_set(e, XS_E_INVALID_ARG, "xs_dispatch: NULL descriptor, kernel or module");
 	const xs_codeobj *co = d->module->co;
 	const xs_codeobj_kernel *k = (const xs_codeobj_kernel *)d->kernel;
 	if (k < co->kernels || k >= co->kernels + co->nkernels)
-		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_dispatch: the kernel is not from this module");
+		return xs_err_set(e, XS_E_INVALID_ARG, "xs_dispatch: the kernel is not from this module");
 	const xs_kernel_info *ki = &k->info;
-	double t0 = xs_now_seconds();
-
-	/* ---- argument checks (each names the rule) ---- */
+	if (d->queue >= XS_GPU_MAX_QUEUES)
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: queue %u: there are %u (0 direct, 1..%u async compute)",
+				  ki->name, d->queue, XS_GPU_MAX_QUEUES, XS_GPU_MAX_QUEUES - 1);
 	uint32_t threads = 1;
-	uint32_t dims = 1;
 	for (int i = 0; i < 3; i++) {
 		if (d->groups[i] == 0 || d->block[i] == 0)
-			return xs_api_failf(dev, XS_E_INVALID_ARG, "%s: groups and block must be >= 1 in %c (got %u, %u)",
-					    ki->name, "XYZ"[i], d->groups[i], d->block[i]);
+			return xs_err_set(e, XS_E_INVALID_ARG, "%s: groups and block must be >= 1 in %c (got %u, %u)",
+					  ki->name, "XYZ"[i], d->groups[i], d->block[i]);
 		if (d->block[i] > 0xffff)
-			return xs_api_failf(dev, XS_E_INVALID_ARG, "%s: block %c = %u does not fit COMPUTE_NUM_THREAD_%c (16 bits)",
-					    ki->name, "XYZ"[i], d->block[i], "XYZ"[i]);
+			return xs_err_set(e, XS_E_INVALID_ARG, "%s: block %c = %u does not fit COMPUTE_NUM_THREAD_%c (16 bits)",
+					  ki->name, "XYZ"[i], d->block[i], "XYZ"[i]);
 		if ((uint64_t)d->groups[i] * d->block[i] > UINT32_MAX)
-			return xs_api_failf(dev, XS_E_INVALID_ARG, "%s: grid size in %c is over 2^32 work-items",
-					    ki->name, "XYZ"[i]);
+			return xs_err_set(e, XS_E_INVALID_ARG, "%s: grid size in %c is over 2^32 work-items",
+					  ki->name, "XYZ"[i]);
 		threads *= d->block[i];
-		if (d->groups[i] * d->block[i] > 1)
-			dims = (uint32_t)i + 1;
 	}
-	uint32_t work_dim = d->work_dim ? d->work_dim : dims;
-	if (work_dim > 3)
-		return xs_api_failf(dev, XS_E_INVALID_ARG, "%s: work_dim %u is not 1..3", ki->name, work_dim);
+	if (d->work_dim > 3)
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: work_dim %u is not 1..3", ki->name, d->work_dim);
 	if (threads > di->max_group_threads || threads > ki->max_flat_workgroup_size)
-		return xs_api_failf(dev, XS_E_INVALID_ARG,
-				    "%s: a group of %u threads is over the kernel's .max_flat_workgroup_size %u",
-				    ki->name, threads, XS_MIN(ki->max_flat_workgroup_size, di->max_group_threads));
+		return xs_err_set(e, XS_E_INVALID_ARG,
+				  "%s: a group of %u threads is over the kernel's .max_flat_workgroup_size %u",
+				  ki->name, threads, XS_MIN(ki->max_flat_workgroup_size, di->max_group_threads));
 	uint64_t lds = (uint64_t)ki->group_segment_fixed_size + d->dynamic_lds;
 	if (lds > di->lds_max_per_group)
-		return xs_api_failf(dev, XS_E_INVALID_ARG,
-				    "%s: %llu bytes of LDS per group (static %u + dynamic %u): at most %u (SPEC S3.3)",
-				    ki->name, (unsigned long long)lds, ki->group_segment_fixed_size,
-				    d->dynamic_lds, di->lds_max_per_group);
+		return xs_err_set(e, XS_E_INVALID_ARG,
+				  "%s: %llu bytes of LDS per group (static %u + dynamic %u): at most %u (SPEC S3.3)",
+				  ki->name, (unsigned long long)lds, ki->group_segment_fixed_size, d->dynamic_lds,
+				  di->lds_max_per_group);
 	if (d->kernargs_size > ki->kernarg_size)
-		return xs_api_failf(dev, XS_E_INVALID_ARG, "%s: %zu bytes of arguments for a %u-byte kernarg segment",
-				    ki->name, d->kernargs_size, ki->kernarg_size);
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: %zu bytes of arguments for a %u-byte kernarg segment",
+				  ki->name, d->kernargs_size, ki->kernarg_size);
+	if (d->cu_mask && !(d->cu_mask & (di->num_cu >= 64 ? ~0ull : (1ull << di->num_cu) - 1)))
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: CU mask 0x%llx enables none of the %u CUs",
+				  ki->name, (unsigned long long)d->cu_mask, di->num_cu);
+	return XS_OK;
+}
 
-	xs_err e = { 0 };
-	uint64_t karg_va = 0, pkt_va = 0;
-	xs_status st = XS_OK;
+static xs_status prepare(xs_device *dev, const xs_dispatch_desc *d, prepared *p, xs_err *e)
+{
+	const xs_devinfo *di = dev->info;
+	const xs_codeobj_kernel *k = (const xs_codeobj_kernel *)d->kernel;
+	const xs_kernel_info *ki = &k->info;
+	xs_status st;
+	memset(p, 0, sizeof(*p));
+	p->d = d;
+	p->k = k;
+	uint32_t dims = 1;
+	for (int i = 0; i < 3; i++)
+		if (d->groups[i] * d->block[i] > 1)
+			dims = (uint32_t)i + 1;
+	uint32_t work_dim = d->work_dim ? d->work_dim : dims;
+	uint64_t lds = (uint64_t)ki->group_segment_fixed_size + d->dynamic_lds;
+
+	/* ---- kernarg segment: explicit arguments, then the hidden ones ---- */
 	uint32_t karg_bytes = XS_MAX(ki->kernarg_size, 16u);
 	uint8_t *karg = calloc(1, karg_bytes);
 	if (!karg)
-		return xs_api_failf(dev, XS_E_OUT_OF_MEMORY, "host out of memory");
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	if (d->kernargs_size)
 		memcpy(karg, d->kernargs, d->kernargs_size);
 	for (uint32_t i = 0; i < ki->num_args; i++) {
@@ -143,40 +173,64 @@ XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispa
 		uint64_t v = hidden_value(a->value_kind, d, work_dim, dev->queue_va, &known);
 		if (a->offset + (uint64_t)a->size > karg_bytes || a->size > 8) {
 			free(karg);
-			return xs_api_failf(dev, XS_E_BAD_CODE_OBJECT, "%s: hidden argument %s at %u+%u is outside the kernarg segment",
-					    ki->name, a->value_kind, a->offset, a->size);
+			return xs_err_set(e, XS_E_BAD_CODE_OBJECT, "%s: hidden argument %s at %u+%u is outside the kernarg segment",
+					  ki->name, a->value_kind, a->offset, a->size);
 		}
 		put(karg, a->offset, v, a->size);
 	}
 
 	/* ---- scratch (SPEC S1.11: per wave = roundup(lane bytes x wave size, 1 KiB)) ---- */
 	uint32_t wave_size = ki->wavefront_size;
-	uint64_t per_wave = XS_ALIGN_UP((uint64_t)ki->private_segment_fixed_size * wave_size,
-					(uint64_t)di->scratch_wavesize_granule);
-	bool scratch_en = G_00B84C_SCRATCH_EN(ki->rsrc2);
-	uint32_t tmpring = 0;
-	uint64_t scratch_base = 0;
-	if (per_wave > di->max_wave_scratch) {
+	const xs_scratch_ring *ring = &dev->ring[d->queue];
+	uint64_t scratch_base = 0, ring_bytes = 0;
+	p->per_wave = XS_ALIGN_UP((uint64_t)ki->private_segment_fixed_size * wave_size,
+				  (uint64_t)di->scratch_wavesize_granule);
+	p->scratch_en = G_00B84C_SCRATCH_EN(ki->rsrc2);
+	if (p->per_wave > di->max_wave_scratch) {
 		free(karg);
-		return xs_api_failf(dev, XS_E_INVALID_ARG, "%s: %llu bytes of scratch per wave: COMPUTE_TMPRING_SIZE.WAVESIZE "
-				    "holds at most %u", ki->name, (unsigned long long)per_wave, di->max_wave_scratch);
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: %llu bytes of scratch per wave: COMPUTE_TMPRING_SIZE.WAVESIZE "
+				  "holds at most %u", ki->name, (unsigned long long)p->per_wave, di->max_wave_scratch);
 	}
-	if (scratch_en) {
-		if (per_wave == 0)
-			per_wave = di->scratch_wavesize_granule; /* SCRATCH_EN with no size: one unit */
-		st = ensure_scratch(dev, per_wave * dev->scratch_waves, &e);
-		if (st)
-			goto out;
-		scratch_base = dev->scratch_va;
-		tmpring = S_00B860_WAVES(dev->scratch_waves) |
-			  S_00B860_WAVESIZE(per_wave / di->scratch_wavesize_granule);
+	if (p->scratch_en) {
+		if (p->per_wave == 0)
+			p->per_wave = di->scratch_wavesize_granule; /* SCRATCH_EN with no size: one unit */
+		uint32_t waves;
+		if (ring->va) {
+			/* The title's ring (SetShaderScratchSpaceX, S1.1): its slots must hold
+			 * what this pipeline needs per wave (S1.11). */
+			if (ring->per_wave < p->per_wave) {
+				free(karg);
+				return xs_err_set(e, XS_E_INVALID_ARG,
+						  "%s needs %llu KiB of scratch per wave (S1.11) but queue %u's scratch "
+						  "space has %llu KiB slots (S1.6)", ki->name,
+						  (unsigned long long)p->per_wave / 1024, d->queue,
+						  (unsigned long long)ring->per_wave / 1024);
+			}
+			p->per_wave = ring->per_wave;
+			waves = (uint32_t)XS_MIN(ring->size / ring->per_wave, (uint64_t)0xfff);
+			scratch_base = ring->va;
+			ring_bytes = ring->size;
+		} else {
+			p->default_ring = true;
+			waves = dev->scratch_waves;
+			if ((st = ensure_scratch(dev, p->per_wave * waves, e))) {
+				free(karg);
+				return st;
+			}
+			scratch_base = dev->scratch_va;
+			ring_bytes = dev->scratch_size;
+		}
+		p->tmpring = S_00B860_WAVES(waves) | S_00B860_WAVESIZE(p->per_wave / di->scratch_wavesize_granule);
 	}
 
 	/* ---- kernarg segment and AQL packet in GPU memory ---- */
-	if ((st = xs_vm_alloc(dev->vm, karg_bytes, 64, &karg_va, &e)) ||
-	    (st = xs_vm_alloc(dev->vm, AQL_PACKET_SIZE, 64, &pkt_va, &e)))
-		goto out;
-	xs_vm_write(dev->vm, karg_va, karg, karg_bytes, NULL);
+	if ((st = xs_vm_alloc(dev->vm, karg_bytes, 64, &p->karg_va, e)) ||
+	    (st = xs_vm_alloc(dev->vm, AQL_PACKET_SIZE, 64, &p->pkt_va, e))) {
+		free(karg);
+		return st;
+	}
+	xs_vm_write(dev->vm, p->karg_va, karg, karg_bytes, NULL);
+	free(karg);
 	uint8_t pkt[AQL_PACKET_SIZE] = { 0 };
 	put(pkt, AQL_HEADER, AQL_PACKET_TYPE_KERNEL_DISPATCH, 2);
 	put(pkt, AQL_SETUP, work_dim, 2);
@@ -187,11 +241,11 @@ XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispa
 	put(pkt, AQL_PRIVATE_SEGMENT_SIZE, ki->private_segment_fixed_size, 4);
 	put(pkt, AQL_GROUP_SEGMENT_SIZE, (uint32_t)lds, 4);
 	put(pkt, AQL_KERNEL_OBJECT, d->module->load_va + k->kd_vaddr, 8);
-	put(pkt, AQL_KERNARG_ADDRESS, karg_va, 8);
-	xs_vm_write(dev->vm, pkt_va, pkt, sizeof(pkt), NULL);
+	put(pkt, AQL_KERNARG_ADDRESS, p->karg_va, 8);
+	xs_vm_write(dev->vm, p->pkt_va, pkt, sizeof(pkt), NULL);
 
 	/* ---- user SGPRs in descriptor order ---- */
-	uint32_t ud[XS_COMPUTE_USER_DATA_COUNT] = { 0 };
+	uint32_t *ud = p->ud;
 	uint32_t n = 0;
 	uint16_t kcp = ki->kernel_code_properties;
 #define PUSH64(v) do { uint64_t v_ = (v); if (n + 2 <= XS_COMPUTE_USER_DATA_COUNT) { ud[n] = (uint32_t)v_; ud[n + 1] = (uint32_t)(v_ >> 32); } n += 2; } while (0)
@@ -201,7 +255,7 @@ XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispa
 		if (n + 4 <= XS_COMPUTE_USER_DATA_COUNT) {
 			ud[n + 0] = (uint32_t)scratch_base;
 			ud[n + 1] = S_008F04_BASE_ADDRESS_HI(scratch_base >> 32) | S_008F04_SWIZZLE_ENABLE(1);
-			ud[n + 2] = (uint32_t)XS_MIN(dev->scratch_size, (uint64_t)UINT32_MAX);
+			ud[n + 2] = (uint32_t)XS_MIN(ring_bytes, (uint64_t)UINT32_MAX);
 			ud[n + 3] = S_008F0C_DST_SEL_X(V_008F0C_SQ_SEL_X) | S_008F0C_DST_SEL_Y(V_008F0C_SQ_SEL_Y) |
 				    S_008F0C_DST_SEL_Z(V_008F0C_SQ_SEL_Z) | S_008F0C_DST_SEL_W(V_008F0C_SQ_SEL_W) |
 				    S_008F0C_FORMAT(V_008F0C_GFX10_FORMAT_32_UINT) |
@@ -212,11 +266,11 @@ XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispa
 		n += 4;
 	}
 	if (kcp & XS_KCP_ENABLE_SGPR_DISPATCH_PTR)
-		PUSH64(pkt_va);
+		PUSH64(p->pkt_va);
 	if (kcp & XS_KCP_ENABLE_SGPR_QUEUE_PTR)
 		PUSH64(dev->queue_va);
 	if (kcp & XS_KCP_ENABLE_SGPR_KERNARG_SEGMENT_PTR)
-		PUSH64(karg_va);
+		PUSH64(p->karg_va);
 	if (kcp & XS_KCP_ENABLE_SGPR_DISPATCH_ID)
 		PUSH64(dev->dispatch_id);
 	if (kcp & XS_KCP_ENABLE_SGPR_FLAT_SCRATCH_INIT)
@@ -227,69 +281,165 @@ XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispa
 		n++;
 	}
 #undef PUSH64
+	dev->dispatch_id++;
 	uint32_t rsrc2_sgprs = G_00B84C_USER_SGPR(ki->rsrc2);
-	if (n > XS_COMPUTE_USER_DATA_COUNT || rsrc2_sgprs < n) {
-		st = xs_err_set(&e, XS_E_BAD_CODE_OBJECT,
-				"%s: kernel_code_properties enable %u user SGPRs but COMPUTE_PGM_RSRC2.USER_SGPR "
-				"is %u (at most %u)", ki->name, n, rsrc2_sgprs, XS_COMPUTE_USER_DATA_COUNT);
-		goto out;
-	}
+	if (n > XS_COMPUTE_USER_DATA_COUNT || rsrc2_sgprs < n)
+		return xs_err_set(e, XS_E_BAD_CODE_OBJECT,
+				  "%s: kernel_code_properties enable %u user SGPRs but COMPUTE_PGM_RSRC2.USER_SGPR "
+				  "is %u (at most %u)", ki->name, n, rsrc2_sgprs, XS_COMPUTE_USER_DATA_COUNT);
+	p->rsrc2 = (ki->rsrc2 & C_00B84C_LDS_SIZE) | S_00B84C_LDS_SIZE(XS_DIV_ROUND_UP(lds, di->lds_encode_granule));
+	p->initiator = S_00B800_COMPUTE_SHADER_EN(1) | S_00B800_FORCE_START_AT_000(1) | S_00B800_ORDER_MODE(1) |
+		       S_00B800_CS_W32_EN(wave_size == 32);
+	xs_gpu_cu_mask_regs(dev->gpu, d->cu_mask ? d->cu_mask : ~0ull, p->cu_regs);
+	return XS_OK;
+}
 
-	/* ---- registers, as the CP programs them from the packet ---- */
+/* What the CP does for the packet: program the queue's registers. */
+static void program(xs_device *dev, const prepared *p)
+{
 	xs_gpu *g = dev->gpu;
-	const unsigned q = 0;
-	uint64_t entry = d->module->load_va + k->entry_vaddr;
+	const xs_dispatch_desc *d = p->d;
+	const xs_kernel_info *ki = &p->k->info;
+	const unsigned q = d->queue;
+	static const uint32_t mask_regs[XS_MAX_SE] = {
+		R_00B858_COMPUTE_STATIC_THREAD_MGMT_SE0, R_00B85C_COMPUTE_STATIC_THREAD_MGMT_SE1,
+		R_00B864_COMPUTE_STATIC_THREAD_MGMT_SE2, R_00B868_COMPUTE_STATIC_THREAD_MGMT_SE3,
+	};
+	uint64_t entry = d->module->load_va + p->k->entry_vaddr;
 	xs_gpu_set_sh_reg(g, q, R_00B830_COMPUTE_PGM_LO, (uint32_t)(entry >> 8));
 	xs_gpu_set_sh_reg(g, q, R_00B834_COMPUTE_PGM_HI, S_00B834_DATA(entry >> 40));
 	xs_gpu_set_sh_reg(g, q, R_00B848_COMPUTE_PGM_RSRC1, ki->rsrc1);
-	xs_gpu_set_sh_reg(g, q, R_00B84C_COMPUTE_PGM_RSRC2,
-			  (ki->rsrc2 & C_00B84C_LDS_SIZE) |
-				  S_00B84C_LDS_SIZE(XS_DIV_ROUND_UP(lds, di->lds_encode_granule)));
+	xs_gpu_set_sh_reg(g, q, R_00B84C_COMPUTE_PGM_RSRC2, p->rsrc2);
 	xs_gpu_set_sh_reg(g, q, R_00B8A0_COMPUTE_PGM_RSRC3, ki->rsrc3);
 	for (int i = 0; i < 3; i++) {
 		xs_gpu_set_sh_reg(g, q, R_00B81C_COMPUTE_NUM_THREAD_X + 4 * i,
 				  S_00B81C_NUM_THREAD_FULL(d->block[i]) | S_00B81C_NUM_THREAD_PARTIAL(d->block[i]));
 		xs_gpu_set_sh_reg(g, q, R_00B810_COMPUTE_START_X + 4 * i, 0);
 	}
-	xs_gpu_set_sh_reg(g, q, R_00B860_COMPUTE_TMPRING_SIZE, tmpring);
+	xs_gpu_set_sh_reg(g, q, R_00B860_COMPUTE_TMPRING_SIZE, p->tmpring);
 	xs_gpu_set_sh_reg(g, q, R_00B854_COMPUTE_RESOURCE_LIMITS, 0);
+	for (int i = 0; i < XS_MAX_SE; i++)
+		xs_gpu_set_sh_reg(g, q, mask_regs[i], p->cu_regs[i]);
 	for (uint32_t i = 0; i < XS_COMPUTE_USER_DATA_COUNT; i++)
-		xs_gpu_set_sh_reg(g, q, R_00B900_COMPUTE_USER_DATA_0 + 4 * i, ud[i]);
-	uint32_t initiator = S_00B800_COMPUTE_SHADER_EN(1) | S_00B800_FORCE_START_AT_000(1) |
-			     S_00B800_ORDER_MODE(1) | S_00B800_CS_W32_EN(wave_size == 32);
+		xs_gpu_set_sh_reg(g, q, R_00B900_COMPUTE_USER_DATA_0 + 4 * i, p->ud[i]);
+}
 
-	xs_gpu_dispatch_result r;
-	st = xs_gpu_dispatch_direct(g, q, d->groups[0], d->groups[1], d->groups[2], initiator, &r, &e);
-	dev->dispatch_id++;
-	if (stats) {
-		*stats = (xs_dispatch_stats){
-			.waves_launched = r.waves_launched,
-			.wave_instructions = r.wave_insts,
-			.start_cycle = r.start_cycle,
-			.end_cycle = r.end_cycle,
-			.cycles = r.cycles,
-			.microseconds = (double)r.cycles / di->sclk_mhz,
-			.peak_waves_in_flight = r.peak_waves,
-			.peak_waves_per_simd = r.peak_waves_per_simd,
-			.avg_waves_per_simd = r.avg_waves_per_simd,
-			.peak_scratch_slots = r.peak_scratch_slots,
-			.scratch_waves = scratch_en ? r.scratch_slots : 0,
-			.scratch_wavesize_kb = scratch_en ? (uint32_t)(per_wave / 1024) : 0,
-			.num_cu = di->num_cu,
-			.host_seconds = xs_now_seconds() - t0,
-		};
-		_Static_assert((int)XS_WAIT_COUNT == (int)XS_GPU_WAIT_COUNT, "wait causes");
-		_Static_assert((int)XS_MAX_CUS == (int)XS_GPU_MAX_CU, "CU count");
-		memcpy(stats->wait_cycles, r.wait_cycles, sizeof(stats->wait_cycles));
-		memcpy(stats->cu_busy_cycles, r.cu_busy, sizeof(stats->cu_busy_cycles));
+static void fill_stats(const xs_device *dev, const prepared *p, xs_dispatch_stats *s, double host)
+{
+	const xs_gpu_dispatch_result *r = &p->r;
+	*s = (xs_dispatch_stats){
+		.waves_launched = r->waves_launched,
+		.wave_instructions = r->wave_insts,
+		.start_cycle = r->start_cycle,
+		.end_cycle = r->end_cycle,
+		.cycles = r->cycles,
+		.microseconds = (double)r->cycles / dev->info->sclk_mhz,
+		.peak_waves_in_flight = r->peak_waves,
+		.peak_waves_per_simd = r->peak_waves_per_simd,
+		.avg_waves_per_simd = r->avg_waves_per_simd,
+		.peak_scratch_slots = r->peak_scratch_slots,
+		.scratch_waves = p->scratch_en ? r->scratch_slots : 0,
+		.scratch_wavesize_kb = p->scratch_en ? (uint32_t)(p->per_wave / 1024) : 0,
+		.num_cu = dev->info->num_cu,
+		.host_seconds = host,
+	};
+	_Static_assert((int)XS_WAIT_COUNT == (int)XS_GPU_WAIT_COUNT, "wait causes");
+	_Static_assert((int)XS_MAX_CUS == (int)XS_GPU_MAX_CU, "CU count");
+	memcpy(s->wait_cycles, r->wait_cycles, sizeof(s->wait_cycles));
+	memcpy(s->cu_busy_cycles, r->cu_busy, sizeof(s->cu_busy_cycles));
+}
+
+XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs, uint32_t n,
+				   xs_dispatch_stats *stats)
+{
+	if (!dev || (!descs && n))
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_dispatch_batch: NULL device or descriptors");
+	if (n > XS_GPU_MAX_ACTIVE)
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_dispatch_batch: at most %d dispatches at once",
+				    XS_GPU_MAX_ACTIVE);
+	double t0 = xs_now_seconds();
+	xs_err e = { 0 };
+	prepared p[XS_GPU_MAX_ACTIVE];
+	uint32_t ready = 0;
+	xs_status st = XS_OK;
+	for (uint32_t i = 0; i < n && !st; i++)
+		if (!(st = check_desc(dev, &descs[i], &e)) && !(st = prepare(dev, &descs[i], &p[i], &e)))
+			ready++;
+	if (!st) {
+		/* SPEC S1.8: the driver's default scratch is one allocation shared by
+		 * every queue, so dispatches with scratch on different queues cannot
+		 * run side by side: each one that would starts a new phase, after the
+		 * earlier ones complete. Title rings (xs_set_scratch_space) do not
+		 * share and overlap (S1.9). */
+		uint32_t phase = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			for (uint32_t j = 0; j < i; j++)
+				if (p[j].phase == phase && p[i].default_ring && p[j].default_ring &&
+				    descs[j].queue != descs[i].queue)
+					phase++;
+			p[i].phase = phase;
+		}
+		for (uint32_t ph = 0; ph <= phase && !st; ph++) {
+			for (uint32_t i = 0; i < n && !st; i++) {
+				if (p[i].phase != ph)
+					continue;
+				program(dev, &p[i]);
+				st = xs_gpu_dispatch_begin(dev->gpu, descs[i].queue, descs[i].groups[0], descs[i].groups[1],
+							   descs[i].groups[2], p[i].initiator, &p[i].r, &e);
+			}
+			if (!st)
+				st = xs_gpu_run(dev->gpu, &e);
+		}
 	}
-	if (st)
-		xs_err_prefix(&e, "%s", ki->name);
-out:
-	free(karg);
-	if (karg_va)
-		xs_vm_free(dev->vm, karg_va, NULL);
-	if (pkt_va)
-		xs_vm_free(dev->vm, pkt_va, NULL);
+	double host = xs_now_seconds() - t0;
+	for (uint32_t i = 0; i < ready; i++) {
+		if (stats)
+			fill_stats(dev, &p[i], &stats[i], host);
+		xs_vm_free(dev->vm, p[i].karg_va, NULL);
+		xs_vm_free(dev->vm, p[i].pkt_va, NULL);
+	}
 	return st ? xs_api_fail(dev, &e) : XS_OK;
+}
+
+XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispatch_stats *stats)
+{
+	return xs_dispatch_batch(dev, d, d ? 1 : 0, stats);
+}
+
+/* SetShaderScratchSpaceX for one queue's compute ring (SPEC S1). */
+XS_API xs_status xs_set_scratch_space(xs_device *dev, uint32_t queue, uint64_t va, uint64_t size_bytes,
+				      uint32_t size_per_wave)
+{
+	if (!dev)
+		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_set_scratch_space: NULL device");
+	if (queue >= XS_GPU_MAX_QUEUES)
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_set_scratch_space: no queue %u", queue);
+	if (va % 1024)
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "S1.3: Destination 0x%llx is not 1 KB aligned",
+				    (unsigned long long)va);
+	if (size_bytes % 1024)
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "S1.5: SizeBytes %llu is not 1 KB aligned",
+				    (unsigned long long)size_bytes);
+	if (size_per_wave % 1024)
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "S1.6: SizePerWaveInBytes %u is not 1 KB aligned",
+				    size_per_wave);
+	if (!va) {
+		if (size_bytes || size_per_wave)
+			return xs_api_failf(dev, XS_E_INVALID_ARG,
+					    "S1.5/S1.6: with a null Destination SizeBytes and SizePerWaveInBytes must be 0 "
+					    "(got %llu, %u)", (unsigned long long)size_bytes, size_per_wave);
+		dev->ring[queue] = (xs_scratch_ring){ 0 }; /* S1.4: back to the driver default */
+		return XS_OK;
+	}
+	if (size_per_wave == 0 || size_per_wave > size_bytes)
+		return xs_api_failf(dev, XS_E_INVALID_ARG,
+				    "S1.6: SizePerWaveInBytes %u must be non-zero and at most SizeBytes %llu",
+				    size_per_wave, (unsigned long long)size_bytes);
+	if (size_per_wave > dev->info->max_wave_scratch)
+		return xs_api_failf(dev, XS_E_INVALID_ARG,
+				    "SizePerWaveInBytes %u: COMPUTE_TMPRING_SIZE.WAVESIZE holds at most %u bytes",
+				    size_per_wave, dev->info->max_wave_scratch);
+	/* S1.10: memory is not checked for reuse; the title owns it. */
+	dev->ring[queue] = (xs_scratch_ring){ .va = va, .size = size_bytes, .per_wave = size_per_wave };
+	return XS_OK;
 }

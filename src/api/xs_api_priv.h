@@ -9,6 +9,13 @@
 #include "gpu/xs_gpu.h"
 #include "mem/xs_vm.h"
 
+/* A queue's compute scratch ring as the title set it (SetShaderScratchSpaceX);
+ * va 0 = the driver's default (S1.4, S1.8). */
+typedef struct xs_scratch_ring {
+	uint64_t va, size;
+	uint32_t per_wave;
+} xs_scratch_ring;
+
 struct xs_device {
 	const xs_devinfo *info;
 	xs_vm *vm;
@@ -18,6 +25,7 @@ struct xs_device {
 	uint64_t scratch_va, scratch_size; /* the ring's memory; grows on demand */
 	uint64_t queue_va;        /* amd_queue_t stand-in (zeroed) */
 	uint64_t dispatch_id;
+	xs_scratch_ring ring[XS_GPU_MAX_QUEUES];
 };
 
 struct xs_module {

@@ -103,6 +103,8 @@ void xs_gpu_destroy(xs_gpu *g)
 	free(g->groups);
 	free(g->free_groups);
 	free(g->heap.a);
+	free(g->trace.waves);
+	free(g->trace.samples);
 	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
 		free(g->rings[i].bitmap);
 	free(g);
@@ -112,6 +114,12 @@ const xs_devinfo *xs_gpu_info(const xs_gpu *g) { return g->info; }
 xs_vm *xs_gpu_vm(xs_gpu *g) { return g->vm; }
 void xs_gpu_set_watchdog(xs_gpu *g, uint64_t n) { g->watchdog = n ? n : 1ull << 32; }
 void xs_gpu_set_timing(xs_gpu *g, bool on) { g->timing = on; }
+
+void xs_gpu_set_progress(xs_gpu *g, xs_gpu_progress_fn fn, void *user)
+{
+	g->progress = fn;
+	g->progress_user = user;
+}
 uint64_t xs_gpu_now(const xs_gpu *g) { return g->now; }
 
 void xs_gpu_set_sh_reg(xs_gpu *g, unsigned queue, uint32_t reg, uint32_t value)
@@ -127,3 +135,14 @@ uint32_t xs_gpu_get_sh_reg(const xs_gpu *g, unsigned queue, uint32_t reg)
 	return 0;
 }
 
+
+void xs_gpu_cu_mask_regs(const xs_gpu *g, uint64_t mask, uint32_t regs[XS_MAX_SE])
+{
+	for (int i = 0; i < XS_MAX_SE; i++)
+		regs[i] = 0;
+	for (uint32_t c = 0; c < g->ncu; c++)
+		if ((mask >> c) & 1) {
+			const xs_gpu_cu *cu = &g->cu[c];
+			regs[cu->se] |= 1u << ((cu->sa % g->info->num_sa_per_se) * 16 + cu->cu_in_sa);
+		}
+}

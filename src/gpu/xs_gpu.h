@@ -17,6 +17,7 @@
 
 #define XS_GPU_MAX_QUEUES 4 /* queue 0: graphics ring; 1..3: async compute (ACE) queues */
 #define XS_GPU_MAX_CU 64
+#define XS_GPU_MAX_ACTIVE 8 /* dispatches in flight at once, all queues */
 
 /* Why a thread group that is ready to launch waits (SPI resources). */
 typedef enum xs_gpu_wait_cause {
@@ -52,6 +53,10 @@ const xs_devinfo *xs_gpu_info(const xs_gpu *gpu);
 xs_vm *xs_gpu_vm(xs_gpu *gpu);
 /* Per-wave instruction budget before the watchdog removes the device. */
 void xs_gpu_set_watchdog(xs_gpu *gpu, uint64_t wave_insts);
+/* Called every so many wave instructions while running (progress lines). */
+typedef void (*xs_gpu_progress_fn)(void *user, uint64_t groups_launched, uint64_t groups_total,
+				   uint64_t cycles);
+void xs_gpu_set_progress(xs_gpu *gpu, xs_gpu_progress_fn fn, void *user);
 /* Timing model on (default) or functional execution only. */
 void xs_gpu_set_timing(xs_gpu *gpu, bool on);
 
@@ -72,6 +77,37 @@ xs_status xs_gpu_run(xs_gpu *gpu, xs_err *e);
 xs_status xs_gpu_dispatch_direct(xs_gpu *gpu, unsigned queue, uint32_t dim_x, uint32_t dim_y,
 				 uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r,
 				 xs_err *e);
+/* Timeline recording (for Chrome trace / Perfetto JSON and SVG charts). */
+typedef struct xs_gpu_trace_wave {
+	uint64_t start, end;      /* cycles */
+	uint32_t dispatch, queue;
+	uint32_t cu, simd, slot;  /* simd: within the CU */
+	uint32_t group[3];
+	uint32_t wave_in_group;
+	bool scratch;
+} xs_gpu_trace_wave;
+
+typedef struct xs_gpu_trace_sample {
+	uint64_t t;
+	uint32_t waves;           /* resident waves, all dispatches */
+	uint32_t scratch_slots;   /* ring slots in use, all rings */
+} xs_gpu_trace_sample;
+
+typedef struct xs_gpu_trace {
+	xs_gpu_trace_wave *waves;
+	size_t nwaves, cap_waves;
+	xs_gpu_trace_sample *samples;
+	size_t nsamples, cap_samples;
+	bool truncated;           /* hit XS_GPU_TRACE_MAX records */
+} xs_gpu_trace;
+#define XS_GPU_TRACE_MAX (4u << 20)
+
+void xs_gpu_trace_enable(xs_gpu *gpu, bool on);
+const xs_gpu_trace *xs_gpu_trace_get(const xs_gpu *gpu);
+
+/* COMPUTE_STATIC_THREAD_MGMT_SE0..3 values enabling the CUs of a chip-wide
+ * CU bitmap (SA0_CU_EN bits 0..15, SA1_CU_EN 16..31 per SE). */
+void xs_gpu_cu_mask_regs(const xs_gpu *gpu, uint64_t mask, uint32_t regs[XS_MAX_SE]);
 /* Simulated time now (cycles at the shader clock). */
 uint64_t xs_gpu_now(const xs_gpu *gpu);
 

@@ -6,7 +6,6 @@
 #include "gpu/xs_gpu_occupancy.h"
 
 #define XS_GPU_MAX_WAVES_PER_GROUP 32
-#define XS_GPU_MAX_ACTIVE 8      /* dispatches in flight at once, all queues */
 #define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
 #define XS_GPU_VMQ 64            /* outstanding memory operations tracked per wave and counter */
 
@@ -150,9 +149,16 @@ struct xs_gpu {
 	uint32_t ndisp_active;
 	uint32_t next_disp_id;
 	xs_gpu_heap heap;
-	xs_fault fault;
-	xs_err *err;             /* where run-time reports go */
+	xs_gpu_progress_fn progress;
+	void *progress_user;
+	uint64_t progress_count;
+	bool tracing;
+	xs_gpu_trace trace;
+	uint32_t scratch_in_use; /* all rings, for the trace */
 };
+
+void xs_gpu_trace_wave_end(xs_gpu *g, const xs_gpu_wave *gw);
+void xs_gpu_trace_record(xs_gpu *g);
 
 /* xs_gpu_spi.c: launch and retire */
 xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, xs_spi_dispatch *d,

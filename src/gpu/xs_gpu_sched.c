@@ -126,6 +126,23 @@ static bool watchdog_hit(xs_gpu *g, xs_gpu_wave *gw)
 	return true;
 }
 
+#define XS_PROGRESS_EVERY (1u << 22) /* wave instructions between progress calls */
+
+static void progress(xs_gpu *g, uint64_t insts)
+{
+	g->progress_count += insts;
+	if (!g->progress || g->progress_count < XS_PROGRESS_EVERY)
+		return;
+	g->progress_count = 0;
+	uint64_t launched = 0, total = 0;
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+		if (g->disp[i].active) {
+			launched += g->disp[i].next;
+			total += g->disp[i].total;
+		}
+	g->progress(g->progress_user, launched, total, g->now);
+}
+
 /* ---- functional ------------------------------------------------------------ */
 
 static xs_gpu_wave *pick_wave(xs_gpu *g, xs_gpu_simd **out_simd)
@@ -170,6 +187,7 @@ xs_status xs_gpu_run_functional(xs_gpu *g, xs_err *e)
 		if (!watchdog_hit(g, gw))
 			ws = xs_isa_run(&g->ctx, &gw->w, XS_MIN(g->watchdog - before_insts, (uint64_t)XS_QUANTUM));
 		sm->clock += (gw->w.insts - before_insts) * (gw->w.lanes / 32);
+		progress(g, gw->w.insts - before_insts);
 		g->now = sm->clock;
 		if (ws == XS_WAVE_FAULT)
 			return remove_device(g, gw, e);
@@ -397,6 +415,7 @@ xs_status xs_gpu_run_timing(xs_gpu *g, xs_err *e)
 		xs_status st = issue_one(g, gw, e);
 		if (st)
 			return st;
+		progress(g, 1);
 	}
 	return XS_OK;
 }

@@ -167,16 +167,18 @@ static uint32_t slot_take(xs_gpu *g, xs_gpu_ring *r)
 			r->bitmap[i] |= 1ull << b;
 			r->in_use++;
 			r->peak = XS_MAX(r->peak, r->in_use);
+			g->scratch_in_use++;
 			return i * 64 + b;
 		}
 	}
 	return UINT32_MAX; /* cannot happen: placement checked the count */
 }
 
-static void slot_give(xs_gpu_ring *r, uint32_t slot)
+static void slot_give(xs_gpu *g, xs_gpu_ring *r, uint32_t slot)
 {
 	r->bitmap[slot / 64] &= ~(1ull << (slot % 64));
 	r->in_use--;
+	g->scratch_in_use--;
 }
 
 /* ---- begin --------------------------------------------------------------- */
@@ -449,6 +451,8 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 	}
 	disp->r->waves_launched += d->waves_per_group;
 	disp->r->groups_launched++;
+	if (g->tracing)
+		xs_gpu_trace_record(g);
 	if (disp->ring)
 		disp->r->peak_scratch_slots = XS_MAX(disp->r->peak_scratch_slots, disp->ring->in_use);
 }
@@ -462,6 +466,18 @@ static void note_blocked(xs_gpu *g, xs_gpu_disp *disp, int cause)
 	disp->blocked_since = g->now;
 }
 
+/* A queue's dispatcher takes dispatches in order: a dispatch launches no
+ * group while an earlier one on its queue still has groups to launch. */
+static bool queue_busy_before(const xs_gpu *g, const xs_gpu_disp *disp)
+{
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
+		const xs_gpu_disp *o = &g->disp[i];
+		if (o->active && o->queue == disp->queue && o->id < disp->id && o->next < o->total)
+			return true;
+	}
+	return false;
+}
+
 /* Launches, in turn across dispatches, every group that fits now. */
 void xs_gpu_spi_launch_pending(xs_gpu *g)
 {
@@ -472,7 +488,7 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 		progress = false;
 		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
 			xs_gpu_disp *disp = &g->disp[i];
-			if (!disp->active || disp->next >= disp->total)
+			if (!disp->active || disp->next >= disp->total || queue_busy_before(g, disp))
 				continue;
 			int cause = XS_GPU_WAIT_LIMIT;
 			bool placed = false;
@@ -535,11 +551,15 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 	sm->nwaves--;
 	sm->vgprs_used -= d->vgprs_w32;
 	if (gw->scratch_slot != UINT32_MAX) {
-		slot_give(disp->ring, gw->scratch_slot);
+		slot_give(g, disp->ring, gw->scratch_slot);
 		g->cu[wave_cu].scratch_waves--;
 	}
 	g->resident--;
 	note_resident(g, disp, wave_cu, -1);
+	if (g->tracing) {
+		xs_gpu_trace_wave_end(g, gw);
+		xs_gpu_trace_record(g);
+	}
 	disp->r->wave_insts += gw->w.insts;
 	xs_gpu_cu *c = &g->cu[grp->cu];
 	g->se_waves[c->se]--;
