@@ -83,7 +83,7 @@ XS_API xs_status xs_trace_write_svg(xs_device *dev, const char *path)
 		t1 = XS_MAX(t1, t->samples[i].t);
 	double xs = W / (double)(t1 - t0), ys = H / ymax;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		   "font-family=\"sans-serif\" font-size=\"12\">\n", W + X0 + 20, H + Y0 + 50);
+		   "font-family=\"sans-serif\" font-size=\"12\">\n", W + X0 + 50, H + Y0 + 50);
 	fprintf(f, "<text x=\"%.0f\" y=\"18\">Waves in flight (blue) and scratch slots in use (orange), %s</text>\n",
 		X0, di->name);
 	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#999\"/>\n",

@@ -32,6 +32,7 @@ typedef struct xs_gpu_wave {
 	uint16_t valu_dst_lo, valu_dst_hi; /* VGPR operands [lo, hi) of the last VALU result */
 	uint64_t valu_done;
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
+	struct xs_gpu_wave *next_wait; /* in its SIMD's wait list for a pipe */
 } xs_gpu_wave;
 
 struct xs_gpu_group {
@@ -51,6 +52,11 @@ typedef struct xs_gpu_simd {
 	uint32_t rr;
 	uint64_t clock;          /* functional mode: issue-count clock */
 	uint64_t pipe_free[XS_IC_COUNT]; /* timing mode: when each pipe takes the next op */
+	/* Waves whose next instruction waits only for a busy pipe, oldest
+	 * first: one is woken each time the pipe takes an instruction, so a
+	 * contended pipe costs O(1) per issue instead of a retry per wave. */
+	xs_gpu_wave *wait_head[XS_IC_COUNT], *wait_tail[XS_IC_COUNT];
+	xs_gpu_wave *retrier[XS_IC_COUNT]; /* the waiter queued in the heap for the pipe */
 } xs_gpu_simd;
 
 typedef struct xs_gpu_cu {

@@ -307,10 +307,27 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		} else if ((iclass == XS_IC_LDS || iclass == XS_IC_SMEM) && gw->lgkm.n == XS_GPU_VMQ) {
 			ok = XS_MAX(ok, gw->lgkm.done[gw->lgkm.head]);
 		}
-		ok = XS_MAX(ok, sm->pipe_free[pipe]);
 		if (ok > t) {
 			gw->ready = ok;
 			xs_gpu_heap_push(&g->heap, gw);
+			return XS_OK;
+		}
+		if (sm->pipe_free[pipe] > t) {
+			/* Only the pipe is busy. One waiter (the retrier) sits in the
+			 * heap for when it frees; later ones queue and are woken one
+			 * per issue. */
+			if (!sm->retrier[pipe] || sm->retrier[pipe] == gw) {
+				sm->retrier[pipe] = gw;
+				gw->ready = sm->pipe_free[pipe];
+				xs_gpu_heap_push(&g->heap, gw);
+			} else {
+				gw->next_wait = NULL;
+				if (sm->wait_tail[pipe])
+					sm->wait_tail[pipe]->next_wait = gw;
+				else
+					sm->wait_head[pipe] = gw;
+				sm->wait_tail[pipe] = gw;
+			}
 			return XS_OK;
 		}
 	}
@@ -376,6 +393,18 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	}
 	sm->pipe_free[pipe] = t + occupy;
 	gw->ready = t + next;
+	if (sm->retrier[pipe] == gw)
+		sm->retrier[pipe] = NULL;
+	if (sm->wait_head[pipe] && !sm->retrier[pipe]) {
+		/* The pipe took an instruction: the oldest waiter retries next. */
+		xs_gpu_wave *wk = sm->wait_head[pipe];
+		sm->wait_head[pipe] = wk->next_wait;
+		if (!sm->wait_head[pipe])
+			sm->wait_tail[pipe] = NULL;
+		sm->retrier[pipe] = wk;
+		wk->ready = sm->pipe_free[pipe];
+		xs_gpu_heap_push(&g->heap, wk);
+	}
 	if (iclass >= XS_IC_VALU && iclass <= XS_IC_VALU_DP && in && in->dst >= 256) {
 		gw->valu_dst_lo = in->dst;
 		gw->valu_dst_hi = (uint16_t)(in->dst + ((xs_op_table[in->op].flags & XS_OPF_D64) ? 2 : 1));

@@ -380,6 +380,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	gw->valu_dst_lo = gw->valu_dst_hi = 0;
 	gw->valu_done = 0;
 	gw->ending = false;
+	gw->next_wait = NULL;
 }
 
 static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t first_simd,
