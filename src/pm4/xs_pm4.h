@@ -1,0 +1,209 @@
+/*
+ * PM4 packet vocabulary for gfx10.3, in Mesa's style (src/amd/common/sid.h):
+ * header fields PKT_TYPE_S/G, PKT_COUNT_S/G, PKT3_IT_OPCODE_S/G, opcodes
+ * PKT3_<NAME>, VGT event types V_028A90_<EVENT>, and the fields of packet
+ * body dwords as S_<pkt3 dword id>_<FIELD> (Mesa pkt3.json: 0x490 is the
+ * RELEASE_MEM op dword, 0x586 GCR_CNTL, 0x370 WRITE_DATA control, 0x3F2 the
+ * INDIRECT_BUFFER control dword).
+ *
+ * Facts: ../shared/reference/gfx103-registers.md section 4 (from Mesa sid.h,
+ * pkt3.json, gfx103.json and PAL gfx9_plus_merged_f32_pfp_pm4_packets.h).
+ * Register addresses and fields are in src/gpu/xs_gpu_regs.h.
+ */
+#ifndef XS_PM4_H
+#define XS_PM4_H
+
+#include <stdint.h>
+#include "gpu/xs_gpu_regs.h"
+
+/* ---- type-3 header (section 4.1) ---- */
+#define PKT_TYPE_S(x) XS_FIELD_S(x, 30, 2)
+#define PKT_TYPE_G(x) XS_FIELD_G(x, 30, 2)
+#define PKT_COUNT_S(x) XS_FIELD_S(x, 16, 14) /* body dwords - 1 */
+#define PKT_COUNT_G(x) XS_FIELD_G(x, 16, 14)
+#define PKT3_IT_OPCODE_S(x) XS_FIELD_S(x, 8, 8)
+#define PKT3_IT_OPCODE_G(x) XS_FIELD_G(x, 8, 8)
+#define PKT3_PREDICATE(x) XS_FIELD_S(x, 0, 1) /* as in Mesa: set and get are the same bit 0 */
+#define PKT3_PREDICATE_G(x) XS_FIELD_G(x, 0, 1)
+#define PKT3_SHADER_TYPE_S(x) XS_FIELD_S(x, 1, 1) /* 1 = compute */
+#define PKT3_SHADER_TYPE_G(x) XS_FIELD_G(x, 1, 1)
+#define PKT3_RESET_FILTER_CAM_S(x) XS_FIELD_S(x, 2, 1)
+#define PKT3_RESET_FILTER_CAM_G(x) XS_FIELD_G(x, 2, 1)
+#define PKT3(op, count, predicate) \
+	(PKT_TYPE_S(3) | PKT_COUNT_S(count) | PKT3_IT_OPCODE_S(op) | PKT3_PREDICATE(predicate))
+#define PKT3_COUNT_MAX 0x3FFF
+#define PKT2_NOP_PAD PKT_TYPE_S(2)                  /* 0x80000000, one-dword filler */
+#define PKT3_NOP_PAD PKT3(PKT3_NOP, PKT3_COUNT_MAX, 0) /* header-only NOP */
+
+/* ---- opcodes (section 4.2) ---- */
+#define PKT3_NOP 0x10
+#define PKT3_SET_BASE 0x11
+#define PKT3_DISPATCH_DIRECT 0x15
+#define PKT3_DISPATCH_INDIRECT 0x16
+#define PKT3_DRAW_INDIRECT 0x24
+#define PKT3_DRAW_INDEX_2 0x27
+#define PKT3_DRAW_INDEX_AUTO 0x2D
+#define PKT3_WRITE_DATA 0x37
+#define PKT3_WAIT_REG_MEM 0x3C
+#define PKT3_INDIRECT_BUFFER 0x3F
+#define PKT3_COPY_DATA 0x40
+#define PKT3_EVENT_WRITE 0x46
+#define PKT3_RELEASE_MEM 0x49
+#define PKT3_ACQUIRE_MEM 0x58
+#define PKT3_LOAD_SH_REG_INDEX 0x63
+#define PKT3_SET_CONFIG_REG 0x68
+#define PKT3_SET_CONTEXT_REG 0x69
+#define PKT3_SET_SH_REG 0x76
+#define PKT3_SET_SH_REG_OFFSET 0x77
+#define PKT3_SET_UCONFIG_REG 0x79
+#define PKT3_SET_UCONFIG_REG_INDEX 0x7A
+#define PKT3_SET_SH_REG_INDEX 0x9B
+
+/* ---- register spaces (section 4.3); SH/CONTEXT/UCONFIG bounds are in
+ * xs_gpu_regs.h. The first body dword of SET_*_REG is the dword offset from
+ * the space base, with an index in bits 28..31 for the *_INDEX packets. ---- */
+#ifndef XS_CONFIG_REG_OFFSET
+#define XS_CONFIG_REG_OFFSET 0x8000
+#define XS_CONFIG_REG_END 0xB000
+#endif
+#define S_SET_REG_OFFSET(x) XS_FIELD_S(x, 0, 16)
+#define G_SET_REG_OFFSET(x) XS_FIELD_G(x, 0, 16)
+#define S_SET_REG_INDEX(x) XS_FIELD_S(x, 28, 4)
+#define G_SET_REG_INDEX(x) XS_FIELD_G(x, 28, 4)
+#define G_SET_SH_REG_VMID_SHIFT(x) XS_FIELD_G(x, 23, 5) /* MEC SET_SH_REG only (PAL) */
+#define V_SET_SH_REG_INDEX_APPLY_KMD_CU_AND_MASK 3      /* PAL pfp/mec enum */
+
+/* VGT_DRAW_INITIATOR: a CONTEXT register whose value goes inside DRAW packets. */
+#ifndef R_0287F0_VGT_DRAW_INITIATOR
+#define R_0287F0_VGT_DRAW_INITIATOR 0x287F0
+#endif
+
+/* ---- EVENT_WRITE (0x46) dword 1 (section 4.5; Mesa sid.h) ---- */
+#define EVENT_TYPE(x) XS_FIELD_S(x, 0, 6)
+#define EVENT_INDEX(x) XS_FIELD_S(x, 8, 4)
+#define G_EVENT_TYPE(x) XS_FIELD_G(x, 0, 6)
+#define G_EVENT_INDEX(x) XS_FIELD_G(x, 8, 4)
+#define V_EVENT_INDEX_PARTIAL_FLUSH 4 /* *S_PARTIAL_FLUSH */
+#define V_EVENT_INDEX_END_OF_PIPE 5   /* RELEASE_MEM: EOP / TS events */
+#define V_EVENT_INDEX_SHADER_DONE 6   /* RELEASE_MEM: CS_DONE, PS_DONE */
+
+/* VGT_EVENT_TYPE (Mesa gfx103.json enum), the ones xs12 names in packets. */
+#define V_028A90_CACHE_FLUSH_TS 4
+#define V_028A90_CACHE_FLUSH 6
+#define V_028A90_CS_PARTIAL_FLUSH 7
+#define V_028A90_VS_PARTIAL_FLUSH 15
+#define V_028A90_PS_PARTIAL_FLUSH 16
+#define V_028A90_CACHE_FLUSH_AND_INV_TS_EVENT 20
+#define V_028A90_ZPASS_DONE 21
+#define V_028A90_CACHE_FLUSH_AND_INV_EVENT 22
+#define V_028A90_SAMPLE_PIPELINESTAT 30
+#define V_028A90_SAMPLE_STREAMOUTSTATS 32
+#define V_028A90_BOTTOM_OF_PIPE_TS 40
+#define V_028A90_FLUSH_SX_TS 41
+#define V_028A90_FLUSH_AND_INV_DB_DATA_TS 43
+#define V_028A90_FLUSH_AND_INV_CB_DATA_TS 45
+#define V_028A90_CS_DONE 47
+#define V_028A90_PS_DONE 48
+#define V_028A90_THREAD_TRACE_MARKER 53
+
+/* ---- RELEASE_MEM (0x49), gfx10: 7 body dwords (section 4.5) ----
+ * dw1 = event + GCR actions, dw2 = selects, dw3/4 address, dw5/6 data,
+ * dw7 int_ctxid. */
+#define PKT3_RELEASE_MEM_BODY_DW 7
+#define S_490_EVENT_TYPE(x) XS_FIELD_S(x, 0, 6)
+#define G_490_EVENT_TYPE(x) XS_FIELD_G(x, 0, 6)
+#define S_490_EVENT_INDEX(x) XS_FIELD_S(x, 8, 4)
+#define G_490_EVENT_INDEX(x) XS_FIELD_G(x, 8, 4)
+#define S_490_GLM_WB(x) XS_FIELD_S(x, 12, 1)
+#define S_490_GLM_INV(x) XS_FIELD_S(x, 13, 1)
+#define S_490_GLV_INV(x) XS_FIELD_S(x, 14, 1)
+#define S_490_GL1_INV(x) XS_FIELD_S(x, 15, 1)
+#define S_490_GL2_US(x) XS_FIELD_S(x, 16, 1)
+#define S_490_GL2_RANGE(x) XS_FIELD_S(x, 17, 2)
+#define S_490_GL2_DISCARD(x) XS_FIELD_S(x, 19, 1)
+#define S_490_GL2_INV(x) XS_FIELD_S(x, 20, 1)
+#define S_490_GL2_WB(x) XS_FIELD_S(x, 21, 1)
+#define S_490_SEQ(x) XS_FIELD_S(x, 22, 2)
+#define S_490_CACHE_POLICY(x) XS_FIELD_S(x, 25, 2)
+#define XS_RELEASE_MEM_GCR_MASK 0x00FFF000u /* bits 12..23: GLM_WB .. SEQ */
+#define EOP_DST_SEL(x) XS_FIELD_S(x, 16, 2)
+#define G_EOP_DST_SEL(x) XS_FIELD_G(x, 16, 2)
+#define EOP_DST_SEL_MEM 0
+#define EOP_DST_SEL_TC_L2 1
+#define EOP_INT_SEL(x) XS_FIELD_S(x, 24, 3)
+#define G_EOP_INT_SEL(x) XS_FIELD_G(x, 24, 3)
+#define EOP_INT_SEL_NONE 0
+#define EOP_INT_SEL_SEND_DATA_AFTER_WR_CONFIRM 3
+#define EOP_DATA_SEL(x) XS_FIELD_S(x, 29, 3)
+#define G_EOP_DATA_SEL(x) XS_FIELD_G(x, 29, 3)
+#define EOP_DATA_SEL_DISCARD 0
+#define EOP_DATA_SEL_VALUE_32BIT 1
+#define EOP_DATA_SEL_VALUE_64BIT 2
+#define EOP_DATA_SEL_TIMESTAMP 3 /* GPU clock counter, 64 bits */
+
+/* ---- WAIT_REG_MEM (0x3C): 6 body dwords (section 4.5; Mesa sid.h) ---- */
+#define PKT3_WAIT_REG_MEM_BODY_DW 6
+#define WAIT_REG_MEM_FUNCTION(x) XS_FIELD_S(x, 0, 3)
+#define G_WAIT_REG_MEM_FUNCTION(x) XS_FIELD_G(x, 0, 3)
+#define WAIT_REG_MEM_ALWAYS 0
+#define WAIT_REG_MEM_LESS 1
+#define WAIT_REG_MEM_LESS_OR_EQUAL 2
+#define WAIT_REG_MEM_EQUAL 3
+#define WAIT_REG_MEM_NOT_EQUAL 4
+#define WAIT_REG_MEM_GREATER_OR_EQUAL 5
+#define WAIT_REG_MEM_GREATER 6
+#define WAIT_REG_MEM_MEM_SPACE(x) XS_FIELD_S(x, 4, 2) /* 0 register, 1 memory */
+#define G_WAIT_REG_MEM_MEM_SPACE(x) XS_FIELD_G(x, 4, 2)
+#define G_WAIT_REG_MEM_OPERATION(x) XS_FIELD_G(x, 6, 2)
+#define WAIT_REG_MEM_PFP (1u << 8) /* engine_sel bit 8 */
+#define G_WAIT_REG_MEM_ENGINE_SEL(x) XS_FIELD_G(x, 8, 2)
+#define XS_WAIT_REG_MEM_POLL_INTERVAL 4 /* what RADV writes */
+
+/* ---- ACQUIRE_MEM (0x58), gfx10: 7 body dwords; dw7 is GCR_CNTL ---- */
+#define PKT3_ACQUIRE_MEM_BODY_DW 7
+#define S_586_GLI_INV(x) XS_FIELD_S(x, 0, 2)
+#define S_586_GL1_RANGE(x) XS_FIELD_S(x, 2, 2)
+#define S_586_GLM_WB(x) XS_FIELD_S(x, 4, 1)
+#define S_586_GLM_INV(x) XS_FIELD_S(x, 5, 1)
+#define S_586_GLK_WB(x) XS_FIELD_S(x, 6, 1)
+#define S_586_GLK_INV(x) XS_FIELD_S(x, 7, 1)
+#define S_586_GLV_INV(x) XS_FIELD_S(x, 8, 1)
+#define S_586_GL1_INV(x) XS_FIELD_S(x, 9, 1)
+#define S_586_GL2_US(x) XS_FIELD_S(x, 10, 1)
+#define S_586_GL2_RANGE(x) XS_FIELD_S(x, 11, 2)
+#define S_586_GL2_DISCARD(x) XS_FIELD_S(x, 13, 1)
+#define S_586_GL2_INV(x) XS_FIELD_S(x, 14, 1)
+#define S_586_GL2_WB(x) XS_FIELD_S(x, 15, 1)
+#define S_586_SEQ(x) XS_FIELD_S(x, 16, 2)
+#define S_586_RANGE_IS_PA(x) XS_FIELD_S(x, 18, 1)
+#define XS_GCR_CNTL_MASK 0x0007FFFFu
+#define XS_ACQUIRE_MEM_POLL_INTERVAL 0x0A /* what RADV writes */
+
+/* ---- WRITE_DATA (0x37) control dword (Mesa pkt3.json CONTROL) ---- */
+#define S_370_DST_SEL(x) XS_FIELD_S(x, 8, 4)
+#define G_370_DST_SEL(x) XS_FIELD_G(x, 8, 4)
+#define V_370_MEM_MAPPED_REGISTER 0
+#define V_370_TC_L2 2
+#define V_370_MEM 5
+#define S_370_WR_ONE_ADDR(x) XS_FIELD_S(x, 16, 1)
+#define S_370_WR_CONFIRM(x) XS_FIELD_S(x, 20, 1)
+#define S_370_ENGINE_SEL(x) XS_FIELD_S(x, 30, 2)
+#define V_370_ME 0
+#define V_370_PFP 1
+
+/* ---- INDIRECT_BUFFER (0x3F): base lo, base hi, control ---- */
+#define S_3F2_IB_SIZE(x) XS_FIELD_S(x, 0, 20) /* dwords */
+#define G_3F2_IB_SIZE(x) XS_FIELD_G(x, 0, 20)
+#define S_3F2_CHAIN(x) XS_FIELD_S(x, 20, 1)
+#define G_3F2_CHAIN(x) XS_FIELD_G(x, 20, 1)
+#define S_3F2_PRE_ENA(x) XS_FIELD_S(x, 21, 1)
+#define S_3F2_VALID(x) XS_FIELD_S(x, 23, 1)
+#define XS_IB_SIZE_MAX 0xFFFFF
+
+/* ---- SET_BASE (0x11): base_index, address lo, address hi ---- */
+#define V_SET_BASE_INDEX_INDIRECT 1 /* DISPATCH_INDIRECT/DRAW_INDIRECT base (RADV, radeonsi) */
+
+/* GPU virtual addresses are 48-bit (src/mem). */
+#define XS_PM4_VA_BITS 48
+
+#endif

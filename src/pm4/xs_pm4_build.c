@@ -1,0 +1,439 @@
+/* PM4 builder (see xs_pm4_build.h). */
+#include "pm4/xs_pm4_build.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pm4/xs_pm4.h"
+#include "pm4/xs_pm4_regdb.h"
+
+#define MAX_BODY ((size_t)PKT3_COUNT_MAX + 1)
+
+void xs_pm4_builder_init(xs_pm4_builder *b, size_t max_dwords)
+{
+	memset(b, 0, sizeof(*b));
+	b->max_dwords = max_dwords ? max_dwords : XS_PM4_BUILDER_DEFAULT_MAX_DWORDS;
+	if (b->max_dwords > SIZE_MAX / sizeof(uint32_t))
+		b->max_dwords = SIZE_MAX / sizeof(uint32_t);
+	b->realloc_fn = realloc;
+	xs_err_clear(&b->err);
+}
+
+void xs_pm4_builder_free(xs_pm4_builder *b)
+{
+	free(b->dw);
+	b->dw = NULL;
+	b->cdw = b->cap = 0;
+}
+
+void xs_pm4_builder_reset(xs_pm4_builder *b)
+{
+	b->cdw = 0;
+	xs_err_clear(&b->err);
+}
+
+XS_PRINTF(3, 4) static void bad(xs_pm4_builder *b, xs_status s, const char *fmt, ...)
+{
+	if (xs_pm4_builder_failed(b))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b->err.msg, sizeof(b->err.msg), fmt, ap);
+	va_end(ap);
+	b->err.status = s;
+}
+
+/* Capacity for n more dwords (not yet recorded); false after any failure. */
+static bool ensure(xs_pm4_builder *b, size_t n, const char *what)
+{
+	if (xs_pm4_builder_failed(b))
+		return false;
+	if (n > b->max_dwords - b->cdw) {
+		bad(b, XS_E_OUT_OF_MEMORY, "%s: %zu dwords do not fit: the command buffer is limited to %zu "
+		    "dwords and holds %zu", what, n, b->max_dwords, b->cdw);
+		return false;
+	}
+	if (b->cdw + n <= b->cap)
+		return true;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->cdw + n)
+		cap = cap > b->max_dwords / 2 ? b->max_dwords : cap * 2;
+	uint32_t *p = b->realloc_fn(b->dw, cap * sizeof(uint32_t));
+	if (!p) {
+		bad(b, XS_E_OUT_OF_MEMORY, "%s: out of memory growing the command buffer to %zu dwords", what,
+		    cap);
+		return false;
+	}
+	b->dw = p;
+	b->cap = cap;
+	return true;
+}
+
+/* Room for n more dwords, counted as recorded; NULL after any failure. */
+static uint32_t *reserve(xs_pm4_builder *b, size_t n, const char *what)
+{
+	if (!ensure(b, n, what))
+		return NULL;
+	uint32_t *out = b->dw + b->cdw;
+	b->cdw += n;
+	return out;
+}
+
+uint32_t xs_pm4_pkt3_header(unsigned opcode, unsigned count, unsigned flags)
+{
+	return PKT3(opcode, count, 0) | (flags & (XS_PM4_F_PREDICATE | XS_PM4_F_COMPUTE |
+						 XS_PM4_F_RESET_FILTER_CAM));
+}
+
+static unsigned hdr_flags(const xs_pm4_builder *b, unsigned flags)
+{
+	return flags | (b->predicate ? XS_PM4_F_PREDICATE : 0);
+}
+
+void xs_pm4_emit_raw(xs_pm4_builder *b, const uint32_t *dw, size_t n)
+{
+	if (!dw && n) {
+		bad(b, XS_E_INVALID_ARG, "raw dwords: NULL data for %zu dwords", n);
+		return;
+	}
+	uint32_t *p = reserve(b, n, "raw dwords");
+	if (p && n)
+		memcpy(p, dw, n * sizeof(uint32_t));
+}
+
+/* Header plus body space; the caller fills body[0..n-1]. */
+static uint32_t *begin(xs_pm4_builder *b, unsigned opcode, size_t n, unsigned flags, const char *what)
+{
+	if (n < 1 || n > MAX_BODY) {
+		bad(b, XS_E_INVALID_ARG, "%s: a body of %zu dwords does not fit a type-3 packet (1..%zu)", what,
+		    n, MAX_BODY);
+		return NULL;
+	}
+	uint32_t *p = reserve(b, n + 1, what);
+	if (!p)
+		return NULL;
+	p[0] = xs_pm4_pkt3_header(opcode, (unsigned)(n - 1), hdr_flags(b, flags));
+	return p + 1;
+}
+
+void xs_pm4_emit_pkt3(xs_pm4_builder *b, unsigned opcode, const uint32_t *body, size_t n, unsigned flags)
+{
+	if (!body) {
+		bad(b, XS_E_INVALID_ARG, "packet 0x%02x: NULL body", opcode);
+		return;
+	}
+	if (opcode > 0xFF) {
+		bad(b, XS_E_INVALID_ARG, "packet opcode 0x%x is wider than 8 bits", opcode);
+		return;
+	}
+	uint32_t *p = begin(b, opcode, n, flags, "packet");
+	if (p)
+		memcpy(p, body, n * sizeof(uint32_t));
+}
+
+static bool va_ok(xs_pm4_builder *b, const char *what, uint64_t va, unsigned align)
+{
+	if (va & (align - 1)) {
+		bad(b, XS_E_INVALID_ARG, "%s: address 0x%" PRIx64 " is not %u-byte aligned", what, va, align);
+		return false;
+	}
+	if (va >> XS_PM4_VA_BITS) {
+		bad(b, XS_E_INVALID_ARG, "%s: address 0x%" PRIx64 " is above the 48-bit VA range", what, va);
+		return false;
+	}
+	return true;
+}
+
+static void set_reg(xs_pm4_builder *b, unsigned opcode, xs_pm4_space space, const char *what, uint32_t reg,
+		    unsigned index, const uint32_t *values, size_t n)
+{
+	uint32_t base = xs_pm4_space_base(space), end = xs_pm4_space_end(space);
+	if (!values || n == 0) {
+		bad(b, XS_E_INVALID_ARG, "%s: no register values (n = %zu)", what, n);
+		return;
+	}
+	if (reg & 3) {
+		bad(b, XS_E_INVALID_ARG, "%s: register address 0x%" PRIx32 " is not 4-byte aligned", what, reg);
+		return;
+	}
+	if (reg < base || reg >= end || n > (end - reg) / 4) {
+		bad(b, XS_E_INVALID_ARG,
+		    "%s: register 0x%" PRIx32 " + %zu registers is not inside the %s space (0x%" PRIx32
+		    "..0x%" PRIx32 ")", what, reg, n, xs_pm4_space_name(space), base, end - 4);
+		return;
+	}
+	if (index > 15) {
+		bad(b, XS_E_INVALID_ARG, "%s: index %u does not fit bits 28..31", what, index);
+		return;
+	}
+	uint32_t *p = begin(b, opcode, n + 1, 0, what);
+	if (!p)
+		return;
+	p[0] = S_SET_REG_OFFSET((reg - base) / 4) | S_SET_REG_INDEX(index);
+	memcpy(p + 1, values, n * sizeof(uint32_t));
+}
+
+void xs_pm4_set_sh_reg(xs_pm4_builder *b, uint32_t reg, const uint32_t *values, size_t n)
+{
+	set_reg(b, PKT3_SET_SH_REG, XS_PM4_SPACE_SH, "SET_SH_REG", reg, 0, values, n);
+}
+
+void xs_pm4_set_sh_reg1(xs_pm4_builder *b, uint32_t reg, uint32_t value)
+{
+	xs_pm4_set_sh_reg(b, reg, &value, 1);
+}
+
+void xs_pm4_set_sh_reg_index(xs_pm4_builder *b, uint32_t reg, unsigned index, const uint32_t *values,
+			     size_t n)
+{
+	set_reg(b, PKT3_SET_SH_REG_INDEX, XS_PM4_SPACE_SH, "SET_SH_REG_INDEX", reg, index, values, n);
+}
+
+void xs_pm4_set_context_reg(xs_pm4_builder *b, uint32_t reg, const uint32_t *values, size_t n)
+{
+	set_reg(b, PKT3_SET_CONTEXT_REG, XS_PM4_SPACE_CONTEXT, "SET_CONTEXT_REG", reg, 0, values, n);
+}
+
+void xs_pm4_set_uconfig_reg(xs_pm4_builder *b, uint32_t reg, const uint32_t *values, size_t n)
+{
+	set_reg(b, PKT3_SET_UCONFIG_REG, XS_PM4_SPACE_UCONFIG, "SET_UCONFIG_REG", reg, 0, values, n);
+}
+
+void xs_pm4_set_config_reg(xs_pm4_builder *b, uint32_t reg, const uint32_t *values, size_t n)
+{
+	set_reg(b, PKT3_SET_CONFIG_REG, XS_PM4_SPACE_CONFIG, "SET_CONFIG_REG", reg, 0, values, n);
+}
+
+void xs_pm4_dispatch_direct(xs_pm4_builder *b, uint32_t x, uint32_t y, uint32_t z, uint32_t initiator)
+{
+	uint32_t *p = begin(b, PKT3_DISPATCH_DIRECT, 4, XS_PM4_F_COMPUTE, "DISPATCH_DIRECT");
+	if (!p)
+		return;
+	p[0] = x;
+	p[1] = y;
+	p[2] = z;
+	p[3] = initiator;
+}
+
+void xs_pm4_set_base(xs_pm4_builder *b, unsigned base_index, uint64_t va)
+{
+	if (base_index != V_SET_BASE_INDEX_INDIRECT) {
+		bad(b, XS_E_INVALID_ARG, "SET_BASE: base_index %u is not 1 (indirect base)", base_index);
+		return;
+	}
+	if (!va_ok(b, "SET_BASE", va, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_SET_BASE, 3, XS_PM4_F_COMPUTE, "SET_BASE");
+	if (!p)
+		return;
+	p[0] = base_index;
+	p[1] = (uint32_t)va;
+	p[2] = (uint32_t)(va >> 32);
+}
+
+void xs_pm4_dispatch_indirect_gfx(xs_pm4_builder *b, uint64_t base_va, uint32_t data_offset,
+				  uint32_t initiator)
+{
+	if (data_offset & 3) {
+		bad(b, XS_E_INVALID_ARG, "DISPATCH_INDIRECT: data offset 0x%" PRIx32 " is not 4-byte aligned",
+		    data_offset);
+		return;
+	}
+	if (!va_ok(b, "DISPATCH_INDIRECT", base_va + data_offset, 4))
+		return;
+	/* Both packets or neither: room for 4 + 3 dwords first. */
+	if (!ensure(b, 7, "SET_BASE + DISPATCH_INDIRECT"))
+		return;
+	xs_pm4_set_base(b, V_SET_BASE_INDEX_INDIRECT, base_va);
+	uint32_t *p = begin(b, PKT3_DISPATCH_INDIRECT, 2, XS_PM4_F_COMPUTE, "DISPATCH_INDIRECT");
+	if (!p)
+		return;
+	p[0] = data_offset;
+	p[1] = initiator;
+}
+
+void xs_pm4_dispatch_indirect_mec(xs_pm4_builder *b, uint64_t va, uint32_t initiator)
+{
+	if (!va_ok(b, "DISPATCH_INDIRECT", va, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_DISPATCH_INDIRECT, 3, XS_PM4_F_COMPUTE, "DISPATCH_INDIRECT");
+	if (!p)
+		return;
+	p[0] = (uint32_t)va;
+	p[1] = (uint32_t)(va >> 32);
+	p[2] = initiator;
+}
+
+static bool is_ts_event(unsigned ev)
+{
+	return ev == V_028A90_CACHE_FLUSH_TS || ev == V_028A90_CACHE_FLUSH_AND_INV_TS_EVENT ||
+	       ev == V_028A90_BOTTOM_OF_PIPE_TS || ev == V_028A90_FLUSH_SX_TS ||
+	       ev == V_028A90_FLUSH_AND_INV_DB_DATA_TS || ev == V_028A90_FLUSH_AND_INV_CB_DATA_TS ||
+	       ev == V_028A90_CS_DONE || ev == V_028A90_PS_DONE;
+}
+
+void xs_pm4_event_write(xs_pm4_builder *b, unsigned ev)
+{
+	if (ev > 63) {
+		bad(b, XS_E_INVALID_ARG, "EVENT_WRITE: event type %u does not fit 6 bits", ev);
+		return;
+	}
+	if (is_ts_event(ev)) {
+		bad(b, XS_E_INVALID_ARG, "EVENT_WRITE: %s is an end-of-pipe event; use RELEASE_MEM",
+		    xs_pm4_event_name(ev));
+		return;
+	}
+	if (ev == V_028A90_ZPASS_DONE || ev == V_028A90_SAMPLE_PIPELINESTAT ||
+	    (ev >= 1 && ev <= 3) || ev == V_028A90_SAMPLE_STREAMOUTSTATS) {
+		bad(b, XS_E_INVALID_ARG, "EVENT_WRITE: %s writes to memory and needs an address",
+		    xs_pm4_event_name(ev));
+		return;
+	}
+	bool pf = ev == V_028A90_CS_PARTIAL_FLUSH || ev == V_028A90_VS_PARTIAL_FLUSH ||
+		  ev == V_028A90_PS_PARTIAL_FLUSH;
+	uint32_t *p = begin(b, PKT3_EVENT_WRITE, 1, 0, "EVENT_WRITE");
+	if (p)
+		p[0] = EVENT_TYPE(ev) | EVENT_INDEX(pf ? V_EVENT_INDEX_PARTIAL_FLUSH : 0);
+}
+
+void xs_pm4_release_mem(xs_pm4_builder *b, const xs_pm4_release_mem_desc *d)
+{
+	if (d->event_type > 63) {
+		bad(b, XS_E_INVALID_ARG, "RELEASE_MEM: event type %u does not fit 6 bits", d->event_type);
+		return;
+	}
+	if (d->gcr & ~XS_RELEASE_MEM_GCR_MASK) {
+		bad(b, XS_E_INVALID_ARG, "RELEASE_MEM: gcr 0x%08" PRIx32 " has bits outside 12..23", d->gcr);
+		return;
+	}
+	if (d->dst_sel > EOP_DST_SEL_TC_L2 || d->data_sel > EOP_DATA_SEL_TIMESTAMP) {
+		bad(b, XS_E_INVALID_ARG, "RELEASE_MEM: dst_sel %u / data_sel %u not supported (0..1 / 0..3)",
+		    d->dst_sel, d->data_sel);
+		return;
+	}
+	if (d->data_sel != EOP_DATA_SEL_DISCARD &&
+	    !va_ok(b, "RELEASE_MEM", d->va, d->data_sel == EOP_DATA_SEL_VALUE_32BIT ? 4 : 8))
+		return;
+	uint32_t *p = begin(b, PKT3_RELEASE_MEM, PKT3_RELEASE_MEM_BODY_DW, 0, "RELEASE_MEM");
+	if (!p)
+		return;
+	bool done = d->event_type == V_028A90_CS_DONE || d->event_type == V_028A90_PS_DONE;
+	p[0] = S_490_EVENT_TYPE(d->event_type) |
+	       S_490_EVENT_INDEX(done ? V_EVENT_INDEX_SHADER_DONE : V_EVENT_INDEX_END_OF_PIPE) | d->gcr;
+	p[1] = EOP_DST_SEL(d->dst_sel) |
+	       EOP_INT_SEL(d->data_sel ? EOP_INT_SEL_SEND_DATA_AFTER_WR_CONFIRM : EOP_INT_SEL_NONE) |
+	       EOP_DATA_SEL(d->data_sel);
+	p[2] = (uint32_t)d->va;
+	p[3] = (uint32_t)(d->va >> 32);
+	p[4] = (uint32_t)d->data;
+	p[5] = (uint32_t)(d->data >> 32);
+	p[6] = 0; /* int_ctxid */
+}
+
+void xs_pm4_fence(xs_pm4_builder *b, uint64_t va, uint64_t value, bool is64)
+{
+	xs_pm4_release_mem_desc d = {
+		.event_type = V_028A90_BOTTOM_OF_PIPE_TS,
+		.dst_sel = EOP_DST_SEL_MEM,
+		.data_sel = is64 ? EOP_DATA_SEL_VALUE_64BIT : EOP_DATA_SEL_VALUE_32BIT,
+		.va = va,
+		.data = is64 ? value : (uint32_t)value,
+	};
+	xs_pm4_release_mem(b, &d);
+}
+
+void xs_pm4_wait_reg_mem(xs_pm4_builder *b, unsigned function, uint64_t va, uint32_t ref, uint32_t mask)
+{
+	if (function > WAIT_REG_MEM_GREATER) {
+		bad(b, XS_E_INVALID_ARG, "WAIT_REG_MEM: function %u is reserved (0..6)", function);
+		return;
+	}
+	if (!va_ok(b, "WAIT_REG_MEM", va, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_WAIT_REG_MEM, PKT3_WAIT_REG_MEM_BODY_DW, 0, "WAIT_REG_MEM");
+	if (!p)
+		return;
+	p[0] = WAIT_REG_MEM_FUNCTION(function) | WAIT_REG_MEM_MEM_SPACE(1);
+	p[1] = (uint32_t)va;
+	p[2] = (uint32_t)(va >> 32);
+	p[3] = ref;
+	p[4] = mask;
+	p[5] = XS_WAIT_REG_MEM_POLL_INTERVAL;
+}
+
+void xs_pm4_acquire_mem(xs_pm4_builder *b, uint32_t gcr_cntl)
+{
+	if (gcr_cntl & ~XS_GCR_CNTL_MASK) {
+		bad(b, XS_E_INVALID_ARG, "ACQUIRE_MEM: GCR_CNTL 0x%08" PRIx32 " has bits above 18", gcr_cntl);
+		return;
+	}
+	uint32_t *p = begin(b, PKT3_ACQUIRE_MEM, PKT3_ACQUIRE_MEM_BODY_DW, 0, "ACQUIRE_MEM");
+	if (!p)
+		return;
+	p[0] = 0;          /* coher_cntl 0, engine_sel (bit 31) 0 = PFP, as RADV */
+	p[1] = 0xFFFFFFFF; /* coher_size: everything */
+	p[2] = 0x00FFFFFF; /* coher_size_hi */
+	p[3] = 0;          /* coher_base */
+	p[4] = 0;          /* coher_base_hi */
+	p[5] = XS_ACQUIRE_MEM_POLL_INTERVAL;
+	p[6] = gcr_cntl;
+}
+
+void xs_pm4_indirect_buffer(xs_pm4_builder *b, uint64_t va, uint32_t dwords, bool chain)
+{
+	if (dwords == 0 || dwords > XS_IB_SIZE_MAX) {
+		bad(b, XS_E_INVALID_ARG, "INDIRECT_BUFFER: size %" PRIu32 " dwords is not 1..%u", dwords,
+		    XS_IB_SIZE_MAX);
+		return;
+	}
+	if (!va_ok(b, "INDIRECT_BUFFER", va, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_INDIRECT_BUFFER, 3, 0, "INDIRECT_BUFFER");
+	if (!p)
+		return;
+	p[0] = (uint32_t)va;
+	p[1] = (uint32_t)(va >> 32);
+	p[2] = S_3F2_IB_SIZE(dwords) | S_3F2_CHAIN(chain) | S_3F2_VALID(chain);
+}
+
+void xs_pm4_nop(xs_pm4_builder *b, const uint32_t *payload, size_t n)
+{
+	if (n == 0) {
+		uint32_t *p = reserve(b, 1, "NOP");
+		if (p)
+			p[0] = PKT3_NOP_PAD | (b->predicate ? XS_PM4_F_PREDICATE : 0);
+		return;
+	}
+	if (n > PKT3_COUNT_MAX) {
+		bad(b, XS_E_INVALID_ARG, "NOP: %zu payload dwords; at most %u (count 0x3FFF means "
+		    "header-only)", n, PKT3_COUNT_MAX);
+		return;
+	}
+	uint32_t *p = begin(b, PKT3_NOP, n, 0, "NOP");
+	if (!p)
+		return;
+	if (payload)
+		memcpy(p, payload, n * sizeof(uint32_t));
+	else
+		memset(p, 0, n * sizeof(uint32_t));
+}
+
+void xs_pm4_write_data(xs_pm4_builder *b, uint64_t va, const uint32_t *values, size_t n)
+{
+	if (!values || n == 0 || n > MAX_BODY - 3) {
+		bad(b, XS_E_INVALID_ARG, "WRITE_DATA: %zu dwords; 1..%zu", n, MAX_BODY - 3);
+		return;
+	}
+	if (!va_ok(b, "WRITE_DATA", va, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_WRITE_DATA, n + 3, 0, "WRITE_DATA");
+	if (!p)
+		return;
+	p[0] = S_370_DST_SEL(V_370_MEM) | S_370_WR_CONFIRM(1) | S_370_ENGINE_SEL(V_370_ME);
+	p[1] = (uint32_t)va;
+	p[2] = (uint32_t)(va >> 32);
+	memcpy(p + 3, values, n * sizeof(uint32_t));
+}

@@ -1,0 +1,333 @@
+/*
+ * PM4 decoder (see xs_pm4_parse.h). Body sizes and field rules: gfx103-registers.md
+ * sections 4.1-4.5 (Mesa sid.h / pkt3.json / ac_debug.c, PAL pm4 packet headers,
+ * RADV). Every error names the dword at fault and the rule.
+ */
+#include "pm4/xs_pm4_parse.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "pm4/xs_pm4.h"
+
+#define ANY 0x4000 /* no upper bound below the count field's */
+
+static const xs_pm4_opinfo ops[] = {
+	/* op, name, min body, max body, space, has_index */
+	{ PKT3_NOP, "NOP", 0, PKT3_COUNT_MAX, XS_PM4_SPACE_NONE, false },
+	{ PKT3_SET_BASE, "SET_BASE", 3, 3, XS_PM4_SPACE_NONE, false },
+	{ PKT3_DISPATCH_DIRECT, "DISPATCH_DIRECT", 4, 4, XS_PM4_SPACE_NONE, false },
+	{ PKT3_DISPATCH_INDIRECT, "DISPATCH_INDIRECT", 2, 3, XS_PM4_SPACE_NONE, false },
+	{ PKT3_DRAW_INDIRECT, "DRAW_INDIRECT", 4, 4, XS_PM4_SPACE_NONE, false },
+	{ PKT3_DRAW_INDEX_2, "DRAW_INDEX_2", 5, 5, XS_PM4_SPACE_NONE, false },
+	{ PKT3_DRAW_INDEX_AUTO, "DRAW_INDEX_AUTO", 2, 2, XS_PM4_SPACE_NONE, false },
+	{ PKT3_WRITE_DATA, "WRITE_DATA", 4, ANY, XS_PM4_SPACE_NONE, false },
+	{ PKT3_WAIT_REG_MEM, "WAIT_REG_MEM", PKT3_WAIT_REG_MEM_BODY_DW, PKT3_WAIT_REG_MEM_BODY_DW,
+	  XS_PM4_SPACE_NONE, false },
+	{ PKT3_INDIRECT_BUFFER, "INDIRECT_BUFFER", 3, 3, XS_PM4_SPACE_NONE, false },
+	{ PKT3_COPY_DATA, "COPY_DATA", 5, 5, XS_PM4_SPACE_NONE, false },
+	{ PKT3_EVENT_WRITE, "EVENT_WRITE", 1, 3, XS_PM4_SPACE_NONE, false },
+	{ PKT3_RELEASE_MEM, "RELEASE_MEM", PKT3_RELEASE_MEM_BODY_DW, PKT3_RELEASE_MEM_BODY_DW,
+	  XS_PM4_SPACE_NONE, false },
+	{ PKT3_ACQUIRE_MEM, "ACQUIRE_MEM", PKT3_ACQUIRE_MEM_BODY_DW, PKT3_ACQUIRE_MEM_BODY_DW,
+	  XS_PM4_SPACE_NONE, false },
+	{ PKT3_LOAD_SH_REG_INDEX, "LOAD_SH_REG_INDEX", 4, 4, XS_PM4_SPACE_NONE, false },
+	{ PKT3_SET_CONFIG_REG, "SET_CONFIG_REG", 2, ANY, XS_PM4_SPACE_CONFIG, false },
+	{ PKT3_SET_CONTEXT_REG, "SET_CONTEXT_REG", 2, ANY, XS_PM4_SPACE_CONTEXT, false },
+	{ PKT3_SET_SH_REG, "SET_SH_REG", 2, ANY, XS_PM4_SPACE_SH, false },
+	{ PKT3_SET_SH_REG_OFFSET, "SET_SH_REG_OFFSET", 3, 3, XS_PM4_SPACE_NONE, false },
+	{ PKT3_SET_UCONFIG_REG, "SET_UCONFIG_REG", 2, ANY, XS_PM4_SPACE_UCONFIG, false },
+	{ PKT3_SET_UCONFIG_REG_INDEX, "SET_UCONFIG_REG_INDEX", 2, ANY, XS_PM4_SPACE_UCONFIG, true },
+	{ PKT3_SET_SH_REG_INDEX, "SET_SH_REG_INDEX", 2, ANY, XS_PM4_SPACE_SH, true },
+};
+
+const xs_pm4_opinfo *xs_pm4_opinfo_get(unsigned opcode)
+{
+	for (size_t i = 0; i < XS_ARRAY_SIZE(ops); i++)
+		if (ops[i].op == opcode)
+			return &ops[i];
+	return NULL;
+}
+
+const char *xs_pm4_opcode_name(unsigned opcode)
+{
+	const xs_pm4_opinfo *o = xs_pm4_opinfo_get(opcode);
+	return o ? o->name : NULL;
+}
+
+void xs_pm4_iter_init(xs_pm4_iter *it, const uint32_t *dwords, size_t n)
+{
+	it->dw = dwords;
+	it->n = dwords ? n : 0;
+	it->pos = 0;
+	it->failed = false;
+	it->error_dword = 0;
+}
+
+XS_PRINTF(4, 5) static int fail(xs_pm4_iter *it, xs_err *err, size_t dword, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	it->failed = true;
+	it->error_dword = dword;
+	xs_err_set(err, XS_E_INVALID_ARG, "dword %zu: %s", dword, msg);
+	return -1;
+}
+
+static uint64_t va64(uint32_t lo, uint32_t hi)
+{
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* "needs 7", "needs 2 or 3", "needs at least 2" */
+static void body_rule(const xs_pm4_opinfo *o, char *buf, size_t size)
+{
+	if (o->min_body == o->max_body)
+		snprintf(buf, size, "gfx10 needs %u", o->min_body);
+	else if (o->op == PKT3_EVENT_WRITE)
+		snprintf(buf, size, "gfx10 needs 1 (flush events) or 3 (with an address)");
+	else if (o->op == PKT3_DISPATCH_INDIRECT)
+		snprintf(buf, size, "gfx10 needs 2 (graphics ring, after SET_BASE) or 3 (compute ring)");
+	else if (o->max_body >= ANY - 1)
+		snprintf(buf, size, "needs at least %u", o->min_body);
+	else
+		snprintf(buf, size, "needs %u to %u", o->min_body, o->max_body);
+}
+
+/* SET_CONFIG/CONTEXT/SH/UCONFIG_REG(_INDEX): offset dword rules and range. */
+static int check_set_reg(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
+{
+	const xs_pm4_opinfo *o = p->info;
+	size_t d = p->index + 1;
+	uint32_t w = p->body[0];
+	uint32_t off = G_SET_REG_OFFSET(w);
+	uint32_t index = G_SET_REG_INDEX(w);
+	/* Bits 16..27 are reserved, except the MEC vmid_shift (bits 23..27) of
+	 * SET_SH_REG (PAL PM4_MEC_SET_SH_REG). */
+	uint32_t reserved = w & 0x0FFF0000u;
+	if (o->op == PKT3_SET_SH_REG)
+		reserved &= ~XS_FIELD_S(0x1f, 23, 5);
+	if (reserved)
+		return fail(it, err, d, "%s offset dword 0x%08" PRIx32 " has reserved bits 0x%08" PRIx32 " set",
+			    o->name, w, reserved);
+	if (index && !o->has_index)
+		return fail(it, err, d,
+			    "%s offset dword 0x%08" PRIx32 " has index %" PRIu32
+			    " in bits 28..31; only the *_INDEX packets take an index",
+			    o->name, w, index);
+	p->space = o->space;
+	p->reg_index = (uint8_t)index;
+	p->reg_count = p->body_len - 1;
+	uint32_t base = xs_pm4_space_base(o->space), end = xs_pm4_space_end(o->space);
+	uint64_t first = (uint64_t)base + (uint64_t)off * 4;
+	uint64_t last_end = first + (uint64_t)p->reg_count * 4;
+	if (last_end > end)
+		return fail(it, err, d,
+			    "%s register offset 0x%" PRIx32 " + %" PRIu32
+			    " registers runs past the %s space (writes 0x%" PRIx64 "..0x%" PRIx64
+			    ", the space is 0x%" PRIx32 "..0x%" PRIx32 ")",
+			    o->name, off, p->reg_count, xs_pm4_space_name(o->space), first, last_end - 4,
+			    base, end - 4);
+	p->reg_addr = (uint32_t)first;
+	return 1;
+}
+
+static bool is_partial_flush(unsigned ev)
+{
+	return ev == V_028A90_CS_PARTIAL_FLUSH || ev == V_028A90_VS_PARTIAL_FLUSH ||
+	       ev == V_028A90_PS_PARTIAL_FLUSH;
+}
+
+/* Field rules of the fixed-layout packets. b[k] is dword p->index + 1 + k. */
+static int check_body(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
+{
+	const uint32_t *b = p->body;
+	size_t d = p->index + 1;
+	const char *name = p->info->name;
+	switch (p->opcode) {
+	case PKT3_SET_BASE:
+		if (XS_FIELD_G(b[0], 0, 4) != V_SET_BASE_INDEX_INDIRECT)
+			return fail(it, err, d, "SET_BASE base_index %" PRIu32 " is not 1 (the indirect "
+				    "dispatch/draw base, the only one xs12 models)", XS_FIELD_G(b[0], 0, 4));
+		if (b[1] & 3)
+			return fail(it, err, d + 1, "SET_BASE address 0x%" PRIx64 " is not 4-byte aligned",
+				    va64(b[1], b[2]));
+		if (b[2] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 2, "SET_BASE address 0x%" PRIx64 " is above the 48-bit VA range",
+				    va64(b[1], b[2]));
+		break;
+	case PKT3_DISPATCH_INDIRECT:
+		if (p->body_len == 3) { /* compute ring: address, initiator */
+			if (b[0] & 3)
+				return fail(it, err, d, "DISPATCH_INDIRECT address 0x%" PRIx64
+					    " is not 4-byte aligned", va64(b[0], b[1]));
+			if (b[1] >> (XS_PM4_VA_BITS - 32))
+				return fail(it, err, d + 1, "DISPATCH_INDIRECT address 0x%" PRIx64
+					    " is above the 48-bit VA range", va64(b[0], b[1]));
+		} else if (b[0] & 3) {
+			return fail(it, err, d, "DISPATCH_INDIRECT data offset 0x%" PRIx32 " is not 4-byte aligned",
+				    b[0]);
+		}
+		break;
+	case PKT3_INDIRECT_BUFFER: {
+		uint32_t size = G_3F2_IB_SIZE(b[2]);
+		if (size == 0)
+			return fail(it, err, d + 2, "INDIRECT_BUFFER size is 0 dwords (IB_SIZE, bits 0..19)");
+		if (b[0] & 3)
+			return fail(it, err, d, "INDIRECT_BUFFER address 0x%" PRIx64 " is not 4-byte aligned",
+				    va64(b[0], b[1]));
+		if (b[1] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 1, "INDIRECT_BUFFER address 0x%" PRIx64
+				    " is above the 48-bit VA range", va64(b[0], b[1]));
+		break;
+	}
+	case PKT3_EVENT_WRITE: {
+		unsigned ev = G_EVENT_TYPE(b[0]), idx = G_EVENT_INDEX(b[0]);
+		if (p->body_len == 2)
+			return fail(it, err, p->index, "EVENT_WRITE body has 2 dwords, gfx10 needs 1 (flush "
+				    "events) or 3 (with an address)");
+		if (is_partial_flush(ev) && idx != V_EVENT_INDEX_PARTIAL_FLUSH)
+			return fail(it, err, d, "EVENT_WRITE %s needs event_index 4, not %u",
+				    xs_pm4_event_name(ev), idx);
+		break;
+	}
+	case PKT3_RELEASE_MEM: {
+		unsigned idx = G_490_EVENT_INDEX(b[0]);
+		unsigned ds = G_EOP_DATA_SEL(b[1]), dst = G_EOP_DST_SEL(b[1]);
+		if (idx != V_EVENT_INDEX_END_OF_PIPE && idx != V_EVENT_INDEX_SHADER_DONE)
+			return fail(it, err, d, "RELEASE_MEM event_index %u is not 5 (end of pipe) or 6 "
+				    "(shader done)", idx);
+		if (dst > EOP_DST_SEL_TC_L2)
+			return fail(it, err, d + 1, "RELEASE_MEM dst_sel %u is not 0 (memory) or 1 (TC_L2)", dst);
+		if (ds > EOP_DATA_SEL_TIMESTAMP)
+			return fail(it, err, d + 1, "RELEASE_MEM data_sel %u is not 0..3 (none, 32-bit, 64-bit, "
+				    "GPU clock)", ds);
+		if (ds != EOP_DATA_SEL_DISCARD) {
+			uint64_t va = va64(b[2], b[3]);
+			unsigned align = ds == EOP_DATA_SEL_VALUE_32BIT ? 4 : 8;
+			if (va & (align - 1))
+				return fail(it, err, d + 2, "RELEASE_MEM address 0x%" PRIx64
+					    " is not %u-byte aligned for %s data", va, align,
+					    align == 4 ? "32-bit" : "64-bit");
+			if (b[3] >> (XS_PM4_VA_BITS - 32))
+				return fail(it, err, d + 3, "RELEASE_MEM address 0x%" PRIx64
+					    " is above the 48-bit VA range", va);
+		}
+		break;
+	}
+	case PKT3_WAIT_REG_MEM: {
+		unsigned fn = G_WAIT_REG_MEM_FUNCTION(b[0]), ms = G_WAIT_REG_MEM_MEM_SPACE(b[0]);
+		if (fn > WAIT_REG_MEM_GREATER)
+			return fail(it, err, d, "WAIT_REG_MEM function %u is reserved (0..6 are defined)", fn);
+		if (ms > 1)
+			return fail(it, err, d, "WAIT_REG_MEM mem_space %u is not 0 (register) or 1 (memory)", ms);
+		if (ms == 1) {
+			if (b[1] & 3)
+				return fail(it, err, d + 1, "WAIT_REG_MEM address 0x%" PRIx64
+					    " is not 4-byte aligned", va64(b[1], b[2]));
+			if (b[2] >> (XS_PM4_VA_BITS - 32))
+				return fail(it, err, d + 2, "WAIT_REG_MEM address 0x%" PRIx64
+					    " is above the 48-bit VA range", va64(b[1], b[2]));
+		}
+		break;
+	}
+	case PKT3_WRITE_DATA: {
+		unsigned ds = G_370_DST_SEL(b[0]);
+		if (ds != V_370_MEM_MAPPED_REGISTER && ds != V_370_TC_L2 && ds != V_370_MEM)
+			return fail(it, err, d, "WRITE_DATA dst_sel %u is not 0 (register), 2 (TC_L2) or "
+				    "5 (memory)", ds);
+		if (ds != V_370_MEM_MAPPED_REGISTER) {
+			if (b[1] & 3)
+				return fail(it, err, d + 1, "WRITE_DATA address 0x%" PRIx64 " is not 4-byte aligned",
+					    va64(b[1], b[2]));
+			if (b[2] >> (XS_PM4_VA_BITS - 32))
+				return fail(it, err, d + 2, "WRITE_DATA address 0x%" PRIx64
+					    " is above the 48-bit VA range", va64(b[1], b[2]));
+		}
+		break;
+	}
+	case PKT3_SET_SH_REG_OFFSET: {
+		uint32_t off = G_SET_REG_OFFSET(b[0]);
+		if (XS_SH_REG_OFFSET + off * 4 >= XS_SH_REG_END)
+			return fail(it, err, d, "%s register offset 0x%" PRIx32 " is outside the SH space",
+				    name, off);
+		break;
+	}
+	default:
+		break;
+	}
+	return 1;
+}
+
+int xs_pm4_next(xs_pm4_iter *it, xs_pm4_packet *pkt, xs_err *err)
+{
+	if (it->failed) {
+		xs_err_set(err, XS_E_INVALID_ARG, "dword %zu: the stream already failed to decode",
+			   it->error_dword);
+		return -1;
+	}
+	if (it->pos >= it->n)
+		return 0;
+	size_t i = it->pos;
+	uint32_t h = it->dw[i];
+	xs_pm4_packet p = { .index = i, .header = h, .type = (uint8_t)PKT_TYPE_G(h) };
+
+	switch (p.type) {
+	case 0:
+		return fail(it, err, i, "type-0 packet (header 0x%08" PRIx32 "): xs12 accepts only type-3 "
+			    "packets and type-2 filler", h);
+	case 1:
+		return fail(it, err, i, "packet type 1 (header 0x%08" PRIx32 ") does not exist", h);
+	case 2:
+		if (h != PKT2_NOP_PAD)
+			return fail(it, err, i, "type-2 filler must be 0x80000000, not 0x%08" PRIx32, h);
+		it->pos = i + 1;
+		*pkt = p;
+		return 1;
+	default:
+		break;
+	}
+
+	p.opcode = (uint8_t)PKT3_IT_OPCODE_G(h);
+	p.count = (uint16_t)PKT_COUNT_G(h);
+	p.shader_type = PKT3_SHADER_TYPE_G(h);
+	p.predicate = PKT3_PREDICATE_G(h);
+	p.info = xs_pm4_opinfo_get(p.opcode);
+	if (!p.info)
+		return fail(it, err, i, "unknown PM4 opcode 0x%02x (header 0x%08" PRIx32 ")", p.opcode, h);
+	if (h & XS_FIELD_S(0x1f, 3, 5))
+		return fail(it, err, i, "%s header 0x%08" PRIx32 " has reserved bits 3..7 set", p.info->name, h);
+
+	if (p.opcode == PKT3_NOP && p.count == PKT3_COUNT_MAX) {
+		p.body_len = 0; /* header-only NOP */
+	} else {
+		p.body_len = (uint32_t)p.count + 1;
+		size_t remain = it->n - i - 1;
+		if (p.body_len > remain)
+			return fail(it, err, i,
+				    "%s count %u needs %" PRIu32 " body dword%s, but the stream ends after %zu",
+				    p.info->name, p.count, p.body_len, p.body_len == 1 ? "" : "s", remain);
+		p.body = &it->dw[i + 1];
+	}
+
+	const xs_pm4_opinfo *o = p.info;
+	if (p.body_len < o->min_body || p.body_len > o->max_body) {
+		char rule[96];
+		body_rule(o, rule, sizeof(rule));
+		if (o->space != XS_PM4_SPACE_NONE && p.body_len == 1)
+			return fail(it, err, i, "%s writes no register: body has 1 dword (the offset), %s",
+				    o->name, rule);
+		return fail(it, err, i, "%s body has %" PRIu32 " dword%s, %s", o->name, p.body_len,
+			    p.body_len == 1 ? "" : "s", rule);
+	}
+	int r = o->space != XS_PM4_SPACE_NONE ? check_set_reg(it, &p, err) : check_body(it, &p, err);
+	if (r < 0)
+		return r;
+	it->pos = i + 1 + p.body_len;
+	*pkt = p;
+	return 1;
+}
