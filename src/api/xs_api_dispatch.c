@@ -9,6 +9,8 @@
  *   kernel descriptor enables them -> COMPUTE_* registers -> DISPATCH_DIRECT.
  */
 #include "api/xs_api_priv.h"
+#include "pm4/xs_pm4.h"
+#include "pm4/xs_pm4_build.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +94,7 @@ typedef struct prepared {
 	uint64_t per_wave;
 	bool scratch_en, default_ring;
 	xs_gpu_dispatch_result r;
-	uint32_t phase;
+	uint32_t phase, r_index;
 } prepared;
 
 static xs_status check_desc(xs_device *dev, const xs_dispatch_desc *d, xs_err *e)
@@ -294,34 +296,31 @@ static xs_status prepare(xs_device *dev, const xs_dispatch_desc *d, prepared *p,
 	return XS_OK;
 }
 
-/* What the CP does for the packet: program the queue's registers. */
-static void program(xs_device *dev, const prepared *p)
+/* Records the dispatch as PM4, as a driver's command list does: the
+ * registers of the packet (SET_SH_REG, CU masks with SET_SH_REG_INDEX
+ * index 3) and DISPATCH_DIRECT. */
+static void record(xs_pm4_builder *b, const prepared *p)
 {
-	xs_gpu *g = dev->gpu;
 	const xs_dispatch_desc *d = p->d;
 	const xs_kernel_info *ki = &p->k->info;
-	const unsigned q = d->queue;
-	static const uint32_t mask_regs[XS_MAX_SE] = {
-		R_00B858_COMPUTE_STATIC_THREAD_MGMT_SE0, R_00B85C_COMPUTE_STATIC_THREAD_MGMT_SE1,
-		R_00B864_COMPUTE_STATIC_THREAD_MGMT_SE2, R_00B868_COMPUTE_STATIC_THREAD_MGMT_SE3,
-	};
 	uint64_t entry = d->module->load_va + p->k->entry_vaddr;
-	xs_gpu_set_sh_reg(g, q, R_00B830_COMPUTE_PGM_LO, (uint32_t)(entry >> 8));
-	xs_gpu_set_sh_reg(g, q, R_00B834_COMPUTE_PGM_HI, S_00B834_DATA(entry >> 40));
-	xs_gpu_set_sh_reg(g, q, R_00B848_COMPUTE_PGM_RSRC1, ki->rsrc1);
-	xs_gpu_set_sh_reg(g, q, R_00B84C_COMPUTE_PGM_RSRC2, p->rsrc2);
-	xs_gpu_set_sh_reg(g, q, R_00B8A0_COMPUTE_PGM_RSRC3, ki->rsrc3);
-	for (int i = 0; i < 3; i++) {
-		xs_gpu_set_sh_reg(g, q, R_00B81C_COMPUTE_NUM_THREAD_X + 4 * i,
-				  S_00B81C_NUM_THREAD_FULL(d->block[i]) | S_00B81C_NUM_THREAD_PARTIAL(d->block[i]));
-		xs_gpu_set_sh_reg(g, q, R_00B810_COMPUTE_START_X + 4 * i, 0);
-	}
-	xs_gpu_set_sh_reg(g, q, R_00B860_COMPUTE_TMPRING_SIZE, p->tmpring);
-	xs_gpu_set_sh_reg(g, q, R_00B854_COMPUTE_RESOURCE_LIMITS, 0);
-	for (int i = 0; i < XS_MAX_SE; i++)
-		xs_gpu_set_sh_reg(g, q, mask_regs[i], p->cu_regs[i]);
-	for (uint32_t i = 0; i < XS_COMPUTE_USER_DATA_COUNT; i++)
-		xs_gpu_set_sh_reg(g, q, R_00B900_COMPUTE_USER_DATA_0 + 4 * i, p->ud[i]);
+	uint32_t pgm[2] = { (uint32_t)(entry >> 8), S_00B834_DATA(entry >> 40) };
+	uint32_t rsrc[2] = { ki->rsrc1, p->rsrc2 };
+	uint32_t start_nt[6] = { 0 }; /* COMPUTE_START_X..Z = 0, then COMPUTE_NUM_THREAD_X..Z */
+	for (int i = 0; i < 3; i++)
+		start_nt[3 + i] = S_00B81C_NUM_THREAD_FULL(d->block[i]) | S_00B81C_NUM_THREAD_PARTIAL(d->block[i]);
+	xs_pm4_set_sh_reg(b, R_00B830_COMPUTE_PGM_LO, pgm, 2);
+	xs_pm4_set_sh_reg(b, R_00B848_COMPUTE_PGM_RSRC1, rsrc, 2);
+	xs_pm4_set_sh_reg1(b, R_00B8A0_COMPUTE_PGM_RSRC3, ki->rsrc3);
+	xs_pm4_set_sh_reg(b, R_00B810_COMPUTE_START_X, start_nt, 6);
+	xs_pm4_set_sh_reg1(b, R_00B854_COMPUTE_RESOURCE_LIMITS, 0);
+	xs_pm4_set_sh_reg1(b, R_00B860_COMPUTE_TMPRING_SIZE, p->tmpring);
+	xs_pm4_set_sh_reg_index(b, R_00B858_COMPUTE_STATIC_THREAD_MGMT_SE0, V_SET_SH_REG_INDEX_APPLY_KMD_CU_AND_MASK,
+				p->cu_regs, 2);
+	xs_pm4_set_sh_reg_index(b, R_00B864_COMPUTE_STATIC_THREAD_MGMT_SE2, V_SET_SH_REG_INDEX_APPLY_KMD_CU_AND_MASK,
+				p->cu_regs + 2, 2);
+	xs_pm4_set_sh_reg(b, R_00B900_COMPUTE_USER_DATA_0, p->ud, XS_COMPUTE_USER_DATA_COUNT);
+	xs_pm4_dispatch_direct(b, d->groups[0], d->groups[1], d->groups[2], p->initiator);
 }
 
 static void fill_stats(const xs_device *dev, const prepared *p, xs_dispatch_stats *s, double host)
@@ -365,32 +364,88 @@ XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs
 	for (uint32_t i = 0; i < n && !st; i++)
 		if (!(st = check_desc(dev, &descs[i], &e)) && !(st = prepare(dev, &descs[i], &p[i], &e)))
 			ready++;
+	/* Command buffers, one per queue, submitted together.
+	 * SPEC S1.8: the driver's default scratch is one allocation shared by
+	 * every queue, so scratch-using dispatches of different queues cannot
+	 * run side by side: each one that would starts a new phase. A queue
+	 * ends each phase with an end-of-pipe fence (RELEASE_MEM) and begins
+	 * the next by waiting (WAIT_REG_MEM) for every other queue's fence, as a
+	 * driver synchronises queues. Title rings (xs_set_scratch_space) do not
+	 * share and overlap (S1.9). */
+	xs_pm4_builder cb[XS_GPU_MAX_QUEUES];
+	uint64_t cb_va[XS_GPU_MAX_QUEUES] = { 0 }, fence_va = 0;
+	xs_gpu_dispatch_result *res = calloc(n ? n : 1, sizeof(*res));
+	uint32_t nres[XS_GPU_MAX_QUEUES] = { 0 }, res_base[XS_GPU_MAX_QUEUES] = { 0 };
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		xs_pm4_builder_init(&cb[q], 0);
+	if (!st && !res)
+		st = xs_err_set(&e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	if (!st) {
-		/* SPEC S1.8: the driver's default scratch is one allocation shared by
-		 * every queue, so dispatches with scratch on different queues cannot
-		 * run side by side: each one that would starts a new phase, after the
-		 * earlier ones complete. Title rings (xs_set_scratch_space) do not
-		 * share and overlap (S1.9). */
 		uint32_t phase = 0;
+		bool used[XS_GPU_MAX_QUEUES] = { 0 };
 		for (uint32_t i = 0; i < n; i++) {
 			for (uint32_t j = 0; j < i; j++)
 				if (p[j].phase == phase && p[i].default_ring && p[j].default_ring &&
 				    descs[j].queue != descs[i].queue)
 					phase++;
 			p[i].phase = phase;
+			used[descs[i].queue] = true;
 		}
-		for (uint32_t ph = 0; ph <= phase && !st; ph++) {
-			for (uint32_t i = 0; i < n && !st; i++) {
-				if (p[i].phase != ph)
+		if (phase && (st = xs_vm_alloc(dev->vm, XS_GPU_MAX_QUEUES * 4, 256, &fence_va, &e)))
+			goto submit_done;
+		if (fence_va)
+			xs_vm_fill(dev->vm, fence_va, 0, XS_GPU_MAX_QUEUES * 4, NULL);
+		/* Results in queue order: the CP fills them dispatch by dispatch. */
+		uint32_t k = 0;
+		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
+			res_base[q] = k;
+			for (uint32_t i = 0; i < n; i++)
+				if (descs[i].queue == q)
+					k++;
+		}
+		for (uint32_t ph = 0; ph <= phase; ph++)
+			for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
+				if (!used[q])
 					continue;
-				program(dev, &p[i]);
-				st = xs_gpu_dispatch_begin(dev->gpu, descs[i].queue, descs[i].groups[0], descs[i].groups[1],
-							   descs[i].groups[2], p[i].initiator, &p[i].r, &e);
+				if (ph > 0)
+					for (unsigned o = 0; o < XS_GPU_MAX_QUEUES; o++)
+						if (o != q && used[o])
+							xs_pm4_wait_reg_mem(&cb[q], WAIT_REG_MEM_GREATER_OR_EQUAL, fence_va + 4 * o,
+									    ph, 0xffffffffu);
+				for (uint32_t i = 0; i < n; i++)
+					if (descs[i].queue == q && p[i].phase == ph) {
+						record(&cb[q], &p[i]);
+						p[i].r_index = res_base[q] + nres[q]++;
+					}
+				if (ph < phase)
+					xs_pm4_fence(&cb[q], fence_va + 4 * q, ph + 1, false);
 			}
-			if (!st)
-				st = xs_gpu_run(dev->gpu, &e);
+		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES && !st; q++) {
+			if (!cb[q].cdw)
+				continue;
+			if (xs_pm4_builder_failed(&cb[q])) {
+				st = xs_err_set(&e, cb[q].err.status, "recording queue %u: %s", q, cb[q].err.msg);
+				break;
+			}
+			if (!(st = xs_vm_alloc(dev->vm, cb[q].cdw * 4, 256, &cb_va[q], &e))) {
+				xs_vm_write(dev->vm, cb_va[q], cb[q].dw, cb[q].cdw * 4, NULL);
+				st = xs_gpu_submit(dev->gpu, q, cb_va[q], (uint32_t)cb[q].cdw, res + res_base[q], nres[q], &e);
+			}
 		}
+		if (!st)
+			st = xs_gpu_execute(dev->gpu, &e);
+		for (uint32_t i = 0; i < ready; i++)
+			p[i].r = res[p[i].r_index];
 	}
+submit_done:
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
+		xs_pm4_builder_free(&cb[q]);
+		if (cb_va[q])
+			xs_vm_free(dev->vm, cb_va[q], NULL);
+	}
+	if (fence_va)
+		xs_vm_free(dev->vm, fence_va, NULL);
+	free(res);
 	double host = xs_now_seconds() - t0;
 	for (uint32_t i = 0; i < ready; i++) {
 		if (stats)

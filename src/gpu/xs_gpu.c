@@ -94,6 +94,9 @@ void xs_gpu_destroy(xs_gpu *g)
 			free(g->groups[i].lds);
 	if (g->vgpr_arena)
 		munmap(g->vgpr_arena, g->vgpr_arena_bytes);
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		for (uint32_t i = 0; i < g->cp[q].depth; i++)
+			free(g->cp[q].ib[i].dw);
 	if (g->ctx.icache)
 		xs_icache_destroy(g->ctx.icache);
 	free(g->cu);

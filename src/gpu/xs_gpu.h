@@ -28,6 +28,8 @@ typedef enum xs_gpu_wait_cause {
 
 typedef struct xs_gpu_queue_regs {
 	uint32_t sh[XS_SH_REG_COUNT]; /* persistent SH registers, by (addr - 0xB000) / 4 */
+	uint32_t ctx[(XS_CONTEXT_REG_END - XS_CONTEXT_REG_OFFSET) / 4];
+	uint32_t uconfig[(XS_UCONFIG_REG_END - XS_UCONFIG_REG_OFFSET) / 4];
 } xs_gpu_queue_regs;
 
 typedef struct xs_gpu_dispatch_result {
@@ -73,6 +75,16 @@ xs_status xs_gpu_dispatch_begin(xs_gpu *gpu, unsigned queue, uint32_t dim_x, uin
  * wave faulted or hung (its dispatch's r->fault, and a report naming the
  * wave, its place and PC in *e); the other dispatches are abandoned. */
 xs_status xs_gpu_run(xs_gpu *gpu, xs_err *e);
+/* Queues a command buffer of ndw dwords at va (in GPU memory) on a queue,
+ * as a doorbell would: the queue's CP runs it after earlier submissions.
+ * results[k] gets the figures of its k-th dispatch packet. */
+xs_status xs_gpu_submit(xs_gpu *gpu, unsigned queue, uint64_t va, uint32_t ndw,
+			xs_gpu_dispatch_result *results, uint32_t nresults, xs_err *e);
+/* Runs every queue's command processor and the shader engines until all
+ * queues are idle. Malformed PM4 is XS_E_INVALID_ARG naming the queue, IB
+ * and dword; a fault or a hang (a WAIT_REG_MEM nothing will satisfy, a wave
+ * past the watchdog) is XS_E_DEVICE_REMOVED with a report. */
+xs_status xs_gpu_execute(xs_gpu *gpu, xs_err *e);
 /* begin + run. */
 xs_status xs_gpu_dispatch_direct(xs_gpu *gpu, unsigned queue, uint32_t dim_x, uint32_t dim_y,
 				 uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r,

@@ -4,6 +4,7 @@
 
 #include "gpu/xs_gpu.h"
 #include "gpu/xs_gpu_occupancy.h"
+#include "pm4/xs_pm4_parse.h"
 
 #define XS_GPU_MAX_WAVES_PER_GROUP 32
 #define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
@@ -120,6 +121,52 @@ struct xs_gpu_disp {
 	uint64_t blocked_since;
 };
 
+/* Command processor state of one queue (xs_gpu_cp.c). */
+#define XS_GPU_CP_MAX_DEPTH 3
+#define XS_GPU_CP_MAX_SUBS 64
+#define XS_GPU_CP_MAX_RELEASES 16
+
+typedef struct xs_gpu_cp_ib {
+	uint32_t *dw;            /* fetched from GPU memory */
+	size_t n;
+	uint64_t va;
+	xs_pm4_iter it;
+} xs_gpu_cp_ib;
+
+typedef struct xs_gpu_cp_sub {
+	uint64_t va;
+	uint32_t ndw;
+	xs_gpu_dispatch_result *results;
+	uint32_t nresults;
+} xs_gpu_cp_sub;
+
+typedef struct xs_gpu_cp_release {
+	uint32_t before_id;      /* written when the queue's dispatches below this id are done */
+	unsigned data_sel;
+	uint64_t va, data;
+	size_t dword;
+} xs_gpu_cp_release;
+
+typedef enum { XS_CP_IDLE, XS_CP_RUN, XS_CP_WAIT_IDLE, XS_CP_WAIT_MEM, XS_CP_WAIT_SLOT } xs_cp_state;
+
+typedef struct xs_gpu_cp {
+	xs_cp_state state;
+	xs_gpu_cp_sub sub[XS_GPU_CP_MAX_SUBS];
+	uint32_t sub_head, sub_tail;
+	xs_gpu_cp_ib ib[XS_GPU_CP_MAX_DEPTH];
+	uint32_t depth;
+	xs_gpu_dispatch_result *results, scratch_result;
+	uint32_t nresults, next_result;
+	uint32_t wait_id;        /* WAIT_IDLE: dispatches below this id */
+	unsigned wait_func;
+	uint64_t wait_va;
+	uint32_t wait_ref, wait_mask;
+	size_t wait_dword;
+	xs_gpu_cp_release rel[XS_GPU_CP_MAX_RELEASES];
+	uint32_t nrel;
+	uint64_t base_va;        /* SET_BASE for DISPATCH_INDIRECT */
+} xs_gpu_cp;
+
 /* Min-heap of waves by (ready, seq): the timing model's issue order. */
 typedef struct xs_gpu_heap {
 	xs_gpu_wave **a;
@@ -133,6 +180,8 @@ struct xs_gpu {
 	uint64_t watchdog;
 	bool timing;
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
+	xs_gpu_cp cp[XS_GPU_MAX_QUEUES];
+	uint64_t completions;    /* dispatches finished so far */
 
 	uint32_t nsimd, ncu, nwgp;
 	xs_gpu_simd *simd;
@@ -175,8 +224,8 @@ void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);
 void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *ring);
 void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp);
 /* xs_gpu_sched.c: running waves */
-xs_status xs_gpu_run_functional(xs_gpu *g, xs_err *e);
-xs_status xs_gpu_run_timing(xs_gpu *g, xs_err *e);
+/* Runs waves until every dispatch has completed, or (until_one) until one has. */
+xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e);
 void xs_gpu_heap_push(xs_gpu_heap *h, xs_gpu_wave *w);
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
 

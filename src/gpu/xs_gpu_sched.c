@@ -173,10 +173,11 @@ static xs_gpu_wave *pick_wave(xs_gpu *g, xs_gpu_simd **out_simd)
 	return NULL;
 }
 
-xs_status xs_gpu_run_functional(xs_gpu *g, xs_err *e)
+static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 {
+	uint64_t c0 = g->completions;
 	xs_gpu_spi_launch_pending(g);
-	while (g->ndisp_active) {
+	while (g->ndisp_active && !(until_one && g->completions != c0)) {
 		xs_gpu_simd *sm;
 		xs_gpu_wave *gw = pick_wave(g, &sm);
 		if (!gw)
@@ -427,10 +428,11 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	return XS_OK;
 }
 
-xs_status xs_gpu_run_timing(xs_gpu *g, xs_err *e)
+static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 {
+	uint64_t c0 = g->completions;
 	xs_gpu_spi_launch_pending(g);
-	while (g->ndisp_active) {
+	while (g->ndisp_active && !(until_one && g->completions != c0)) {
 		xs_gpu_wave *gw = heap_pop(&g->heap);
 		if (!gw)
 			return no_progress(g, e);
@@ -449,9 +451,14 @@ xs_status xs_gpu_run_timing(xs_gpu *g, xs_err *e)
 	return XS_OK;
 }
 
+xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e)
+{
+	return g->timing ? run_timing(g, until_one, e) : run_functional(g, until_one, e);
+}
+
 xs_status xs_gpu_run(xs_gpu *g, xs_err *e)
 {
-	return g->timing ? xs_gpu_run_timing(g, e) : xs_gpu_run_functional(g, e);
+	return xs_gpu_run_until(g, false, e);
 }
 
 xs_status xs_gpu_dispatch_direct(xs_gpu *g, unsigned queue, uint32_t dim_x, uint32_t dim_y,

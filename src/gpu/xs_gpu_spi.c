@@ -538,6 +538,7 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 	xs_gpu_release_ring(g, disp->ring);
 	disp->active = false;
 	g->ndisp_active--;
+	g->completions++;
 }
 
 void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
