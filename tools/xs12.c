@@ -20,7 +20,9 @@ static void usage(FILE *f)
 		"           [--kernel NAME] [--machine M] [--scratch-waves N] [--json]\n"
 		"                                     runs one kernel dispatch\n"
 		"  disasm FILE [--kernel NAME]        disassembly, as llvm-objdump -d --mcpu=gfx1030\n"
-		"  pm4 FILE                           decodes a PM4 command stream\n"
+		"  pm4 FILE [--json]                  decodes a PM4 command stream\n"
+		"  replay FILE [--json]               replays a recording (run --record), checks\n"
+		"                                     that cycles and bytes come out the same\n"
 		"  demo                               the first kernels, checked, with figures\n"
 		"\n"
 		"  xs12 <command> --help   options of one command\n"
@@ -127,6 +129,8 @@ int main(int argc, char **argv)
 		return xs_cli_disasm(argc - 1, argv + 1);
 	if (!strcmp(verb, "pm4"))
 		return xs_cli_pm4(argc - 1, argv + 1);
+	if (!strcmp(verb, "replay"))
+		return xs_cli_replay(argc - 1, argv + 1);
 	if (!strcmp(verb, "demo"))
 		return xs_cli_demo(argc - 1, argv + 1);
 	fprintf(stderr, "xs12: unknown command '%s'\n", verb);

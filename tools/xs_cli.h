@@ -13,6 +13,7 @@ int xs_cli_run(int argc, char **argv);
 int xs_cli_demo(int argc, char **argv);
 int xs_cli_disasm(int argc, char **argv);
 int xs_cli_pm4(int argc, char **argv);
+int xs_cli_replay(int argc, char **argv);
 
 /* Prints "xs12 <verb>: message" to stderr; returns XS_CLI_USAGE_ERROR. */
 int xs_cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -17,7 +17,7 @@ static void help(FILE *f)
 		"                [--kernel NAME] [--queue direct|compute] [--cu-mask M]\n"
 		"                [--machine seriesx|seriess] [--scratch-waves N] [--title-scratch N]\n"
 		"                [--timing|--functional] [--watchdog N] [--json]\n"
-		"                [--trace FILE.json] [--svg FILE.svg]\n"
+		"                [--trace FILE.json] [--svg FILE.svg] [--record FILE]\n"
 		"                [--async FILE2 --groups .. --block .. [--arg ..] [--kernel ..] [--cu-mask ..]]\n"
 		"\n"
 		"  --groups        thread groups per dimension (as D3D12 Dispatch)\n"
@@ -37,6 +37,7 @@ static void help(FILE *f)
 		"  --timing        timing model (default); --functional: no timing, fastest\n"
 		"  --trace FILE    Chrome trace / Perfetto JSON timeline, one track per wave slot\n"
 		"  --svg FILE      SVG chart of waves in flight and scratch slots over time\n"
+		"  --record FILE   save the run (GPU memory, PM4, results) for `xs12 replay`\n"
 		"  --scratch-waves compute scratch ring slots (COMPUTE_TMPRING_SIZE.WAVES);\n"
 		"                  default: the driver default of SPEC S1.8\n"
 		"  --watchdog N    wave instructions a wave may run before the device is removed\n"
@@ -242,6 +243,7 @@ static const struct option kernel_opts[] = {
 	{ "functional", no_argument, NULL, 'f' },
 	{ "trace", required_argument, NULL, 'r' },
 	{ "svg", required_argument, NULL, 'v' },
+	{ "record", required_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -250,7 +252,7 @@ typedef struct run_opts {
 	xs_machine machine;
 	uint32_t scratch_waves, title_scratch, watchdog;
 	bool json, functional;
-	const char *trace, *svg;
+	const char *trace, *svg, *record;
 } run_opts;
 
 typedef struct kernel_opts_t {
@@ -269,7 +271,7 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", kernel_opts, NULL)) != -1) {
-		bool global = strchr("msTwjtfrv", c) != NULL;
+		bool global = strchr("msTwjtfrvR", c) != NULL;
 		if (global && !g)
 			return xs_cli_usage_error("run", "%s: '%s' applies to the whole run: put it before --async",
 						  who, argv[optind - 1]);
@@ -324,6 +326,7 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		case 'f': g->functional = true; break;
 		case 'r': g->trace = optarg; break;
 		case 'v': g->svg = optarg; break;
+		case 'R': g->record = optarg; break;
 		case 'h': help(stdout); return -1;
 		default:
 			return xs_cli_usage_error("run", "unknown option or missing value: '%s'", argv[optind - 1]);
@@ -403,6 +406,11 @@ int xs_cli_run(int argc, char **argv)
 	}
 	if (g.trace || g.svg)
 		xs_device_trace(dev, true);
+	if (g.record && xs_device_record(dev, g.record)) {
+		fprintf(stderr, "xs12 run: %s\n", xs_last_error(dev));
+		xs_device_destroy(dev);
+		return 1;
+	}
 	xs_module *mods[2] = { 0 };
 	xs_cli_job jobs[2];
 	int rc = 0;

@@ -223,6 +223,22 @@ XS_API xs_status xs_trace_write_json(xs_device *dev, const char *path);
 /* An SVG chart of waves in flight and scratch slots in use over time. */
 XS_API xs_status xs_trace_write_svg(xs_device *dev, const char *path);
 
+/* ---- recording and replay ------------------------------------------------ */
+
+/* Records every following batch (GPU memory at submission, the PM4 command
+ * buffers, and what came out) to path; NULL stops. */
+XS_API xs_status xs_device_record(xs_device *dev, const char *path);
+
+typedef struct xs_replay_report {
+	uint32_t batches, dispatches;
+	uint64_t cycles;          /* sum of the replayed dispatches' cycles */
+	bool identical;           /* same statuses, cycles, waves, instructions and memory */
+	char detail[256];         /* the first difference, when not identical */
+} xs_replay_report;
+/* Replays a recording on fresh devices through the GPU model alone and
+ * compares what comes out with what was recorded. */
+XS_API xs_status xs_replay(const char *path, xs_replay_report *report);
+
 #ifdef __cplusplus
 }
 #endif

@@ -85,6 +85,8 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 		return xs_api_failf(NULL, XS_E_OUT_OF_MEMORY, "host out of memory creating the device");
 	}
 	xs_gpu_set_watchdog(dev->gpu, desc->watchdog_wave_insts);
+	dev->functional = desc->functional;
+	dev->watchdog = desc->watchdog_wave_insts;
 	xs_gpu_set_timing(dev->gpu, !desc->functional);
 	xs_gpu_set_progress(dev->gpu, desc->progress, desc->progress_user);
 	*out = dev;
@@ -95,6 +97,8 @@ XS_API void xs_device_destroy(xs_device *dev)
 {
 	if (!dev)
 		return;
+	if (dev->record)
+		fclose(dev->record);
 	xs_gpu_destroy(dev->gpu);
 	xs_vm_destroy(dev->vm);
 	free(dev);

@@ -420,6 +420,8 @@ XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs
 				if (ph < phase)
 					xs_pm4_fence(&cb[q], fence_va + 4 * q, ph + 1, false);
 			}
+		xs_api_sub subs[XS_GPU_MAX_QUEUES];
+		uint32_t nsub = 0;
 		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES && !st; q++) {
 			if (!cb[q].cdw)
 				continue;
@@ -430,10 +432,14 @@ XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs
 			if (!(st = xs_vm_alloc(dev->vm, cb[q].cdw * 4, 256, &cb_va[q], &e))) {
 				xs_vm_write(dev->vm, cb_va[q], cb[q].dw, cb[q].cdw * 4, NULL);
 				st = xs_gpu_submit(dev->gpu, q, cb_va[q], (uint32_t)cb[q].cdw, res + res_base[q], nres[q], &e);
+				subs[nsub++] = (xs_api_sub){ q, cb_va[q], (uint32_t)cb[q].cdw, nres[q] };
 			}
 		}
-		if (!st)
+		if (!st) {
+			xs_api_record_before(dev, subs, nsub);
 			st = xs_gpu_execute(dev->gpu, &e);
+			xs_api_record_after(dev, st, res, n);
+		}
 		for (uint32_t i = 0; i < ready; i++)
 			p[i].r = res[p[i].r_index];
 	}

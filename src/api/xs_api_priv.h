@@ -9,6 +9,8 @@
 #include "gpu/xs_gpu.h"
 #include "mem/xs_vm.h"
 
+#include <stdio.h>
+
 /* A queue's compute scratch ring as the title set it (SetShaderScratchSpaceX);
  * va 0 = the driver's default (S1.4, S1.8). */
 typedef struct xs_scratch_ring {
@@ -26,7 +28,19 @@ struct xs_device {
 	uint64_t queue_va;        /* amd_queue_t stand-in (zeroed) */
 	uint64_t dispatch_id;
 	xs_scratch_ring ring[XS_GPU_MAX_QUEUES];
+	bool functional;
+	uint64_t watchdog;
+	FILE *record;             /* xs_device_record */
 };
+
+/* One queue submission of a batch (for recordings). */
+typedef struct xs_api_sub {
+	uint32_t queue;
+	uint64_t va;
+	uint32_t ndw, nresults;
+} xs_api_sub;
+void xs_api_record_before(xs_device *dev, const xs_api_sub *subs, uint32_t nsub);
+void xs_api_record_after(xs_device *dev, xs_status st, const xs_gpu_dispatch_result *res, uint32_t nres);
 
 struct xs_module {
 	xs_device *dev;

@@ -184,3 +184,49 @@ bool xs_vm_fill(xs_vm *vm, uint64_t va, uint8_t byte, size_t n, uint64_t *bad_va
 {
 	return vm_copy(vm, va, NULL, byte, n, COPY_FILL, bad_va);
 }
+
+xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e)
+{
+	uint64_t span = XS_ALIGN_UP(size, (uint64_t)XS_VM_PAGE_SIZE);
+	if (size == 0 || va % XS_VM_PAGE_SIZE || va < XS_VM_HEAP_BASE || va >= (1ull << XS_VM_VA_BITS) ||
+	    span > (1ull << XS_VM_VA_BITS) - va)
+		return xs_err_set(e, XS_E_INVALID_ARG, "allocation 0x%llx+0x%llx is outside the 48-bit heap",
+				  (unsigned long long)va, (unsigned long long)size);
+	size_t i = 0;
+	while (i < vm->nallocs && vm->allocs[i].va < va)
+		i++;
+	if ((i > 0 && vm->allocs[i - 1].va + vm->allocs[i - 1].size > va) ||
+	    (i < vm->nallocs && va + span > vm->allocs[i].va))
+		return xs_err_set(e, XS_E_INVALID_ARG, "allocation 0x%llx+0x%llx overlaps another",
+				  (unsigned long long)va, (unsigned long long)size);
+	if (vm->nallocs == vm->cap) {
+		size_t ncap = vm->cap ? vm->cap * 2 : 64;
+		xs_vm_alloc_rec *n = realloc(vm->allocs, ncap * sizeof(*n));
+		if (!n)
+			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+		vm->allocs = n;
+		vm->cap = ncap;
+	}
+	memmove(&vm->allocs[i + 1], &vm->allocs[i], (vm->nallocs - i) * sizeof(*vm->allocs));
+	vm->allocs[i] = (xs_vm_alloc_rec){ va, span };
+	vm->nallocs++;
+	vm->next_va = XS_MAX(vm->next_va, va + span + XS_VM_PAGE_SIZE);
+	return XS_OK;
+}
+
+void xs_vm_each_page(const xs_vm *vm, void (*fn)(void *user, uint64_t va, const uint8_t *page), void *user)
+{
+	for (size_t i = 0; i < vm->nallocs; i++) {
+		uint64_t a = vm->allocs[i].va, end = a + vm->allocs[i].size;
+		while (a < end) {
+			const uintptr_t *leaf = vm->dir[a >> XS_VM_LEAF_SHIFT];
+			uint64_t leaf_end = XS_MIN(end, ((a >> XS_VM_LEAF_SHIFT) + 1) << XS_VM_LEAF_SHIFT);
+			for (; leaf && a < leaf_end; a += XS_VM_PAGE_SIZE) {
+				uintptr_t p = leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
+				if (p)
+					fn(user, a, (const uint8_t *)p);
+			}
+			a = leaf_end;
+		}
+	}
+}

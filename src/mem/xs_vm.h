@@ -45,6 +45,12 @@ xs_vm *xs_vm_create(void);
 void xs_vm_destroy(xs_vm *vm);
 xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs_err *e);
 xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e);
+/* An allocation at a given address (replaying a recorded address space);
+ * it must not overlap another. */
+xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e);
+/* Calls fn for every host-backed page inside an allocation, in address
+ * order (pages never written are zeros and are skipped). */
+void xs_vm_each_page(const xs_vm *vm, void (*fn)(void *user, uint64_t va, const uint8_t *page), void *user);
 /* The allocation containing va, or NULL. */
 const xs_vm_alloc_rec *xs_vm_find(const xs_vm *vm, uint64_t va);
 /* Host copies; false (and nothing copied past the first bad byte) when any

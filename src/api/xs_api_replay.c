@@ -1,0 +1,329 @@
+/*
+ * Recording and replay. A recording holds, for every batch the device ran:
+ * the GPU address space (allocations and every written page) as the GPU saw
+ * it at submission, the command buffers submitted to each queue, and what
+ * came out (each dispatch's cycles, waves and instructions, and a digest of
+ * all GPU memory afterwards). Replaying runs the same PM4 and memory on a
+ * fresh device, through the GPU model alone, and checks that the same
+ * cycles and bytes come out. The reader is strict and bounded.
+ *
+ *   file   := "XS12RPL1" u32 version(1) batch*
+ *   batch  := u32 'B' u32 machine u32 functional u64 watchdog
+ *             u32 nalloc (u64 va, u64 size)* u32 npage (u64 va, 4096 bytes)*
+ *             u32 nsub (u32 queue, u64 va, u32 ndw, u32 nresults)*
+ *             u32 status u32 nres (u64 cycles, u64 waves, u64 insts)* u64 digest
+ */
+#include "api/xs_api_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAGIC "XS12RPL1"
+#define MAX_ALLOCS (1u << 20)
+#define MAX_PAGES (1u << 22)  /* 16 GiB of written memory */
+#define MAX_SUBS 256
+#define MAX_RESULTS 4096
+
+static void w32(FILE *f, uint32_t v) { fwrite(&v, 4, 1, f); }
+static void w64(FILE *f, uint64_t v) { fwrite(&v, 8, 1, f); }
+
+typedef struct page_ctx {
+	FILE *f;
+	uint32_t n;
+	uint64_t h;
+} page_ctx;
+
+static bool zero_page(const uint8_t *p)
+{
+	for (unsigned i = 0; i < XS_VM_PAGE_SIZE; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static void count_page(void *u, uint64_t va, const uint8_t *p)
+{
+	(void)va;
+	((page_ctx *)u)->n += !zero_page(p);
+}
+
+static void write_page(void *u, uint64_t va, const uint8_t *p)
+{
+	page_ctx *c = u;
+	if (zero_page(p))
+		return;
+	w64(c->f, va);
+	fwrite(p, 1, XS_VM_PAGE_SIZE, c->f);
+}
+
+/* FNV-1a over (va, bytes) of every non-zero page: equal memory, equal digest. */
+static void hash_page(void *u, uint64_t va, const uint8_t *p)
+{
+	page_ctx *c = u;
+	if (zero_page(p))
+		return;
+	for (int i = 0; i < 8; i++)
+		c->h = (c->h ^ ((va >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+	for (unsigned i = 0; i < XS_VM_PAGE_SIZE; i++)
+		c->h = (c->h ^ p[i]) * 0x100000001b3ull;
+}
+
+static uint64_t memory_digest(const xs_vm *vm)
+{
+	page_ctx c = { .h = 0xcbf29ce484222325ull };
+	xs_vm_each_page(vm, hash_page, &c);
+	return c.h;
+}
+
+XS_API xs_status xs_device_record(xs_device *dev, const char *path)
+{
+	if (!dev)
+		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_device_record: NULL device");
+	if (dev->record) {
+		fclose(dev->record);
+		dev->record = NULL;
+	}
+	if (!path)
+		return XS_OK;
+	dev->record = fopen(path, "wb");
+	if (!dev->record)
+		return xs_api_failf(dev, XS_E_IO, "%s: cannot write: %s", path, strerror(errno));
+	fwrite(MAGIC, 1, 8, dev->record);
+	w32(dev->record, 1);
+	return XS_OK;
+}
+
+void xs_api_record_before(xs_device *dev, const xs_api_sub *subs, uint32_t nsub)
+{
+	FILE *f = dev->record;
+	if (!f)
+		return;
+	w32(f, 'B');
+	w32(f, dev->info->machine);
+	w32(f, dev->functional);
+	w64(f, dev->watchdog);
+	w32(f, (uint32_t)dev->vm->nallocs);
+	for (size_t i = 0; i < dev->vm->nallocs; i++) {
+		w64(f, dev->vm->allocs[i].va);
+		w64(f, dev->vm->allocs[i].size);
+	}
+	page_ctx c = { .f = f };
+	xs_vm_each_page(dev->vm, count_page, &c);
+	w32(f, c.n);
+	xs_vm_each_page(dev->vm, write_page, &c);
+	w32(f, nsub);
+	for (uint32_t i = 0; i < nsub; i++) {
+		w32(f, subs[i].queue);
+		w64(f, subs[i].va);
+		w32(f, subs[i].ndw);
+		w32(f, subs[i].nresults);
+	}
+}
+
+void xs_api_record_after(xs_device *dev, xs_status st, const xs_gpu_dispatch_result *res, uint32_t nres)
+{
+	FILE *f = dev->record;
+	if (!f)
+		return;
+	w32(f, st);
+	w32(f, nres);
+	for (uint32_t i = 0; i < nres; i++) {
+		w64(f, res[i].cycles);
+		w64(f, res[i].waves_launched);
+		w64(f, res[i].wave_insts);
+	}
+	w64(f, memory_digest(dev->vm));
+	fflush(f);
+}
+
+/* ---- replay ------------------------------------------------------------- */
+
+typedef struct reader {
+	FILE *f;
+	const char *path;
+	long size;
+	xs_err *e;
+} reader;
+
+static bool rd(reader *r, void *dst, size_t n, const char *what)
+{
+	if (fread(dst, 1, n, r->f) == n)
+		return true;
+	xs_err_set(r->e, XS_E_INVALID_ARG, "%s: truncated at byte %ld reading %s", r->path, ftell(r->f), what);
+	return false;
+}
+
+static bool rd32(reader *r, uint32_t *v, const char *what) { return rd(r, v, 4, what); }
+static bool rd64(reader *r, uint64_t *v, const char *what) { return rd(r, v, 8, what); }
+
+static bool bounded(reader *r, uint32_t n, uint32_t max, size_t each, const char *what)
+{
+	long left = r->size - ftell(r->f);
+	if (n > max || (uint64_t)n * each > (uint64_t)(left < 0 ? 0 : left)) {
+		xs_err_set(r->e, XS_E_INVALID_ARG, "%s: byte %ld: %u %s declared, more than the file holds or the limit %u", r->path,
+			   ftell(r->f), n, what, max);
+		return false;
+	}
+	return true;
+}
+
+static xs_status replay_batch(reader *r, xs_replay_report *rep)
+{
+	xs_err *e = r->e;
+	uint32_t machine, functional, nalloc, npage, nsub, status, nres;
+	uint64_t watchdog, digest;
+	if (!rd32(r, &machine, "machine") || !rd32(r, &functional, "mode") || !rd64(r, &watchdog, "watchdog"))
+		return e->status;
+	/* The GPU model alone: an address space and a GPU, no runtime. */
+	const xs_devinfo *info = xs_devinfo_get((xs_machine)machine);
+	if (!info)
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: unknown machine %u", r->path, machine);
+	xs_vm *vm = xs_vm_create();
+	xs_gpu *gpu = vm ? xs_gpu_create(info, vm) : NULL;
+	if (!gpu) {
+		xs_vm_destroy(vm);
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	}
+	xs_gpu_set_timing(gpu, functional == 0);
+	xs_gpu_set_watchdog(gpu, watchdog);
+	xs_status st = XS_OK;
+	xs_api_sub subs[MAX_SUBS];
+	xs_gpu_dispatch_result *res = NULL;
+	if (!rd32(r, &nalloc, "allocation count") || !bounded(r, nalloc, MAX_ALLOCS, 16, "allocations"))
+		goto fail;
+	for (uint32_t i = 0; i < nalloc; i++) {
+		uint64_t va, size;
+		if (!rd64(r, &va, "allocation") || !rd64(r, &size, "allocation"))
+			goto fail;
+		if (xs_vm_alloc_at(vm, va, size, e)) {
+			xs_err_prefix(e, "%s: allocation %u", r->path, i);
+			goto fail;
+		}
+	}
+	if (!rd32(r, &npage, "page count") || !bounded(r, npage, MAX_PAGES, 8 + XS_VM_PAGE_SIZE, "pages"))
+		goto fail;
+	uint8_t *page = malloc(XS_VM_PAGE_SIZE);
+	for (uint32_t i = 0; page && i < npage; i++) {
+		uint64_t va;
+		if (!rd64(r, &va, "page") || !rd(r, page, XS_VM_PAGE_SIZE, "page")) {
+			free(page);
+			goto fail;
+		}
+		if (va % XS_VM_PAGE_SIZE || !xs_vm_write(vm, va, page, XS_VM_PAGE_SIZE, NULL)) {
+			xs_err_set(e, XS_E_INVALID_ARG, "%s: page %u at 0x%llx is not in a recorded allocation", r->path, i,
+				   (unsigned long long)va);
+			free(page);
+			goto fail;
+		}
+	}
+	free(page);
+	if (!rd32(r, &nsub, "submission count") || !bounded(r, nsub, MAX_SUBS, 20, "submissions"))
+		goto fail;
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < nsub; i++) {
+		if (!rd32(r, &subs[i].queue, "submission") || !rd64(r, &subs[i].va, "submission") ||
+		    !rd32(r, &subs[i].ndw, "submission") || !rd32(r, &subs[i].nresults, "submission"))
+			goto fail;
+		if (subs[i].nresults > MAX_RESULTS || total + subs[i].nresults > MAX_RESULTS) {
+			xs_err_set(e, XS_E_INVALID_ARG, "%s: submission %u: %u dispatches is too many", r->path, i,
+				   subs[i].nresults);
+			goto fail;
+		}
+		total += subs[i].nresults;
+	}
+	res = calloc(total ? total : 1, sizeof(*res));
+	if (!res) {
+		xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+		goto fail;
+	}
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < nsub; i++) {
+		if (xs_gpu_submit(gpu, subs[i].queue, subs[i].va, subs[i].ndw, res + k, subs[i].nresults, e)) {
+			xs_err_prefix(e, "%s", r->path);
+			goto fail;
+		}
+		k += subs[i].nresults;
+	}
+	xs_err run_err = { 0 };
+	xs_status got = xs_gpu_execute(gpu, &run_err);
+	if (!rd32(r, &status, "status") || !rd32(r, &nres, "result count"))
+		goto fail;
+	if (nres != total) {
+		xs_err_set(e, XS_E_INVALID_ARG, "%s: %u results recorded for %u dispatches", r->path, nres, total);
+		goto fail;
+	}
+	rep->batches++;
+	rep->dispatches += total;
+	if ((uint32_t)got != status && rep->identical) {
+		rep->identical = false;
+		snprintf(rep->detail, sizeof(rep->detail), "batch %u: status %s, recorded %s (%.160s)", rep->batches,
+			 xs_status_name(got), xs_status_name((xs_status)status), run_err.msg);
+	}
+	for (uint32_t i = 0; i < nres; i++) {
+		uint64_t cyc, waves, insts;
+		if (!rd64(r, &cyc, "result") || !rd64(r, &waves, "result") || !rd64(r, &insts, "result"))
+			goto fail;
+		rep->cycles += res[i].cycles;
+		if ((cyc != res[i].cycles || waves != res[i].waves_launched || insts != res[i].wave_insts) &&
+		    rep->identical) {
+			rep->identical = false;
+			snprintf(rep->detail, sizeof(rep->detail),
+				 "batch %u dispatch %u: %llu cycles, %llu waves, %llu instructions; recorded %llu, %llu, %llu",
+				 rep->batches, i, (unsigned long long)res[i].cycles,
+				 (unsigned long long)res[i].waves_launched, (unsigned long long)res[i].wave_insts,
+				 (unsigned long long)cyc, (unsigned long long)waves, (unsigned long long)insts);
+		}
+	}
+	if (!rd64(r, &digest, "digest"))
+		goto fail;
+	uint64_t now = memory_digest(vm);
+	if (now != digest && rep->identical) {
+		rep->identical = false;
+		snprintf(rep->detail, sizeof(rep->detail), "batch %u: GPU memory digest %016llx, recorded %016llx",
+			 rep->batches, (unsigned long long)now, (unsigned long long)digest);
+	}
+	free(res);
+	xs_gpu_destroy(gpu);
+	xs_vm_destroy(vm);
+	return XS_OK;
+fail:
+	st = e->status ? e->status : XS_E_INVALID_ARG;
+	free(res);
+	xs_gpu_destroy(gpu);
+	xs_vm_destroy(vm);
+	return st;
+}
+
+XS_API xs_status xs_replay(const char *path, xs_replay_report *rep)
+{
+	xs_err e = { 0 };
+	if (!path || !rep)
+		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_replay: NULL argument");
+	*rep = (xs_replay_report){ .identical = true };
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return xs_api_failf(NULL, XS_E_IO, "%s: cannot open: %s", path, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	reader r = { f, path, ftell(f), &e };
+	rewind(f);
+	char magic[8];
+	uint32_t version, tag;
+	xs_status st = XS_OK;
+	if (!rd(&r, magic, 8, "magic") || !rd32(&r, &version, "version"))
+		st = e.status;
+	else if (memcmp(magic, MAGIC, 8) || version != 1)
+		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: not an xs12 recording (version 1)", path);
+	while (!st && fread(&tag, 4, 1, f) == 1) {
+		if (tag != 'B') {
+			st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", path, ftell(f) - 4);
+			break;
+		}
+		st = replay_batch(&r, rep);
+	}
+	fclose(f);
+	if (!st && rep->batches == 0)
+		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: the recording holds no batch", path);
+	return st ? xs_api_fail(NULL, &e) : XS_OK;
+}
