@@ -167,9 +167,15 @@ typedef struct xs_gpu_cp {
 	uint64_t base_va;        /* SET_BASE for DISPATCH_INDIRECT */
 } xs_gpu_cp;
 
-/* Min-heap of waves by (ready, seq): the timing model's issue order. */
+/* Min-heap of waves by (ready, seq): the timing model's issue order. The
+ * keys live in the entries so that sifting stays in one array. */
+typedef struct xs_gpu_heap_ent {
+	uint64_t ready, seq;
+	xs_gpu_wave *w;
+} xs_gpu_heap_ent;
+
 typedef struct xs_gpu_heap {
-	xs_gpu_wave **a;
+	xs_gpu_heap_ent *a;
 	uint32_t n, cap;
 } xs_gpu_heap;
 

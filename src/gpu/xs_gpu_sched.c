@@ -26,7 +26,7 @@
 
 /* ---- heap of waves by (ready, seq) ---------------------------------------- */
 
-static bool before(const xs_gpu_wave *a, const xs_gpu_wave *b)
+static inline bool before(const xs_gpu_heap_ent *a, const xs_gpu_heap_ent *b)
 {
 	return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
 }
@@ -34,30 +34,32 @@ static bool before(const xs_gpu_wave *a, const xs_gpu_wave *b)
 void xs_gpu_heap_push(xs_gpu_heap *h, xs_gpu_wave *w)
 {
 	/* The heap holds at most one entry per wave slot: sized at GPU creation. */
+	xs_gpu_heap_ent e = { w->ready, w->seq, w };
 	uint32_t i = h->n++;
 	while (i > 0) {
 		uint32_t p = (i - 1) / 2;
-		if (!before(w, h->a[p]))
+		if (!before(&e, &h->a[p]))
 			break;
 		h->a[i] = h->a[p];
 		i = p;
 	}
-	h->a[i] = w;
+	h->a[i] = e;
 }
 
 static xs_gpu_wave *heap_pop(xs_gpu_heap *h)
 {
 	if (h->n == 0)
 		return NULL;
-	xs_gpu_wave *top = h->a[0], *last = h->a[--h->n];
+	xs_gpu_wave *top = h->a[0].w;
+	xs_gpu_heap_ent last = h->a[--h->n];
 	uint32_t i = 0;
 	for (;;) {
 		uint32_t c = 2 * i + 1;
 		if (c >= h->n)
 			break;
-		if (c + 1 < h->n && before(h->a[c + 1], h->a[c]))
+		if (c + 1 < h->n && before(&h->a[c + 1], &h->a[c]))
 			c++;
-		if (!before(h->a[c], last))
+		if (!before(&h->a[c], &last))
 			break;
 		h->a[i] = h->a[c];
 		i = c;
