@@ -20,7 +20,7 @@ test: all
 	scripts/run-tests $(BUILD)
 
 bench: all
-	$(BUILD)/bench/xs12-bench
+	python3 bench/xs12_bench.py $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -13,6 +13,7 @@
 #include <CL/cl.h>
 
 #include <getopt.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -227,6 +228,7 @@ int main(int argc, char **argv)
 	unsigned nargs = 0;
 	int rc = EXIT_CL;
 	char err[1024];
+	bool timed = false;
 
 	static const struct option longopts[] = {
 		{ "kernel", required_argument, NULL, 'k' },
@@ -234,6 +236,7 @@ int main(int argc, char **argv)
 		{ "block", required_argument, NULL, 'b' },
 		{ "arg", required_argument, NULL, 'a' },
 		{ "build-opts", required_argument, NULL, 'o' },
+		{ "time", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -244,6 +247,7 @@ int main(int argc, char **argv)
 		case 'g': groups_s = optarg; break;
 		case 'b': block_s = optarg; break;
 		case 'o': build_opts = optarg; break;
+		case 't': timed = true; break;
 		case 'a':
 			if (nargs == MAX_ARGS) {
 				rc = usage_error("more than %d --arg", MAX_ARGS);
@@ -398,6 +402,18 @@ int main(int argc, char **argv)
 	}
 	CL_CHECK(e, "clEnqueueNDRangeKernel");
 	CL_CHECK(clFinish(q), "clFinish");
+	if (timed) {
+		/* The first launch includes PoCL's work-group compilation for this
+		 * size; time a second one (bench/: the speed baseline). Buffers are
+		 * not reset, so outputs of read-modify-write kernels change. */
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		CL_CHECK(clEnqueueNDRangeKernel(q, kern, ndim, NULL, global, block, 0, NULL, NULL),
+			 "clEnqueueNDRangeKernel");
+		CL_CHECK(clFinish(q), "clFinish");
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("kernel_seconds %.6f\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+	}
 	for (unsigned i = 0; i < nargs; i++) {
 		xs_argspec *a = &specs[i];
 		if (a->kind != XS_AS_OUT && a->kind != XS_AS_INOUT)

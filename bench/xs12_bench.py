@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""xs12 benchmark: a fixed kernel mix run in xs12 and on PoCL in the same run.
+
+  python3 bench/xs12_bench.py BUILD_DIR [--json FILE]
+
+For each kernel (compute-bound, memory-bound, scratch-heavy, and a small
+streaming one) it runs `xs12 run --functional` and `xs12 run --timing` on one
+host core, and the same OpenCL C source on PoCL restricted to one thread
+(POCL_MAX_PTHREAD_COUNT=1, second launch timed so that PoCL's per-size
+compilation is not counted). It prints wave instructions per second (host),
+lane operations per second (wave instructions x wave size), and the ratio of
+xs12's functional time to PoCL's time. Targets (ISA and GPU-model issues):
+>= 100 M wave instructions/s functional, >= 10 M timing, <= 10x PoCL's time.
+"""
+import json, math, os, struct, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
+XS12 = os.path.join(BUILD, "tools", "xs12")
+POCL = os.path.join(BUILD, "tests", "e2e", "pocl_run")
+K = os.path.join(BUILD, "kernels")
+
+# name, code object, OpenCL source, kernel, groups, block, args (files made below)
+MIX = [
+    ("compute: fma_peak", "fma_peak.O2.w32.hsaco", "kernels/model/fma_peak.cl", "fma_peak", 416, 256,
+     ["out:o.bin:425984", "f32:0.999", "f32:0.001"]),
+    ("memory: stream_copy", "stream_copy.O2.w32.hsaco", "kernels/model/stream_copy.cl", "stream_copy", 8192, 256,
+     ["in:in32m.bin", "out:o.bin:32M"]),
+    ("scratch: private_spill -O0", "private_spill.O0.w32.hsaco", "kernels/private_spill.cl", "private_spill", 64,
+     256, ["in:in64k.bin", "out:o.bin:64K", "u32:16384"]),
+    ("scratch: scratch_chase", "scratch_chase.O2.w32.hsaco", "kernels/model/scratch_chase.cl", "scratch_chase", 256,
+     256, ["in:in64k.bin", "out:o.bin:256K", "u32:64"]),
+    ("stream: vadd", "vadd.O2.w32.hsaco", "kernels/vadd.cl", "vadd", 4096, 256,
+     ["in:in32m.bin", "in:in32m.bin", "out:o.bin:4M", "u32:1048576"]),
+]
+
+
+def xs12(tmp, co, groups, block, args, mode):
+    cmd = [XS12, "run", os.path.join(K, co), "--groups", str(groups), "--block", str(block), mode, "--json",
+           "--scratch-waves", "1664"]
+    for a in args:
+        cmd += ["--arg", a]
+    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
+    if p.returncode:
+        raise SystemExit(f"xs12 failed: {p.stderr}")
+    return json.loads(p.stdout)
+
+
+def pocl(tmp, src, kernel, groups, block, args):
+    cmd = [POCL, os.path.join(ROOT, src), "--kernel", kernel, "--groups", str(groups), "--block", str(block), "--time"]
+    for a in args:
+        cmd += ["--arg", a]
+    env = dict(os.environ, POCL_MAX_PTHREAD_COUNT="1")
+    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env)
+    if p.returncode:
+        raise SystemExit(f"pocl_run failed: {p.stderr}")
+    return float(p.stdout.split("kernel_seconds")[1].split()[0])
+
+
+def main():
+    out_json = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "in32m.bin"), "wb") as f:
+            f.write(os.urandom(32 << 20))
+        with open(os.path.join(tmp, "in64k.bin"), "wb") as f:
+            f.write(struct.pack("<16384I", *[(i * 2654435761) & 0xffffffff for i in range(16384)]))
+        print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
+              f"{'xs12 s':>8} {'PoCL s':>8} {'ratio':>6}")
+        for name, co, src, kern, groups, block, args in MIX:
+            f = xs12(tmp, co, groups, block, args, "--functional")
+            t = xs12(tmp, co, groups, block, args, "--timing")
+            ps = pocl(tmp, src, kern, groups, block, args)
+            wi = f["wave_instructions"]
+            row = {"kernel": name, "wave_instructions": wi,
+                   "functional_wave_inst_per_s": wi / f["host_seconds"],
+                   "lane_ops_per_s": wi * 32 / f["host_seconds"],
+                   "timing_wave_inst_per_s": t["wave_instructions"] / t["host_seconds"],
+                   "xs12_seconds": f["host_seconds"], "pocl_seconds": ps, "ratio": f["host_seconds"] / ps,
+                   "simulated_cycles": t["cycles"]}
+            rows.append(row)
+            print(f"{name:28} {wi:>11} {row['functional_wave_inst_per_s'] / 1e6:>9.1f} "
+                  f"{row['lane_ops_per_s'] / 1e9:>9.2f} {row['timing_wave_inst_per_s'] / 1e6:>10.1f} "
+                  f"{row['xs12_seconds']:>8.3f} {ps:>8.3f} {row['ratio']:>6.1f}")
+    tot_wi = sum(r["wave_instructions"] for r in rows)
+    tot_f = sum(r["xs12_seconds"] for r in rows)
+    tot_p = sum(r["pocl_seconds"] for r in rows)
+    geo = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
+    summary = {"functional_wave_inst_per_s": tot_wi / tot_f, "ratio_total": tot_f / tot_p, "ratio_geomean": geo}
+    print(f"\nmix: {summary['functional_wave_inst_per_s'] / 1e6:.1f} M wave instructions/s functional (one core); "
+          f"xs12/PoCL time {summary['ratio_total']:.1f}x in total, {geo:.1f}x geometric mean per kernel")
+    if out_json:
+        with open(out_json, "w") as fo:
+            json.dump({"rows": rows, "summary": summary}, fo, indent=1)
+
+
+main()
