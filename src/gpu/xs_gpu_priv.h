@@ -9,6 +9,7 @@
 #define XS_GPU_MAX_WAVES_PER_GROUP 32
 #define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
 #define XS_GPU_VMQ 64            /* outstanding memory operations tracked per wave and counter */
+#define XS_GPU_WHEEL 4096        /* cycles the timing wheel covers */
 
 typedef struct xs_gpu_group xs_gpu_group;
 typedef struct xs_gpu_disp xs_gpu_disp;
@@ -34,6 +35,7 @@ typedef struct xs_gpu_wave {
 	uint64_t valu_done;
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
 	struct xs_gpu_wave *next_wait; /* in its SIMD's wait list for a pipe */
+	struct xs_gpu_wave *next_ev;   /* in its timing-wheel bucket */
 } xs_gpu_wave;
 
 struct xs_gpu_group {
@@ -209,6 +211,12 @@ struct xs_gpu {
 	xs_gpu_disp disp[XS_GPU_MAX_ACTIVE];
 	uint32_t ndisp_active;
 	uint32_t next_disp_id;
+	/* Timing: waves by ready cycle. A wheel of one FIFO bucket per cycle
+	 * for the next XS_GPU_WHEEL cycles (O(1) per event; FIFO keeps equal
+	 * cycles in a deterministic order), and a heap for waves further out. */
+	xs_gpu_wave *wheel_head[XS_GPU_WHEEL], *wheel_tail[XS_GPU_WHEEL];
+	uint64_t wheel_cur;
+	uint32_t wheel_n;
 	xs_gpu_heap heap;
 	xs_gpu_progress_fn progress;
 	void *progress_user;
@@ -232,7 +240,8 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp);
 /* xs_gpu_sched.c: running waves */
 /* Runs waves until every dispatch has completed, or (until_one) until one has. */
 xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e);
-void xs_gpu_heap_push(xs_gpu_heap *h, xs_gpu_wave *w);
+/* Queues a wave to issue at w->ready (>= the current cycle). */
+void xs_gpu_evq_push(xs_gpu *g, xs_gpu_wave *w);
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
 
 #endif

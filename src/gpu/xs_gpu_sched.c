@@ -31,7 +31,7 @@ static inline bool before(const xs_gpu_heap_ent *a, const xs_gpu_heap_ent *b)
 	return a->ready < b->ready || (a->ready == b->ready && a->seq < b->seq);
 }
 
-void xs_gpu_heap_push(xs_gpu_heap *h, xs_gpu_wave *w)
+static void heap_push(xs_gpu_heap *h, xs_gpu_wave *w)
 {
 	/* The heap holds at most one entry per wave slot: sized at GPU creation. */
 	xs_gpu_heap_ent e = { w->ready, w->seq, w };
@@ -69,6 +69,68 @@ static xs_gpu_wave *heap_pop(xs_gpu_heap *h)
 	return top;
 }
 
+/* ---- event queue: timing wheel + overflow heap ------------------------------ */
+
+static void wheel_append(xs_gpu *g, xs_gpu_wave *w)
+{
+	uint32_t b = (uint32_t)(w->ready % XS_GPU_WHEEL);
+	w->next_ev = NULL;
+	if (g->wheel_tail[b])
+		g->wheel_tail[b]->next_ev = w;
+	else
+		g->wheel_head[b] = w;
+	g->wheel_tail[b] = w;
+	g->wheel_n++;
+}
+
+void xs_gpu_evq_push(xs_gpu *g, xs_gpu_wave *w)
+{
+	if (w->ready < g->wheel_cur)
+		w->ready = g->wheel_cur;
+	if (w->ready - g->wheel_cur < XS_GPU_WHEEL)
+		wheel_append(g, w);
+	else
+		heap_push(&g->heap, w);
+}
+
+/* Moves overflow waves that came within the wheel's reach into it. */
+static void wheel_refill(xs_gpu *g)
+{
+	while (g->heap.n && g->heap.a[0].ready < g->wheel_cur + XS_GPU_WHEEL)
+		wheel_append(g, heap_pop(&g->heap));
+}
+
+static xs_gpu_wave *evq_pop(xs_gpu *g)
+{
+	if (!g->wheel_n) {
+		if (!g->heap.n)
+			return NULL;
+		g->wheel_cur = g->heap.a[0].ready;
+		wheel_refill(g);
+	}
+	for (;;) {
+		uint32_t b = (uint32_t)(g->wheel_cur % XS_GPU_WHEEL);
+		xs_gpu_wave *w = g->wheel_head[b];
+		if (w) {
+			g->wheel_head[b] = w->next_ev;
+			if (!w->next_ev)
+				g->wheel_tail[b] = NULL;
+			g->wheel_n--;
+			return w;
+		}
+		g->wheel_cur++;
+		wheel_refill(g);
+	}
+}
+
+static void evq_clear(xs_gpu *g)
+{
+	memset(g->wheel_head, 0, sizeof(g->wheel_head));
+	memset(g->wheel_tail, 0, sizeof(g->wheel_tail));
+	g->wheel_n = 0;
+	g->heap.n = 0;
+}
+
 /* ---- reports ----------------------------------------------------------------- */
 
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
@@ -104,7 +166,7 @@ static xs_status remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 		if (g->disp[i].active)
 			xs_gpu_disp_finish(g, &g->disp[i]);
-	g->heap.n = 0;
+	evq_clear(g);
 	return XS_E_DEVICE_REMOVED;
 }
 
@@ -312,7 +374,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		}
 		if (ok > t) {
 			gw->ready = ok;
-			xs_gpu_heap_push(&g->heap, gw);
+			xs_gpu_evq_push(g, gw);
 			return XS_OK;
 		}
 		if (sm->pipe_free[pipe] > t) {
@@ -322,7 +384,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 			if (!sm->retrier[pipe] || sm->retrier[pipe] == gw) {
 				sm->retrier[pipe] = gw;
 				gw->ready = sm->pipe_free[pipe];
-				xs_gpu_heap_push(&g->heap, gw);
+				xs_gpu_evq_push(g, gw);
 			} else {
 				gw->next_wait = NULL;
 				if (sm->wait_tail[pipe])
@@ -406,7 +468,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 			sm->wait_tail[pipe] = NULL;
 		sm->retrier[pipe] = wk;
 		wk->ready = sm->pipe_free[pipe];
-		xs_gpu_heap_push(&g->heap, wk);
+		xs_gpu_evq_push(g, wk);
 	}
 	if (iclass >= XS_IC_VALU && iclass <= XS_IC_VALU_DP && in && in->dst >= 256) {
 		gw->valu_dst_lo = in->dst;
@@ -421,11 +483,11 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		gw->ending = true;
 		uint64_t vs = cnt_wait(&gw->vs, 0), vm = cnt_wait(&gw->vm, 0), lgkm = cnt_wait(&gw->lgkm, 0);
 		gw->ready = XS_MAX(XS_MAX(gw->ready, vs), XS_MAX(vm, lgkm));
-		xs_gpu_heap_push(&g->heap, gw);
+		xs_gpu_evq_push(g, gw);
 	} else if (ws == XS_WAVE_BARRIER) {
 		xs_gpu_spi_barrier_arrive(g, gw);
 	} else {
-		xs_gpu_heap_push(&g->heap, gw);
+		xs_gpu_evq_push(g, gw);
 	}
 	return XS_OK;
 }
@@ -435,7 +497,7 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 	uint64_t c0 = g->completions;
 	xs_gpu_spi_launch_pending(g);
 	while (g->ndisp_active && !(until_one && g->completions != c0)) {
-		xs_gpu_wave *gw = heap_pop(&g->heap);
+		xs_gpu_wave *gw = evq_pop(g);
 		if (!gw)
 			return no_progress(g, e);
 		if (gw->ready > g->now)

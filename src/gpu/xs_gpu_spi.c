@@ -446,7 +446,7 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 		g->resident++;
 		note_resident(g, disp, wave_cu, +1);
 		if (g->timing)
-			xs_gpu_heap_push(&g->heap, gw);
+			xs_gpu_evq_push(g, gw);
 		uint32_t per_simd = sm->nwaves;
 		disp->r->peak_waves_per_simd = XS_MAX(disp->r->peak_waves_per_simd, per_simd);
 	}
@@ -596,7 +596,7 @@ static void barrier_release(xs_gpu *g, xs_gpu_group *grp)
 		w->w.status = XS_WAVE_READY;
 		if (g->timing) {
 			w->ready = XS_MAX(w->ready, t);
-			xs_gpu_heap_push(&g->heap, w);
+			xs_gpu_evq_push(g, w);
 		}
 	}
 }
