@@ -35,9 +35,9 @@ MIX = [
 ]
 
 
-def xs12(tmp, co, groups, block, args, mode):
+def xs12(tmp, co, groups, block, args, mode, threads=1):
     cmd = [XS12, "run", os.path.join(K, co), "--groups", str(groups), "--block", str(block), mode, "--json",
-           "--scratch-waves", "1664"]
+           "--scratch-waves", "1664", "--threads", str(threads)]
     for a in args:
         cmd += ["--arg", a]
     p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
@@ -89,6 +89,18 @@ def main():
     summary = {"functional_wave_inst_per_s": tot_wi / tot_f, "ratio_total": tot_f / tot_p, "ratio_geomean": geo}
     print(f"\nmix: {summary['functional_wave_inst_per_s'] / 1e6:.1f} M wave instructions/s functional (one core); "
           f"xs12/PoCL time {summary['ratio_total']:.1f}x in total, {geo:.1f}x geometric mean per kernel")
+    # Host threads in functional mode (results identical, tested by the scaling run's bytes).
+    ncpu = os.cpu_count() or 1
+    name, co, src, kern, groups, block, args = MIX[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        one = xs12(tmp, co, groups, block, args, "--functional", 1)
+        a = open(os.path.join(tmp, "o.bin"), "rb").read()
+        many = xs12(tmp, co, groups, block, args, "--functional", ncpu)
+        same = open(os.path.join(tmp, "o.bin"), "rb").read() == a
+    summary["threads"] = ncpu
+    summary["thread_speedup"] = one["host_seconds"] / many["host_seconds"]
+    print(f"functional on {ncpu} host threads ({name}): {summary['thread_speedup']:.2f}x one thread, "
+          f"results {'identical' if same else 'DIFFERENT'}")
     if out_json:
         with open(out_json, "w") as fo:
             json.dump({"rows": rows, "summary": summary}, fo, indent=1)

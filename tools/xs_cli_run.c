@@ -35,6 +35,7 @@ static void help(FILE *f)
 		"  --title-scratch N  each queue gets its own scratch ring of N slots\n"
 		"                  (SetShaderScratchSpaceX); default: the driver's shared ring (S1.8)\n"
 		"  --timing        timing model (default); --functional: no timing, fastest\n"
+		"  --threads N     host threads for --functional (default: all cores)\n"
 		"  --trace FILE    Chrome trace / Perfetto JSON timeline, one track per wave slot\n"
 		"  --svg FILE      SVG chart of waves in flight and scratch slots over time\n"
 		"  --record FILE   save the run (GPU memory, PM4, results) for `xs12 replay`\n"
@@ -244,13 +245,14 @@ static const struct option kernel_opts[] = {
 	{ "trace", required_argument, NULL, 'r' },
 	{ "svg", required_argument, NULL, 'v' },
 	{ "record", required_argument, NULL, 'R' },
+	{ "threads", required_argument, NULL, 'N' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
 
 typedef struct run_opts {
 	xs_machine machine;
-	uint32_t scratch_waves, title_scratch, watchdog;
+	uint32_t scratch_waves, title_scratch, watchdog, threads;
 	bool json, functional;
 	const char *trace, *svg, *record;
 } run_opts;
@@ -271,7 +273,7 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", kernel_opts, NULL)) != -1) {
-		bool global = strchr("msTwjtfrvR", c) != NULL;
+		bool global = strchr("msTwjtfrvRN", c) != NULL;
 		if (global && !g)
 			return xs_cli_usage_error("run", "%s: '%s' applies to the whole run: put it before --async",
 						  who, argv[optind - 1]);
@@ -327,6 +329,10 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		case 'r': g->trace = optarg; break;
 		case 'v': g->svg = optarg; break;
 		case 'R': g->record = optarg; break;
+		case 'N':
+			if (!xs_cli_parse_u32(optarg, &g->threads) || g->threads == 0)
+				return xs_cli_usage_error("run", "--threads '%s': expected a positive integer", optarg);
+			break;
 		case 'h': help(stdout); return -1;
 		default:
 			return xs_cli_usage_error("run", "unknown option or missing value: '%s'", argv[optind - 1]);
@@ -398,7 +404,7 @@ int xs_cli_run(int argc, char **argv)
 	progress_state ps = { .start = xs_cli_now() };
 	xs_device *dev;
 	xs_device_desc desc = { .machine = g.machine, .scratch_waves = g.scratch_waves,
-				.watchdog_wave_insts = g.watchdog, .functional = g.functional,
+				.watchdog_wave_insts = g.watchdog, .functional = g.functional, .threads = g.threads,
 				.progress = isatty(2) ? show_progress : NULL, .progress_user = &ps };
 	if (xs_device_create(&desc, &dev)) {
 		fprintf(stderr, "xs12 run: %s\n", xs_last_error(NULL));

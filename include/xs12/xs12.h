@@ -60,6 +60,11 @@ typedef struct xs_device_desc {
 	/* Functional execution only: no timing model (fastest); cycles then
 	 * count one per wave32 instruction per SIMD. Default: timing on. */
 	bool functional;
+	/* Host threads for functional mode: 0 = all cores, 1 = one (its
+	 * issue-count cycles are then deterministic). Results are the same for
+	 * kernels whose result does not depend on the order of atomics between
+	 * groups. The timing model always runs on one thread. */
+	uint32_t threads;
 	/* Called now and then during long runs: groups launched of the groups
 	 * of the dispatches in flight, and simulated cycles. May be NULL. */
 	void (*progress)(void *user, uint64_t groups_launched, uint64_t groups_total, uint64_t cycles);

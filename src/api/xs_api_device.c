@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static _Thread_local xs_err no_device_err;
 
@@ -88,6 +89,9 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 	dev->functional = desc->functional;
 	dev->watchdog = desc->watchdog_wave_insts;
 	xs_gpu_set_timing(dev->gpu, !desc->functional);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	dev->threads = desc->threads ? desc->threads : (uint32_t)(ncpu > 0 ? ncpu : 1);
+	xs_gpu_set_threads(dev->gpu, dev->threads);
 	xs_gpu_set_progress(dev->gpu, desc->progress, desc->progress_user);
 	*out = dev;
 	return XS_OK;

@@ -30,6 +30,7 @@ struct xs_device {
 	xs_scratch_ring ring[XS_GPU_MAX_QUEUES];
 	bool functional;
 	uint64_t watchdog;
+	uint32_t threads;
 	FILE *record;             /* xs_device_record */
 };
 

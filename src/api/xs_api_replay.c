@@ -8,7 +8,7 @@
  * cycles and bytes come out. The reader is strict and bounded.
  *
  *   file   := "XS12RPL1" u32 version(1) batch*
- *   batch  := u32 'B' u32 machine u32 functional u64 watchdog
+ *   batch  := u32 'B' u32 machine u32 functional u64 watchdog u32 threads
  *             u32 nalloc (u64 va, u64 size)* u32 npage (u64 va, 4096 bytes)*
  *             u32 nsub (u32 queue, u64 va, u32 ndw, u32 nresults)*
  *             u32 status u32 nres (u64 cycles, u64 waves, u64 insts)* u64 digest
@@ -90,6 +90,11 @@ XS_API xs_status xs_device_record(xs_device *dev, const char *path)
 	dev->record = fopen(path, "wb");
 	if (!dev->record)
 		return xs_api_failf(dev, XS_E_IO, "%s: cannot write: %s", path, strerror(errno));
+	/* A recording is of a deterministic run: functional mode on several
+	 * threads would hand out scratch slots (and so scratch bytes) in host
+	 * order. */
+	dev->threads = 1;
+	xs_gpu_set_threads(dev->gpu, 1);
 	fwrite(MAGIC, 1, 8, dev->record);
 	w32(dev->record, 1);
 	return XS_OK;
@@ -104,6 +109,7 @@ void xs_api_record_before(xs_device *dev, const xs_api_sub *subs, uint32_t nsub)
 	w32(f, dev->info->machine);
 	w32(f, dev->functional);
 	w64(f, dev->watchdog);
+	w32(f, dev->threads);
 	w32(f, (uint32_t)dev->vm->nallocs);
 	for (size_t i = 0; i < dev->vm->nallocs; i++) {
 		w64(f, dev->vm->allocs[i].va);
@@ -172,10 +178,14 @@ static bool bounded(reader *r, uint32_t n, uint32_t max, size_t each, const char
 static xs_status replay_batch(reader *r, xs_replay_report *rep)
 {
 	xs_err *e = r->e;
-	uint32_t machine, functional, nalloc, npage, nsub, status, nres;
+	uint32_t machine, functional, threads, nalloc, npage, nsub, status, nres;
 	uint64_t watchdog, digest;
-	if (!rd32(r, &machine, "machine") || !rd32(r, &functional, "mode") || !rd64(r, &watchdog, "watchdog"))
+	if (!rd32(r, &machine, "machine") || !rd32(r, &functional, "mode") || !rd64(r, &watchdog, "watchdog") ||
+	    !rd32(r, &threads, "threads"))
 		return e->status;
+	if (threads != 1)
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: recorded with %u host threads; recordings are of "
+				  "one-thread runs", r->path, threads);
 	/* The GPU model alone: an address space and a GPU, no runtime. */
 	const xs_devinfo *info = xs_devinfo_get((xs_machine)machine);
 	if (!info)
@@ -188,6 +198,7 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	}
 	xs_gpu_set_timing(gpu, functional == 0);
 	xs_gpu_set_watchdog(gpu, watchdog);
+	xs_gpu_set_threads(gpu, threads);
 	xs_status st = XS_OK;
 	xs_api_sub subs[MAX_SUBS];
 	xs_gpu_dispatch_result *res = NULL;

@@ -27,6 +27,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->vm = vm;
 	g->watchdog = 1ull << 32;
 	g->timing = true;
+	g->threads = 1;
 	g->dram_bytes_per_clk = (double)info->mem_bandwidth_gbs * 1e9 * info->dram_efficiency_pct / 100.0 /
 				((double)info->sclk_mhz * 1e6);
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
@@ -117,6 +118,7 @@ const xs_devinfo *xs_gpu_info(const xs_gpu *g) { return g->info; }
 xs_vm *xs_gpu_vm(xs_gpu *g) { return g->vm; }
 void xs_gpu_set_watchdog(xs_gpu *g, uint64_t n) { g->watchdog = n ? n : 1ull << 32; }
 void xs_gpu_set_timing(xs_gpu *g, bool on) { g->timing = on; }
+void xs_gpu_set_threads(xs_gpu *g, uint32_t n) { g->threads = XS_MAX(1u, XS_MIN(n, (uint32_t)XS_GPU_MAX_THREADS)); }
 
 void xs_gpu_set_progress(xs_gpu *g, xs_gpu_progress_fn fn, void *user)
 {

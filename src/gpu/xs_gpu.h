@@ -59,6 +59,8 @@ void xs_gpu_set_watchdog(xs_gpu *gpu, uint64_t wave_insts);
 typedef void (*xs_gpu_progress_fn)(void *user, uint64_t groups_launched, uint64_t groups_total,
 				   uint64_t cycles);
 void xs_gpu_set_progress(xs_gpu *gpu, xs_gpu_progress_fn fn, void *user);
+/* Host threads for functional mode (1 = deterministic issue-count cycles). */
+void xs_gpu_set_threads(xs_gpu *gpu, uint32_t n);
 /* Timing model on (default) or functional execution only. */
 void xs_gpu_set_timing(xs_gpu *gpu, bool on);
 

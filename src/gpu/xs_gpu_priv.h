@@ -36,6 +36,7 @@ typedef struct xs_gpu_wave {
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
 	struct xs_gpu_wave *next_wait; /* in its SIMD's wait list for a pipe */
 	struct xs_gpu_wave *next_ev;   /* in its timing-wheel bucket */
+	bool running;            /* functional, several threads: a thread is executing it */
 } xs_gpu_wave;
 
 struct xs_gpu_group {
@@ -187,6 +188,7 @@ struct xs_gpu {
 	xs_isa_ctx ctx;
 	uint64_t watchdog;
 	bool timing;
+	uint32_t threads;        /* host threads for functional mode */
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
 	xs_gpu_cp cp[XS_GPU_MAX_QUEUES];
 	uint64_t completions;    /* dispatches finished so far */
@@ -238,6 +240,10 @@ void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);
 void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *ring);
 void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp);
 /* xs_gpu_sched.c: running waves */
+#define XS_GPU_MAX_THREADS 64
+xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e);
+/* A fault: report, abandon every dispatch, XS_E_DEVICE_REMOVED. */
+xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
 /* Runs waves until every dispatch has completed, or (until_one) until one has. */
 xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e);
 /* Queues a wave to issue at w->ready (>= the current cycle). */

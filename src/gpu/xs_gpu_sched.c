@@ -157,7 +157,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 }
 
 /* A fault removes the device: every dispatch in flight is abandoned. */
-static xs_status remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
+xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 {
 	xs_gpu_disp *bad = gw->group->disp;
 	bad->r->fault = g->ctx.fault;
@@ -255,7 +255,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 		progress(g, gw->w.insts - before_insts);
 		g->now = sm->clock;
 		if (ws == XS_WAVE_FAULT)
-			return remove_device(g, gw, e);
+			return xs_gpu_remove_device(g, gw, e);
 		if (ws == XS_WAVE_ENDED) {
 			xs_gpu_spi_retire(g, gw);
 			xs_gpu_spi_launch_pending(g);
@@ -398,12 +398,12 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	}
 
 	if (watchdog_hit(g, gw))
-		return remove_device(g, gw, e);
+		return xs_gpu_remove_device(g, gw, e);
 	uint64_t next_pc = w->pc + (in ? in->size : 0);
 	uint32_t active = popcount_exec(w);
 	xs_wave_status ws = xs_isa_run(&g->ctx, w, 1);
 	if (ws == XS_WAVE_FAULT)
-		return remove_device(g, gw, e);
+		return xs_gpu_remove_device(g, gw, e);
 
 	/* Costs of what was issued at t. */
 	uint32_t passes = w64 ? 2 : 1;
@@ -517,7 +517,9 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 
 xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e)
 {
-	return g->timing ? run_timing(g, until_one, e) : run_functional(g, until_one, e);
+	if (g->timing)
+		return run_timing(g, until_one, e);
+	return g->threads > 1 ? xs_gpu_run_functional_mt(g, until_one, e) : run_functional(g, until_one, e);
 }
 
 xs_status xs_gpu_run(xs_gpu *g, xs_err *e)

@@ -1,0 +1,190 @@
+/*
+ * Functional mode on several host threads. The WGPs are dealt out to the
+ * threads (WGP w to thread w mod T); a thread runs only the waves on its
+ * WGPs, so a group's waves, its LDS and its barriers stay on one thread. The
+ * SPI state (launch, retire, barriers, rings, trace) is shared and changed
+ * under one lock, once per quantum; instruction execution runs unlocked,
+ * each thread with its own predecode cache. GPU memory pages are backed
+ * atomically (src/mem) and vector atomics are host atomics (src/isa).
+ *
+ * Results equal one thread's for kernels whose result does not depend on
+ * the order of atomics between groups. Cycles in functional mode are issue
+ * counts per SIMD; with several threads they depend on which group launched
+ * where first, so they can differ from run to run (the timing model is
+ * always one thread and deterministic).
+ */
+#include "gpu/xs_gpu_priv.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XS_MT_QUANTUM 2048
+
+typedef struct mt_shared {
+	xs_gpu *g;
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	uint32_t nthreads;
+	uint64_t c0;
+	bool until_one;
+	bool stop;
+	xs_status status;
+	xs_err *e;
+	uint32_t running;        /* threads executing a quantum right now */
+} mt_shared;
+
+typedef struct mt_worker {
+	mt_shared *sh;
+	uint32_t id;
+	xs_isa_ctx ctx;
+	pthread_t th;
+} mt_worker;
+
+static bool done(const mt_shared *sh)
+{
+	const xs_gpu *g = sh->g;
+	return sh->stop || g->ndisp_active == 0 || (sh->until_one && g->completions != sh->c0);
+}
+
+/* The ready wave on this thread's SIMDs with the lowest SIMD clock. */
+static xs_gpu_wave *pick(xs_gpu *g, uint32_t id, uint32_t nthreads, xs_gpu_simd **out)
+{
+	const xs_devinfo *di = g->info;
+	xs_gpu_simd *best = NULL;
+	xs_gpu_wave *bw = NULL;
+	for (uint32_t s = 0; s < g->nsimd; s++) {
+		xs_gpu_simd *sm = &g->simd[s];
+		if (!sm->nwaves || g->cu[s / di->simds_per_cu].wgp % nthreads != id ||
+		    (best && sm->clock >= best->clock))
+			continue;
+		for (uint32_t i = 1; i <= di->wave_slots_per_simd; i++) {
+			uint32_t k = (sm->rr + i) % di->wave_slots_per_simd;
+			xs_gpu_wave *gw = sm->wave[k];
+			if (gw && gw->w.status == XS_WAVE_READY && !gw->running) {
+				best = sm;
+				bw = gw;
+				break;
+			}
+		}
+	}
+	if (bw) {
+		best->rr = bw->slot;
+		*out = best;
+	}
+	return bw;
+}
+
+static void *worker_main(void *arg)
+{
+	mt_worker *wk = arg;
+	mt_shared *sh = wk->sh;
+	xs_gpu *g = sh->g;
+	pthread_mutex_lock(&sh->lock);
+	for (;;) {
+		xs_gpu_simd *sm = NULL;
+		xs_gpu_wave *gw = NULL;
+		while (!done(sh) && !(gw = pick(g, wk->id, sh->nthreads, &sm))) {
+			if (sh->running == 0) {
+				/* Nobody runs and this thread has nothing: if no thread has
+				 * anything either, nothing can make progress. */
+				bool any = false;
+				for (uint32_t t = 0; t < sh->nthreads && !any; t++) {
+					xs_gpu_simd *s2;
+					any = pick(g, t, sh->nthreads, &s2) != NULL;
+				}
+				if (!any) {
+					sh->stop = true;
+					sh->status = xs_err_set(sh->e, XS_E_DEVICE_REMOVED,
+						"device removed: no wave can make progress (%u resident) and thread groups "
+						"are waiting to launch", g->resident);
+					pthread_cond_broadcast(&sh->cv);
+					break;
+				}
+			}
+			pthread_cond_wait(&sh->cv, &sh->lock);
+		}
+		if (done(sh))
+			break;
+		gw->running = true;
+		sh->running++;
+		uint64_t before = gw->w.insts;
+		bool dog = before >= g->watchdog;
+		pthread_mutex_unlock(&sh->lock);
+
+		xs_wave_status ws = XS_WAVE_FAULT;
+		if (!dog)
+			ws = xs_isa_run(&wk->ctx, &gw->w, XS_MIN(g->watchdog - before, (uint64_t)XS_MT_QUANTUM));
+
+		pthread_mutex_lock(&sh->lock);
+		gw->running = false;
+		sh->running--;
+		sm->clock += (gw->w.insts - before) * (gw->w.lanes / 32);
+		if (sm->clock > g->now)
+			g->now = sm->clock;
+		if (sh->stop)
+			break;
+		if (dog) {
+			wk->ctx.fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = gw->w.pc };
+			snprintf(wk->ctx.fault.what, sizeof(wk->ctx.fault.what), "budget %llu",
+				 (unsigned long long)g->watchdog);
+		}
+		if (ws == XS_WAVE_FAULT) {
+			g->ctx.fault = wk->ctx.fault;
+			sh->status = xs_gpu_remove_device(g, gw, sh->e);
+			sh->stop = true;
+		} else if (ws == XS_WAVE_ENDED) {
+			xs_gpu_spi_retire(g, gw);
+			xs_gpu_spi_launch_pending(g);
+		} else if (ws == XS_WAVE_BARRIER) {
+			xs_gpu_spi_barrier_arrive(g, gw);
+		}
+		pthread_cond_broadcast(&sh->cv);
+	}
+	pthread_cond_broadcast(&sh->cv);
+	pthread_mutex_unlock(&sh->lock);
+	return NULL;
+}
+
+xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e)
+{
+	mt_shared sh = { .g = g, .nthreads = g->threads, .c0 = g->completions, .until_one = until_one, .e = e };
+	mt_worker wk[XS_GPU_MAX_THREADS];
+	pthread_mutex_init(&sh.lock, NULL);
+	pthread_cond_init(&sh.cv, NULL);
+	xs_gpu_spi_launch_pending(g);
+	uint32_t started = 0;
+	for (uint32_t t = 0; t < sh.nthreads; t++) {
+		wk[t] = (mt_worker){ .sh = &sh, .id = t, .ctx = { .vm = g->vm, .icache = t ? NULL : g->ctx.icache } };
+		if (t && !(wk[t].ctx.icache = xs_icache_create()))
+			break;
+		if (pthread_create(&wk[t].th, NULL, worker_main, &wk[t])) {
+			if (t)
+				xs_icache_destroy(wk[t].ctx.icache);
+			break;
+		}
+		started++;
+	}
+	if (started < sh.nthreads) {
+		/* Could not start them all: the ones that run cover only some WGPs. */
+		pthread_mutex_lock(&sh.lock);
+		sh.stop = true;
+		sh.status = xs_err_set(e, XS_E_OUT_OF_MEMORY, "could not start %u host threads", sh.nthreads);
+		pthread_cond_broadcast(&sh.cv);
+		pthread_mutex_unlock(&sh.lock);
+	}
+	for (uint32_t t = 0; t < started; t++) {
+		pthread_join(wk[t].th, NULL);
+		if (t)
+			xs_icache_destroy(wk[t].ctx.icache);
+	}
+	pthread_cond_destroy(&sh.cv);
+	pthread_mutex_destroy(&sh.lock);
+	if (sh.status && sh.status != XS_E_DEVICE_REMOVED) {
+		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+			if (g->disp[i].active)
+				xs_gpu_disp_finish(g, &g->disp[i]);
+	}
+	return sh.status;
+}
