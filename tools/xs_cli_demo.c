@@ -225,26 +225,86 @@ int xs_cli_demo(int argc, char **argv)
 		failures += !ok;
 	}
 
-	/* The scratch story (SPEC S1.8, S1.13): the same scratch-heavy dispatch
-	 * with rings of more and more slots. */
-	printf("\nScratch ring slots bound the waves in flight (private_spill O0 w32, 16384 threads):\n");
-	printf("  %-14s %-18s %-16s %s\n", "ring slots", "peak scratch waves", "peak waves", "cycles");
+	/* The scratch story (SPEC S1.8, S1.13): a latency-bound scratch kernel
+	 * with compute rings of more and more slots. */
+	printf("\nScratch ring slots bound the waves in flight (scratch_chase, latency-bound, 65536 threads):\n");
+	printf("  %-12s %-18s %-20s %-12s %s\n", "ring slots", "peak scratch waves", "peak waves per SIMD",
+	       "cycles", "microseconds");
 	static const uint32_t rings[] = { 32, 208, 832, 1664 };
-	for (size_t i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
+	uint32_t *chase_in = malloc(1024 * 4), *chase_out = malloc(65536 * 4);
+	for (uint32_t i = 0; chase_in && i < 1024; i++)
+		chase_in[i] = lcg(&seed);
+	for (size_t i = 0; chase_in && chase_out && i < sizeof(rings) / sizeof(rings[0]); i++) {
 		xs_device *d2;
 		xs_device_desc dd = { .machine = XS_MACHINE_SERIES_X, .scratch_waves = rings[i] };
 		xs_dispatch_stats st;
 		if (xs_device_create(&dd, &d2))
 			break;
-		uint32_t g[3] = { 16384 / 256, 1, 1 }, blk[3] = { 256, 1, 1 };
-		demo_arg ps[] = { BUF(u, 16384 * 4), BUF(o, 16384 * 4), U32(16384) };
-		if (!demo_dispatch(d2, "private_spill.O0.w32.hsaco", "private_spill", g, blk, ps, 3, &st))
-			printf("  %-14u %-18u %-16u %llu%s\n", rings[i], st.peak_scratch_slots, st.peak_waves_in_flight,
-			       (unsigned long long)st.cycles, rings[i] == 208 ? "   (driver default, S1.8)" : "");
+		uint32_t g[3] = { 256, 1, 1 }, blk[3] = { 256, 1, 1 };
+		demo_arg ps[] = { BUF(chase_in, 1024 * 4), BUF(chase_out, 65536 * 4), U32(64) };
+		if (!demo_dispatch(d2, "scratch_chase.O2.w32.hsaco", "scratch_chase", g, blk, ps, 3, &st))
+			printf("  %-12u %-18u %-20u %-12llu %.1f%s\n", rings[i], st.peak_scratch_slots,
+			       st.peak_waves_per_simd, (unsigned long long)st.cycles, st.microseconds,
+			       rings[i] == 208 ? "   driver default (S1.8)" : rings[i] == 1664 ? "   32 per CU, the most (S1.13)" : "");
 		else
 			failures++;
 		xs_device_destroy(d2);
 	}
+
+	/* Async compute beside the graphics queue (S1.8 vs S1.9): the same two
+	 * scratch kernels on the direct and the compute queue, first with the
+	 * driver's one shared scratch allocation, then with a ring per queue
+	 * (SetShaderScratchSpaceX, here xs_set_scratch_space). */
+	printf("\nTwo scratch kernels on the direct and the compute queue (scratch_chase, 16384 threads each):\n");
+	for (int title = 0; title < 2 && chase_in && chase_out; title++) {
+		xs_device *d2;
+		xs_device_desc dd = { .machine = XS_MACHINE_SERIES_X };
+		if (xs_device_create(&dd, &d2))
+			break;
+		char path[1024];
+		snprintf(path, sizeof(path), "%s/scratch_chase.O2.w32.hsaco", XS_KERNEL_DIR);
+		xs_module *mod;
+		if (xs_module_load_file(d2, path, &mod)) {
+			xs_device_destroy(d2);
+			failures++;
+			break;
+		}
+		const xs_kernel_info *k = xs_module_find_kernel(mod, "scratch_chase");
+		uint64_t in_va, out_va[2], ring_va;
+		uint32_t per_wave = (k->private_segment_fixed_size * 32 + 1023) / 1024 * 1024;
+		uint8_t kargs[2][128] = { { 0 } };
+		xs_dispatch_desc dd2[2];
+		xs_dispatch_stats st[2];
+		bool ok = !xs_mem_alloc(d2, 4096, 256, &in_va) && !xs_mem_write(d2, in_va, chase_in, 4096);
+		for (int q = 0; ok && q < 2; q++) {
+			uint32_t steps = 64;
+			ok = !xs_mem_alloc(d2, 16384 * 4, 256, &out_va[q]);
+			memcpy(kargs[q] + k->args[0].offset, &in_va, 8);
+			memcpy(kargs[q] + k->args[1].offset, &out_va[q], 8);
+			memcpy(kargs[q] + k->args[2].offset, &steps, 4);
+			if (title) /* 832 slots per queue: their own memory, no sharing */
+				ok = ok && !xs_mem_alloc(d2, (uint64_t)per_wave * 832, 1024, &ring_va) &&
+				     !xs_set_scratch_space(d2, (uint32_t)q, ring_va, (uint64_t)per_wave * 832, per_wave);
+			dd2[q] = (xs_dispatch_desc){ .kernel = k, .module = mod, .groups = { 64, 1, 1 },
+						     .block = { 256, 1, 1 }, .kernargs = kargs[q],
+						     .kernargs_size = k->kernarg_size, .queue = (uint32_t)q };
+		}
+		ok = ok && !xs_dispatch_batch(d2, dd2, 2, st);
+		if (ok)
+			printf("  %-40s direct %6llu..%-6llu compute %6llu..%-6llu cycles\n",
+			       title ? "a ring per queue (S1.9):" : "driver default, one shared ring (S1.8):",
+			       (unsigned long long)st[0].start_cycle, (unsigned long long)st[0].end_cycle,
+			       (unsigned long long)st[1].start_cycle, (unsigned long long)st[1].end_cycle);
+		else
+			failures++;
+		xs_module_destroy(mod);
+		xs_device_destroy(d2);
+	}
+	free(chase_in);
+	free(chase_out);
+	printf("  With one shared allocation the compute queue's scratch work waits for the direct queue's;\n"
+	       "  with its own ring it runs beside it.\n");
+
 	free(a);
 	free(b);
 	free(c);
