@@ -45,6 +45,20 @@ void xs_vm_destroy(xs_vm *vm)
 	free(vm);
 }
 
+/* Room for one more allocation record. */
+static bool reserve_record(xs_vm *vm)
+{
+	if (vm->nallocs < vm->cap)
+		return true;
+	size_t ncap = vm->cap ? vm->cap * 2 : 64;
+	xs_vm_alloc_rec *n = realloc(vm->allocs, ncap * sizeof(*n));
+	if (!n)
+		return false;
+	vm->allocs = n;
+	vm->cap = ncap;
+	return true;
+}
+
 xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs_err *e)
 {
 	if (size == 0)
@@ -60,14 +74,8 @@ xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs
 	if (size > limit || base > limit - span)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "GPU virtual address space (48-bit) exhausted by a %llu-byte allocation",
 				  (unsigned long long)size);
-	if (vm->nallocs == vm->cap) {
-		size_t ncap = vm->cap ? vm->cap * 2 : 64;
-		xs_vm_alloc_rec *n = realloc(vm->allocs, ncap * sizeof(*n));
-		if (!n)
-			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
-		vm->allocs = n;
-		vm->cap = ncap;
-	}
+	if (!reserve_record(vm))
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	/* Bump allocation keeps the list sorted; a guard page separates
 	 * allocations so that running off the end of one faults. */
 	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span };
@@ -199,14 +207,8 @@ xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e)
 	    (i < vm->nallocs && va + span > vm->allocs[i].va))
 		return xs_err_set(e, XS_E_INVALID_ARG, "allocation 0x%llx+0x%llx overlaps another",
 				  (unsigned long long)va, (unsigned long long)size);
-	if (vm->nallocs == vm->cap) {
-		size_t ncap = vm->cap ? vm->cap * 2 : 64;
-		xs_vm_alloc_rec *n = realloc(vm->allocs, ncap * sizeof(*n));
-		if (!n)
-			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
-		vm->allocs = n;
-		vm->cap = ncap;
-	}
+	if (!reserve_record(vm))
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	memmove(&vm->allocs[i + 1], &vm->allocs[i], (vm->nallocs - i) * sizeof(*vm->allocs));
 	vm->allocs[i] = (xs_vm_alloc_rec){ va, span };
 	vm->nallocs++;
