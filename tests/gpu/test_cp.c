@@ -1,0 +1,162 @@
+/* The command processor on PM4 alone (no shader): fences, waits, IBs,
+ * hangs and malformed streams. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gpu/xs_gpu.h"
+#include "pm4/xs_pm4.h"
+#include "pm4/xs_pm4_build.h"
+
+typedef struct fx {
+	xs_vm *vm;
+	xs_gpu *gpu;
+	uint64_t mem;   /* 64 KiB scratch area for fences */
+	xs_pm4_builder b;
+} fx;
+
+static int setup(void **state)
+{
+	static fx f;
+	f.vm = xs_vm_create();
+	f.gpu = xs_gpu_create(xs_devinfo_get(XS_MACHINE_SERIES_X), f.vm);
+	xs_pm4_builder_init(&f.b, 0);
+	if (!f.gpu || xs_vm_alloc(f.vm, 65536, 0, &f.mem, NULL))
+		return -1;
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fx *f = *state;
+	xs_pm4_builder_free(&f->b);
+	xs_gpu_destroy(f->gpu);
+	xs_vm_destroy(f->vm);
+	return 0;
+}
+
+/* Uploads the builder's stream and submits it to a queue. */
+static uint64_t submit(fx *f, unsigned q)
+{
+	uint64_t va;
+	assert_false(xs_pm4_builder_failed(&f->b));
+	assert_int_equal(xs_vm_alloc(f->vm, f->b.cdw * 4, 256, &va, NULL), XS_OK);
+	assert_true(xs_vm_write(f->vm, va, f->b.dw, f->b.cdw * 4, NULL));
+	assert_int_equal(xs_gpu_submit(f->gpu, q, va, (uint32_t)f->b.cdw, NULL, 0, NULL), XS_OK);
+	xs_pm4_builder_reset(&f->b);
+	return va;
+}
+
+static uint32_t rd32(fx *f, uint64_t va)
+{
+	uint32_t v = 0;
+	assert_true(xs_vm_read(f->vm, va, &v, 4, NULL));
+	return v;
+}
+
+static void registers_and_fences(void **state)
+{
+	fx *f = *state;
+	xs_pm4_set_sh_reg1(&f->b, R_00B860_COMPUTE_TMPRING_SIZE, S_00B860_WAVES(208) | S_00B860_WAVESIZE(3));
+	uint32_t words[2] = { 0x11111111, 0x22222222 };
+	xs_pm4_write_data(&f->b, f->mem + 16, words, 2);
+	xs_pm4_fence(&f->b, f->mem, 7, false);
+	submit(f, 1);
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(xs_gpu_get_sh_reg(f->gpu, 1, R_00B860_COMPUTE_TMPRING_SIZE), 0x30d0);
+	assert_int_equal(xs_gpu_get_sh_reg(f->gpu, 0, R_00B860_COMPUTE_TMPRING_SIZE), 0); /* per queue */
+	assert_int_equal(rd32(f, f->mem), 7);
+	assert_int_equal(rd32(f, f->mem + 20), 0x22222222);
+}
+
+static void cross_queue_wait(void **state)
+{
+	fx *f = *state;
+	/* Queue 2 waits for a value queue 0 writes after it; the order of
+	 * submission does not matter. */
+	xs_pm4_wait_reg_mem(&f->b, WAIT_REG_MEM_EQUAL, f->mem + 64, 5, 0xffffffff);
+	xs_pm4_fence(&f->b, f->mem + 68, 9, false);
+	submit(f, 2);
+	xs_pm4_fence(&f->b, f->mem + 64, 5, false);
+	submit(f, 0);
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(rd32(f, f->mem + 68), 9);
+}
+
+static void wait_forever_is_a_hang(void **state)
+{
+	fx *f = *state;
+	xs_pm4_wait_reg_mem(&f->b, WAIT_REG_MEM_GREATER_OR_EQUAL, f->mem + 128, 1, 0xffffffff);
+	submit(f, 3);
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "hang: queue 3 waits at dword 0"));
+	/* The GPU is usable again afterwards. */
+	xs_pm4_fence(&f->b, f->mem + 132, 1, false);
+	submit(f, 3);
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(rd32(f, f->mem + 132), 1);
+}
+
+static void indirect_buffers(void **state)
+{
+	fx *f = *state;
+	xs_pm4_fence(&f->b, f->mem + 256, 3, false);
+	uint64_t inner = submit(f, 0); /* runs once as a submission ... */
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	uint32_t zero = 0;
+	xs_vm_write(f->vm, f->mem + 256, &zero, 4, NULL);
+	xs_pm4_indirect_buffer(&f->b, inner, 8, false); /* ... and once called */
+	xs_pm4_fence(&f->b, f->mem + 260, 4, false);
+	submit(f, 0);
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(rd32(f, f->mem + 256), 3);
+	assert_int_equal(rd32(f, f->mem + 260), 4);
+}
+
+static void malformed_and_unsupported(void **state)
+{
+	fx *f = *state;
+	xs_err e = { 0 };
+	/* A SET_SH_REG whose count runs past the end of the buffer. */
+	uint32_t bad[3] = { PKT3(PKT3_SET_SH_REG, 5, 0), 0x218, 1 };
+	xs_pm4_emit_raw(&f->b, bad, 3);
+	submit(f, 0);
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_INVALID_ARG);
+	assert_non_null(strstr(e.msg, "dword 0"));
+	/* A draw: valid PM4 that the compute model does not run. */
+	uint32_t draw[3] = { PKT3(PKT3_DRAW_INDEX_AUTO, 1, 0), 3, 2 };
+	xs_pm4_emit_raw(&f->b, draw, 3);
+	submit(f, 0);
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_UNSUPPORTED);
+	assert_non_null(strstr(e.msg, "DRAW_INDEX_AUTO"));
+	/* An IB in no allocation. */
+	xs_pm4_indirect_buffer(&f->b, 0x7000000000ull, 16, false);
+	submit(f, 0);
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "not in GPU memory"));
+	/* A dispatch whose registers can never launch names the field. */
+	xs_pm4_dispatch_direct(&f->b, 1, 1, 1, S_00B800_COMPUTE_SHADER_EN(1));
+	submit(f, 1);
+	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_INVALID_ARG);
+	assert_non_null(strstr(e.msg, "NUM_THREAD_FULL"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(registers_and_fences, setup, teardown),
+		cmocka_unit_test_setup_teardown(cross_queue_wait, setup, teardown),
+		cmocka_unit_test_setup_teardown(wait_forever_is_a_hang, setup, teardown),
+		cmocka_unit_test_setup_teardown(indirect_buffers, setup, teardown),
+		cmocka_unit_test_setup_teardown(malformed_and_unsupported, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
