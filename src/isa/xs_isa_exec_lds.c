@@ -293,16 +293,17 @@ XS_EXEC(ds_wrxchg2_rtn_b64) { (void)x; return wrxchg2(w, in, true, 1); }
 XS_EXEC(ds_wrxchg2st64_rtn_b64) { (void)x; return wrxchg2(w, in, true, 64); }
 
 /* ---- cross-lane ----------------------------------------------------------------- */
-/* ds_swizzle_b32: offset[15] = 1: quad permute (2 bits per lane of a quad);
- * else bit-mask mode within 32 lanes: and [4:0], or [9:5], xor [14:10].
- * A lane that reads an inactive lane gets 0. */
+/* ds_swizzle_b32 vdst, vaddr: the data is the ADDR VGPR (LLVM DS_1A_RET;
+ * the instruction has no data operand). offset[15] = 1: quad permute (2 bits
+ * per lane of a quad); else bit-mask mode within 32 lanes: and [4:0], or
+ * [9:5], xor [14:10]. A lane that reads an inactive lane gets 0. */
 XS_EXEC(ds_swizzle_b32)
 {
 	(void)x;
 	uint32_t off = OFF16, src[XS_MAX_LANES], r[XS_MAX_LANES];
 	uint64_t e = xs_exec_mask(w);
 	unsigned n = w->lanes;
-	memcpy(src, xs_vrow(w, in->src[1]), n * 4);
+	memcpy(src, xs_vrow(w, in->src[0]), n * 4);
 	for (unsigned l = 0; l < n; l++) {
 		unsigned sl;
 		if (off & 0x8000)

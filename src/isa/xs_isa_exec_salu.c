@@ -412,12 +412,14 @@ XS_EXEC(s_ff1_i32_b32) { xs_swrite(w, in->dst, ff1_64(S0)); return 0; }
 XS_EXEC(s_ff1_i32_b64) { xs_swrite(w, in->dst, ff1_64(S0_64)); return 0; }
 XS_EXEC(s_flbit_i32_b32) { uint32_t v = S0; xs_swrite(w, in->dst, v ? (uint32_t)__builtin_clz(v) : ~0u); return 0; }
 XS_EXEC(s_flbit_i32_b64) { xs_swrite(w, in->dst, flbit_64(S0_64)); return 0; }
+/* Leading bits equal to the sign bit, the sign bit included (ISA
+ * S_FLBIT_I32 examples: 0x40000000 -> 1, 0xffff0000 -> 16, 0 and -1 -> -1). */
 XS_EXEC(s_flbit_i32)
 {
 	uint32_t v = S0;
 	if ((int32_t)v < 0)
 		v = ~v;
-	xs_swrite(w, in->dst, v ? (uint32_t)__builtin_clz(v) - 1 : ~0u);
+	xs_swrite(w, in->dst, v ? (uint32_t)__builtin_clz(v) : ~0u);
 	return 0;
 }
 XS_EXEC(s_flbit_i32_i64)
@@ -425,7 +427,7 @@ XS_EXEC(s_flbit_i32_i64)
 	uint64_t v = S0_64;
 	if ((int64_t)v < 0)
 		v = ~v;
-	xs_swrite(w, in->dst, v ? (uint32_t)__builtin_clzll(v) - 1 : ~0u);
+	xs_swrite(w, in->dst, v ? (uint32_t)__builtin_clzll(v) : ~0u);
 	return 0;
 }
 XS_EXEC(s_sext_i32_i8) { xs_swrite(w, in->dst, (uint32_t)(int32_t)(int8_t)S0); return 0; }

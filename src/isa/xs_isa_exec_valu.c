@@ -98,11 +98,14 @@ static inline uint32_t brev32(uint32_t v)
 	v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
 	return __builtin_bswap32(v);
 }
+/* Leading bits equal to the sign bit, the sign bit included (RDNA2 ISA
+ * V_FFBH_I32 examples: 0x40000000 -> 1, 0x0fffffff -> 4, 0xfffffffe -> 31,
+ * 0 and -1 -> -1). */
 static inline uint32_t ffbh_i(uint32_t v)
 {
 	if ((int32_t)v < 0)
 		v = ~v;
-	return v ? (uint32_t)__builtin_clz(v) - 1 : ~0u;
+	return v ? (uint32_t)__builtin_clz(v) : ~0u;
 }
 static inline uint32_t sad_u8(uint32_t a, uint32_t b)
 {

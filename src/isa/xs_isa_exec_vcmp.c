@@ -27,20 +27,23 @@ static inline unsigned outcome_f(double a, double b)
 	return a < b ? 0 : a == b ? 1 : a > b ? 2 : 3;
 }
 
-static inline bool is_class(double v, uint32_t mask, bool snan)
+/* v_cmp_class: mask bit k for class k = 0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
+ * 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf. The class comes
+ * from the operand's own format (sign, exponent, mantissa fields): an f32 or
+ * f16 denormal is not a double denormal. Never flushed (ISA: "No flushing
+ * denormalized values for SRC0"). */
+static inline bool is_class_bits(uint64_t v, unsigned mbits, unsigned ebits, uint32_t mask)
 {
+	uint64_t man = v & ((1ull << mbits) - 1);
+	uint64_t emax = (1ull << ebits) - 1, e = (v >> mbits) & emax;
+	bool neg = (v >> (mbits + ebits)) & 1;
 	unsigned k;
-	if (isnan(v))
-		k = snan ? 0 : 1;
-	else if (isinf(v))
-		k = signbit(v) ? 2 : 9;
-	else if (v == 0.0)
-		k = signbit(v) ? 5 : 6;
-	else {
-		int cls = fpclassify(v);
-		bool neg = signbit(v) != 0;
-		k = cls == FP_SUBNORMAL ? (neg ? 4 : 7) : (neg ? 3 : 8);
-	}
+	if (e == emax)
+		k = man == 0 ? (neg ? 2 : 9) : ((man >> (mbits - 1)) & 1) ? 1 : 0;
+	else if (e == 0)
+		k = man == 0 ? (neg ? 5 : 6) : (neg ? 4 : 7);
+	else
+		k = neg ? 3 : 8;
 	return (mask >> k) & 1;
 }
 
@@ -58,10 +61,8 @@ static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 		if (p == 0xff) {
 			uint32_t t1[XS_MAX_LANES];
 			const uint32_t *B = xs_vsrc32(&c, w, in, 1, t1);
-			for (unsigned l = 0; l < n; l++) {
-				bool sn = ((a[l] >> 51) & 1) == 0;
-				m |= (uint64_t)is_class(xs_u2d(a[l]), B[l], sn) << l;
-			}
+			for (unsigned l = 0; l < n; l++)
+				m |= (uint64_t)is_class_bits(a[l], 52, 11, B[l]) << l;
 		} else {
 			xs_vsrc64(w, in, 1, b);
 			for (unsigned l = 0; l < n; l++) {
@@ -83,8 +84,7 @@ static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 		case T_F32:
 			for (unsigned l = 0; l < n; l++) {
 				if (p == 0xff) {
-					bool sn = ((A[l] >> 22) & 1) == 0;
-					m |= (uint64_t)is_class(xs_u2f(A[l]), B[l], sn) << l;
+					m |= (uint64_t)is_class_bits(A[l], 23, 8, B[l]) << l;
 				} else {
 					unsigned o = outcome_f(xs_u2f(A[l]), xs_u2f(B[l]));
 					m |= (uint64_t)((p >> o) & 1) << l;
@@ -94,8 +94,7 @@ static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 		case T_F16:
 			for (unsigned l = 0; l < n; l++) {
 				if (p == 0xff) {
-					bool sn = ((A[l] >> 9) & 1) == 0;
-					m |= (uint64_t)is_class(xs_f16_to_f32((uint16_t)A[l]), B[l], sn) << l;
+					m |= (uint64_t)is_class_bits(A[l] & 0xffff, 10, 5, B[l]) << l;
 				} else {
 					unsigned o = outcome_f(xs_f16_to_f32((uint16_t)A[l]), xs_f16_to_f32((uint16_t)B[l]));
 					m |= (uint64_t)((p >> o) & 1) << l;

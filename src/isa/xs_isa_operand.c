@@ -231,16 +231,27 @@ void xs_vsrc64(const xs_wave *w, const xs_inst *in, unsigned i, uint64_t *tmp)
 	}
 }
 
-static float omod_clamp_f32(float v, unsigned omod, bool clamp)
+/* Output modifiers of a float result. omod (x2, x4, /2) has no effect when
+ * the result type's output denormals are enabled in MODE (CLRX
+ * GcnInstrsVop3.md: "OMOD modifier doesn't work if output denormals are
+ * allowed"; LLVM SIFoldOperands folds omod only when they are flushed).
+ * clamp: [0, 1]; a NaN becomes 0 with MODE.DX10_CLAMP, else stays NaN. */
+static float omod_clamp_f32(float v, unsigned omod, bool clamp, bool denorm_out, uint32_t mode)
 {
-	if (omod == 1)
-		v *= 2.0f;
-	else if (omod == 2)
-		v *= 4.0f;
-	else if (omod == 3)
-		v *= 0.5f;
-	if (clamp)
-		v = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;   /* NaN -> 0 */
+	if (!denorm_out) {
+		if (omod == 1)
+			v *= 2.0f;
+		else if (omod == 2)
+			v *= 4.0f;
+		else if (omod == 3)
+			v *= 0.5f;
+	}
+	if (clamp) {
+		if (isnan(v))
+			v = (mode & XS_MODE_DX10_CLAMP) ? 0.0f : v;
+		else
+			v = v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
+	}
 	return v;
 }
 
@@ -251,11 +262,13 @@ void xs_vdst32_slow(xs_vctx *c, xs_wave *w, const xs_inst *in, uint32_t *res)
 	unsigned omod = (in->mods >> XS_MOD_OMOD_SHIFT) & 3;
 	bool clamp = (in->mods & XS_MOD_CLAMP) != 0;
 	if ((omod || clamp) && (f & XS_OPF_DF32)) {
+		bool dn = (w->mode >> 5) & 1;
 		for (unsigned l = 0; l < n; l++)
-			res[l] = xs_f2u(omod_clamp_f32(xs_u2f(res[l]), omod, clamp));
+			res[l] = xs_f2u(omod_clamp_f32(xs_u2f(res[l]), omod, clamp, dn, w->mode));
 	} else if ((omod || clamp) && (f & XS_OPF_DF16)) {
+		bool dn = (w->mode >> 7) & 1;
 		for (unsigned l = 0; l < n; l++)
-			res[l] = xs_f32_to_f16(omod_clamp_f32(xs_f16_to_f32((uint16_t)res[l]), omod, clamp));
+			res[l] = xs_f32_to_f16(omod_clamp_f32(xs_f16_to_f32((uint16_t)res[l]), omod, clamp, dn, w->mode));
 	}
 	uint32_t *d = xs_vrow(w, in->dst);
 	if (in->mods & XS_MOD_SDWA) {
@@ -289,13 +302,20 @@ void xs_vdst64(xs_vctx *c, xs_wave *w, const xs_inst *in, uint64_t *res)
 	unsigned omod = (in->mods >> XS_MOD_OMOD_SHIFT) & 3;
 	bool clamp = (in->mods & XS_MOD_CLAMP) != 0;
 	if ((omod || clamp) && (f & XS_OPF_DF64)) {
+		bool dn = (w->mode >> 7) & 1;       /* see omod_clamp_f32 */
 		for (unsigned l = 0; l < n; l++) {
 			double v = xs_u2d(res[l]);
-			if (omod == 1) v *= 2.0;
-			else if (omod == 2) v *= 4.0;
-			else if (omod == 3) v *= 0.5;
-			if (clamp)
-				v = v > 0.0 ? (v < 1.0 ? v : 1.0) : 0.0;
+			if (!dn) {
+				if (omod == 1) v *= 2.0;
+				else if (omod == 2) v *= 4.0;
+				else if (omod == 3) v *= 0.5;
+			}
+			if (clamp) {
+				if (isnan(v))
+					v = (w->mode & XS_MODE_DX10_CLAMP) ? 0.0 : v;
+				else
+					v = v > 0.0 ? (v < 1.0 ? v : 1.0) : 0.0;
+			}
 			res[l] = xs_d2u(v);
 		}
 	}

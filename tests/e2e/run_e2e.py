@@ -24,6 +24,12 @@ multiply-add it passes PoCL -cl-mad-enable (which permits fusing, documenting
 the intent), otherwise no flag; on a host CPU without FMA, PoCL cannot fuse
 and such cases are skipped (exit 77).
 
+The kernel corpus (kernels/corpus, cases 'corpus/<kernel>') is described
+in corpus_cases.py: there an output may be compared by value with a stated
+ulp bound instead of byte for byte, and a case may set pocl_opts (the PoCL
+build options, skipping the fused-multiply-add detection above: the corpus
+sources fuse only through fma()).
+
 Exit: 0 pass, 1 fail, 77 skip.
 """
 import argparse
@@ -37,6 +43,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_cases import CORPUS_CASES  # noqa: E402
 
 SKIP = 77
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
@@ -175,6 +184,7 @@ CASES = {
     "grid2d": dict(kernel="grid2d", groups="5,5", block="16,8", setup=setup_grid2d,
                    waves=(25, 128)),
 }
+CASES.update(CORPUS_CASES)
 
 
 # ---- comparison -------------------------------------------------------------
@@ -360,7 +370,7 @@ def main():
     args = ap.parse_args()
     case = CASES[args.case]
 
-    d = tempfile.mkdtemp(prefix="xs12-e2e-%s-" % args.case)
+    d = tempfile.mkdtemp(prefix="xs12-e2e-%s-" % args.case.replace("/", "-"))
     ok = False
     try:
         rc = run_case(args, case, d)
@@ -390,15 +400,20 @@ def run_case(args, case, d):
             raise Fail("%s: .private_segment_fixed_size is %d; the case needs a kernel that "
                        "uses scratch" % (elf, scratch))
         print("scratch: .private_segment_fixed_size %d bytes per lane" % scratch)
-    fused = has_fused_f32(args, elf)
-    build_opts = "-cl-mad-enable" if fused else ""
+    fused = has_fused_f32(args, elf) if "pocl_opts" not in case else False
+    build_opts = "-cl-mad-enable" if fused else case.get("pocl_opts", "")
     if fused and not host_has_fma():
         print("SKIP: the code object fuses a*b+c (v_fmac/v_fma_f32) but this CPU has no FMA, "
               "so PoCL cannot produce the same bits")
         return SKIP
 
     rng = random.Random(args.seed)
-    specs, outputs, check = case["setup"](rng, d)
+    setup = case["setup"](rng, d)
+    specs, outputs, check = setup[:3]
+    joint = setup[3] if len(setup) > 3 else None
+    # an output is a file name (compared byte for byte) or an object with
+    # .file, .compare(pocl, xs) and .oracle(pocl) (corpus_cases.Out)
+    fname = {k: (o if isinstance(o, str) else o.file) for k, o in outputs.items()}
     pocl_specs = [s.format(o=os.path.join(d, "pocl_")) for s in specs]
     xs_specs = [s.format(o=os.path.join(d, "xs12_")) for s in specs]
     common = ["--kernel", kernel, "--groups", case["groups"], "--block", case["block"]]
@@ -413,13 +428,17 @@ def run_case(args, case, d):
         raise Fail("pocl_run exited %d:\n%s%s" % (p.returncode, p.stdout.decode(errors="replace"),
                                                    p.stderr.decode(errors="replace")))
     pocl_out = {}
-    for key, name in outputs.items():
+    for key, name in fname.items():
         with open(os.path.join(d, "pocl_" + name), "rb") as f:
             pocl_out[key] = f.read()
     if check:
         msg = check(pocl_out)
         if msg:
             raise Fail("the oracle itself is wrong: " + msg)
+    for key, o in outputs.items():
+        msg = None if isinstance(o, str) else o.oracle(pocl_out[key])
+        if msg:
+            raise Fail("the oracle itself is out of bounds: " + msg)
 
     cmd = [args.xs12, "run", args.code_object] + common
     for s in xs_specs:
@@ -439,18 +458,34 @@ def run_case(args, case, d):
         check_json(p.stdout, case, wave_size, scratch > 0)
 
     problems = []
-    for key, name in outputs.items():
+    xs_out = {}
+    for key, name in fname.items():
         path = os.path.join(d, "xs12_" + name)
         if not os.path.exists(path):
             problems.append("%s: xs12 run wrote no output file %s" % (name, path))
             continue
         with open(path, "rb") as f:
             xs = f.read()
-        msg = compare_bytes(pocl_out[key], xs, name)
+        xs_out[key] = xs
+        o = outputs[key]
+        if isinstance(o, str):
+            msg = compare_bytes(pocl_out[key], xs, name)
+        elif o.mode == "joint":
+            continue
+        else:
+            msg = o.compare(pocl_out[key], xs)
+        if msg:
+            problems.append(msg)
+        elif isinstance(o, str) or o.mode == "bits":
+            print("%s: %d bytes identical" % (name, len(xs)))
+        else:
+            print("%s: %d bytes match (%s)" % (name, len(xs), o.mode))
+    if joint and len(xs_out) == len(fname):
+        msg = joint(pocl_out, xs_out)
         if msg:
             problems.append(msg)
         else:
-            print("%s: %d bytes identical" % (name, len(xs)))
+            print("joint invariants of %s match" % ", ".join(sorted(fname)))
     if problems:
         raise Fail("outputs differ from PoCL:\n" + "\n".join(problems))
     print("PASS %s (wave%d%s)" % (args.case, wave_size, ", contracted fma" if fused else ""))

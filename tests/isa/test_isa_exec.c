@@ -559,6 +559,521 @@ static void test_misc(void **state)
 	rig_fini(&r);
 }
 
+/* ---- edge semantics (fp specials, conversions, shifts, division, EXEC,
+ * MODE, buffers, lanes, atomics): each expected value is derived in the
+ * assembly file's comments from the ISA text it cites. ------------------- */
+
+/* Every lane of VGPR v holds want. */
+static void lanes_eq(rig *r, unsigned v, uint32_t want)
+{
+	for (unsigned l = 0; l < r->w.lanes; l++) {
+		if (r->v[v][l] != want)
+			fail_msg("v%u lane %u: 0x%08x, want 0x%08x", v, l, r->v[v][l], want);
+	}
+}
+
+static void lanes_nan(rig *r, unsigned v)
+{
+	for (unsigned l = 0; l < r->w.lanes; l++) {
+		uint32_t u = r->v[v][l];
+		if ((u & 0x7f800000u) != 0x7f800000u || !(u & 0x007fffffu))
+			fail_msg("v%u lane %u: 0x%08x, want a NaN", v, l, u);
+	}
+}
+
+static void test_fp_special(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "fp_special", 32, 48, 0);
+	r.w.mode |= XS_MODE_DX10_CLAMP;
+	uint32_t *s = r.w.s;
+	s[0] = 0x7f800000; s[1] = 0xff800000; s[2] = 0; s[3] = 0x7fc00000; s[4] = 0x3f800000;
+	s[5] = 0x7fa00000; s[6] = 0x80000000; s[7] = 0x40000000; s[8] = 0x40400000; s[9] = 1;
+	s[10] = 0x3e800000; s[11] = 0xff7fffff; s[12] = f2u(-127.5f); s[13] = f2u(-1e-30f);
+	s[14] = 0x7f800001;
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_nan(&r, 1);
+	lanes_nan(&r, 2);
+	lanes_eq(&r, 3, 0x3f800000);
+	lanes_eq(&r, 4, 0x7fe00000);
+	lanes_eq(&r, 5, 0x00000000);
+	lanes_eq(&r, 6, 0x80000000);
+	lanes_eq(&r, 7, 0x3f800000);
+	lanes_eq(&r, 8, 0x40000000);
+	lanes_eq(&r, 9, 0x7f800000);
+	lanes_eq(&r, 10, 0x00000000);
+	lanes_eq(&r, 11, 0xff800000);
+	lanes_eq(&r, 12, 0xff800000);
+	lanes_eq(&r, 13, 0x00000000);
+	lanes_eq(&r, 14, 0x00000000);
+	lanes_eq(&r, 15, 0x3f800000);
+	lanes_eq(&r, 16, 0x00000000);
+	lanes_eq(&r, 17, 0x00000000);
+	lanes_eq(&r, 18, 0xffc00000);
+	lanes_eq(&r, 19, 0x7f800000);
+	lanes_eq(&r, 20, (uint32_t)-148);
+	lanes_eq(&r, 21, 0x00000001);
+	lanes_eq(&r, 22, 0x00000000);
+	lanes_eq(&r, 23, 0x3f7fffff);
+	assert_int_equal(s[20], 0xffffffff);
+	assert_int_equal(s[21], 0xffffffff);
+	lanes_eq(&r, 24, 0xffc00000);
+	lanes_eq(&r, 25, 0xff800000);
+	lanes_eq(&r, 26, 0x00000000);
+	lanes_eq(&r, 27, 0x7fc00001);
+	lanes_eq(&r, 28, 0x7f800000);
+	lanes_eq(&r, 29, 0xc0400000);
+	lanes_eq(&r, 30, 0x80000000);
+	lanes_eq(&r, 31, 0x00000000);
+	rig_fini(&r);
+}
+
+static void test_cvt(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "cvt", 32, 48, 0);
+	r.w.mode |= XS_MODE_DX10_CLAMP;
+	uint32_t *s = r.w.s;
+	s[0] = 0x7fc00000; s[1] = 0x7f800000; s[2] = 0xff800000; s[3] = f2u(3e9f); s[4] = f2u(-2.5f);
+	s[5] = f2u(-1.0f); s[6] = f2u(5e9f); s[7] = f2u(-0.5f); s[8] = f2u(2.5f); s[9] = f2u(65520.0f);
+	s[10] = f2u(65519.0f); s[11] = f2u(0x1p-25f); s[12] = f2u(0x1.8p-25f); s[13] = 0x7fffffff;
+	s[14] = f2u(300.0f); s[15] = f2u(2.0f);
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_eq(&r, 1, 0);
+	lanes_eq(&r, 2, 0x7fffffff);
+	lanes_eq(&r, 3, 0x80000000);
+	lanes_eq(&r, 4, 0x7fffffff);
+	lanes_eq(&r, 5, (uint32_t)-2);
+	lanes_eq(&r, 6, 0);
+	lanes_eq(&r, 7, 0xffffffff);
+	lanes_eq(&r, 8, 0);
+	lanes_eq(&r, 9, (uint32_t)-1);
+	lanes_eq(&r, 10, (uint32_t)-2);
+	lanes_eq(&r, 11, 3);
+	lanes_eq(&r, 12, 0x7c00);
+	lanes_eq(&r, 13, 0x7bff);
+	lanes_eq(&r, 14, 0x0000);
+	lanes_eq(&r, 15, 0x0001);
+	lanes_eq(&r, 16, 0xfbff7bff);
+	lanes_eq(&r, 17, 0x4f000000);
+	lanes_eq(&r, 18, 0x3f800000);
+	lanes_eq(&r, 19, 0x00000000);
+	lanes_eq(&r, 20, 0x00000000);
+	lanes_eq(&r, 21, 0xffffffff);
+	lanes_eq(&r, 22, 0);
+	lanes_eq(&r, 23, 0x7fffffff);
+	lanes_eq(&r, 24, 0x80000000);
+	lanes_eq(&r, 25, 0xffffffff);
+	assert_int_equal(s[20], 0xffffffff);
+	lanes_eq(&r, 26, 0x0000ff00);
+	lanes_eq(&r, 27, 0x0000ff00);
+	lanes_eq(&r, 28, 0);
+	lanes_eq(&r, 29, 0x7fff);
+	rig_fini(&r);
+}
+
+static void test_shift(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "shift", 32, 32, 0);
+	uint32_t *s = r.w.s;
+	s[0] = 1; s[1] = 0x80000000; s[2] = 1; s[3] = 0x80000000; s[4] = 0xf0f0f0f0;
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_eq(&r, 1, 2);
+	lanes_eq(&r, 2, 0x80000000);
+	lanes_eq(&r, 3, 0xffffffff);
+	lanes_eq(&r, 4, 1);
+	lanes_eq(&r, 5, 0x80000000);
+	lanes_eq(&r, 6, 2);
+	lanes_eq(&r, 7, 0);
+	lanes_eq(&r, 8, 1);
+	lanes_eq(&r, 9, 0);
+	lanes_eq(&r, 10, 0xffffffff);
+	lanes_eq(&r, 11, 0xffffffff);
+	lanes_eq(&r, 12, 0xf);
+	lanes_eq(&r, 13, 0);
+	lanes_eq(&r, 14, 1);
+	lanes_eq(&r, 15, 0);
+	lanes_eq(&r, 16, 0x0002);
+	lanes_eq(&r, 17, 0xffff);
+	assert_int_equal(s[10], 1);
+	assert_int_equal(s[12], 1);
+	assert_int_equal(s[13], 0x80000000);
+	assert_int_equal(s[14], 0xc0000000);
+	assert_int_equal(s[16], 0);
+	assert_int_equal(s[18], 0);
+	assert_int_equal(s[19], 0x80000000);
+	rig_fini(&r);
+}
+
+static void test_intdiv_zero(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "intdiv", 32, 16, 0);
+	r.w.s[0] = 0;
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_eq(&r, 10, 0xffffffff);
+	for (unsigned l = 0; l < 32; l++) {
+		assert_int_equal(r.v[3][l], l ? l + 1 : 2);
+		assert_int_equal(r.v[4][l], l);
+	}
+	rig_fini(&r);
+}
+
+static void test_exec_zero(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "exec0", 32, 16, 0);
+	uint64_t word = vm_alloc(&r, 4096);
+	assert_true(xs_vm_write(r.vm, word, &(uint32_t){ 5 }, 4, NULL));
+	r.w.s[12] = 0x77;
+	for (unsigned l = 0; l < 32; l++) {
+		r.v[1][l] = 0x11;
+		r.v[2][l] = 0x22;
+		r.v[5][l] = 0x55;
+		r.v[8][l] = 0;                       /* v[8:9] = 0x7f0000000000: unmapped */
+		r.v[9][l] = 0x7f00;
+		r.v[10][l] = (uint32_t)word;
+		r.v[11][l] = (uint32_t)(word >> 32);
+	}
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_eq(&r, 1, 0x11);
+	lanes_eq(&r, 2, 0x22);
+	lanes_eq(&r, 5, 0x55);
+	lanes_eq(&r, 12, 0);                         /* LDS never written */
+	assert_int_equal(r.w.s[XS_SREG_VCC_LO], 0x00000f00);   /* from the partial-EXEC compare */
+	assert_int_equal(r.w.s[10], 0);
+	assert_int_equal(r.w.s[11], 0);
+	assert_int_equal(r.w.s[13], 0x00000f00);
+	assert_int_equal(rd32(&r, word), 5 + 8 * 0x10);
+	for (unsigned l = 0; l < 32; l++) {
+		assert_int_equal(r.v[4][l], l == 3 ? 0x77 : 0);
+		bool on = l >= 8 && l < 16;
+		assert_int_equal(r.v[6][l], on ? 7 : 0);
+		assert_int_equal(r.v[7][l], on ? 0x10 : 0);
+		assert_int_equal(r.v[13][l], on ? 5 + (l - 8) * 0x10 : 0);
+	}
+	rig_fini(&r);
+}
+
+static void test_mode(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "mode", 32, 40, 0);
+	uint32_t *s = r.w.s;
+	s[0] = 0x3f800000; s[1] = f2u(0x1.8p-24f); s[2] = 0xbf800000; s[3] = 0x00800000; s[4] = 1;
+	s[6] = 0; s[7] = 0x3ff00000; s[8] = 0; s[9] = 0x3c300000; s[10] = 0x7fffffff;
+	s[11] = f2u(65520.0f); s[12] = f2u(3.0f);
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_eq(&r, 1, 0x3f800001);
+	lanes_eq(&r, 2, 0x3f800000);
+	lanes_eq(&r, 3, 0x4effffff);
+	lanes_eq(&r, 4, 0xbf800000);
+	lanes_eq(&r, 5, 0xbf800001);
+	lanes_eq(&r, 6, 0x80000000);
+	lanes_eq(&r, 7, 0x34900000);
+	lanes_eq(&r, 8, 0x3f800001);
+	lanes_eq(&r, 9, 0x00000000);
+	lanes_eq(&r, 10, 0x00000001);
+	lanes_eq(&r, 11, 0x3ff00000);
+	lanes_eq(&r, 12, 0x3c00);
+	lanes_eq(&r, 13, 0x3c01);
+	lanes_eq(&r, 14, 0x7bff);
+	lanes_eq(&r, 15, 0x00000000);
+	lanes_eq(&r, 16, 0x3c300000);
+	lanes_eq(&r, 17, 0);
+	lanes_eq(&r, 18, 0);
+	lanes_eq(&r, 19, 0);
+	lanes_eq(&r, 20, 0x00800001);
+	lanes_eq(&r, 21, 0);
+	lanes_eq(&r, 22, 0);
+	lanes_eq(&r, 23, 0x00400000);
+	lanes_eq(&r, 24, 0x3f800000);
+	lanes_eq(&r, 25, 0x40000000);
+	lanes_eq(&r, 26, 0x3f800000);
+	assert_int_equal(s[20], 0xf3);
+	lanes_eq(&r, 27, 0x7f7fffff);
+	lanes_eq(&r, 28, 0xff800000);
+	lanes_eq(&r, 29, 0x7f7fffff);
+	lanes_eq(&r, 31, 0x7f800000);
+	rig_fini(&r);
+}
+
+static void test_mode_fault(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "mode_fault", 32, 8, 0);
+	assert_int_equal(run(&r), XS_WAVE_FAULT);
+	assert_int_equal(r.ctx.fault.kind, XS_FAULT_UNIMPLEMENTED);
+	assert_true(r.ctx.fault.pc == r.code_va + 4);
+	assert_non_null(strstr(r.ctx.fault.what, "v_fma_f64"));
+	rig_fini(&r);
+}
+
+static void test_div(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "div", 32, 32, 0);
+	uint32_t *s = r.w.s;
+	s[0] = 0x3f800000; s[1] = 0x7f000000; s[2] = 0x00400000; s[3] = 0x71800000; s[4] = 0x3a800000;
+	s[5] = 0x08800000; s[6] = 0x40000000; s[7] = 0; s[8] = 0x21800000;
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_eq(&r, 1, 0x20000000);
+	assert_int_equal(s[10], 0);
+	lanes_eq(&r, 2, 0x5f000000);
+	assert_int_equal(s[11], 0xffffffff);
+	lanes_eq(&r, 3, 0x3f800000);
+	assert_int_equal(s[12], 0xffffffff);
+	lanes_eq(&r, 4, 0x71800000);
+	assert_int_equal(s[13], 0xffffffff);
+	lanes_eq(&r, 5, 0x5a800000);
+	assert_int_equal(s[14], 0xffffffff);
+	lanes_eq(&r, 6, 0x28800000);
+	assert_int_equal(s[15], 0);
+	lanes_nan(&r, 7);
+	assert_int_equal(s[16], 0);
+	lanes_eq(&r, 8, 0x60400000);
+	lanes_eq(&r, 9, 0x20000000);
+	lanes_eq(&r, 10, 0x40000000);
+	lanes_eq(&r, 11, 0);
+	lanes_eq(&r, 12, 0xfff80000);
+	lanes_eq(&r, 13, 0);
+	lanes_eq(&r, 14, 0x7ff00000);
+	lanes_eq(&r, 15, 0x6dc9c882);
+	lanes_eq(&r, 16, 0x3fe45f30);
+	lanes_eq(&r, 17, 0x9d5f47d4u);
+	lanes_eq(&r, 18, 0x3c94a7f0);
+	lanes_eq(&r, 25, 0x7ff80000);
+	assert_int_equal(s[17], 0);
+	rig_fini(&r);
+}
+
+static void test_lanes(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "lanes", 32, 32, 0);
+	r.w.s[0] = 0x89abcdef; r.w.s[1] = 0x01234567; r.w.s[2] = 0;
+	for (unsigned l = 0; l < 32; l++) {
+		r.v[1][l] = l * 4;
+		r.v[2][l] = 100 + l;
+		r.v[12][l] = 0xdead;
+		r.v[13][l] = 0xdead;
+	}
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	assert_int_equal(r.w.s[3], 103);
+	for (unsigned l = 0; l < 32; l++) {
+		unsigned row = l & ~15u, i = l & 15;
+		assert_int_equal(r.v[3][l], 100 + (l ^ 1));
+		assert_int_equal(r.v[4][l], 100 + ((l & ~3u) | 1));
+		assert_int_equal(r.v[5][l], 131);
+		assert_int_equal(r.v[8][l], 100 + 31 - l);
+		assert_int_equal(r.v[10][l], l == 0 ? 131 : 0);
+		assert_int_equal(r.v[12][l], l < 16 ? 0 : 0xdead);
+		assert_int_equal(r.v[13][l], l < 14 ? 102 + l : l < 16 ? 0 : 0xdead);
+		assert_int_equal(r.v[14][l], i == 15 ? 0 : 101 + l);
+		assert_int_equal(r.v[15][l], i == 15 ? 0xffffffff : 101 + l);
+		assert_int_equal(r.v[16][l], l < 8 ? 100 + ((l - 1) & 15) : 0xffffffff);
+		assert_int_equal(r.v[17][l], 100 + (row | (i ^ 15)));
+		assert_int_equal(r.v[18][l], 200 + (l & ~3u) + l);
+		assert_int_equal(r.v[19][l], 100 + row + 15 - i);
+		assert_int_equal(r.v[20][l], l < 16 ? 116 : 100);
+		assert_int_equal(r.v[22][l], l - 1);
+		assert_int_equal(r.v[23][l], 0xff800000);
+		assert_int_equal(r.v[24][l], 0x12348080);
+		assert_int_equal(r.v[25][l], 100 + (l ^ 1));
+	}
+	rig_fini(&r);
+}
+
+static void test_pk_f16(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "pk", 32, 24, 0);
+	for (unsigned l = 0; l < 32; l++) {
+		r.v[1][l] = 0x40003c00;
+		r.v[2][l] = 0xc2003800;
+		r.v[7][l] = 0x40e1;
+		r.v[8][l] = 0x3b4e;
+		r.v[9][l] = 0x0721;
+		r.v[11][l] = 0x401c2000;
+		r.v[12][l] = 0x3f69c000;
+		r.v[13][l] = 0x38e42000;
+		r.v[20][l] = 0x3c007e00;
+		r.v[21][l] = 0x34004200;
+		r.v[15][l] = 0x12345678;
+	}
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_eq(&r, 3, 0xbc003e00);
+	lanes_eq(&r, 4, 0xc0004100);
+	lanes_eq(&r, 5, 0x4600b800);
+	lanes_eq(&r, 6, 0x40754075);
+	lanes_eq(&r, 10, 0x4075);
+	lanes_eq(&r, 14, 0x4075);
+	lanes_eq(&r, 16, 0x3c004200);
+	lanes_eq(&r, 17, 0x41001234);
+	lanes_eq(&r, 15, 0x3e005678);
+	lanes_eq(&r, 18, 0x3c003c00);
+	rig_fini(&r);
+}
+
+static void test_atomics_rtn(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "atomics", 32, 56, 0);
+	uint64_t base = vm_alloc(&r, 4096);
+	for (unsigned l = 0; l < 32; l++) {
+		uint64_t a = base + 16 * l, q = 0xfffffffeull + l;
+		uint32_t w[4] = { (uint32_t)q, (uint32_t)(q >> 32), 7, 0 };
+		assert_true(xs_vm_write(r.vm, a, w, 16, NULL));
+		r.v[4][l] = (uint32_t)a;
+		r.v[5][l] = (uint32_t)(a >> 32);
+		r.v[1][l] = l * 8;
+		r.v[2][l] = 512 + l * 4;
+		r.v[3][l] = 768 + l * 4;
+		uint32_t lds0[2] = { 0xffffffff, l };
+		memcpy(r.lds + l * 8, lds0, 8);
+		memcpy(r.lds + 512 + l * 4, &(uint32_t){ 3 }, 4);
+		memcpy(r.lds + 768 + l * 4, &(uint32_t){ 0 }, 4);
+	}
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	for (unsigned l = 0; l < 32; l++) {
+		bool even = (l & 1) == 0;
+		assert_int_equal(r.v[6][l], (uint32_t)(0xfffffffeull + l));
+		assert_int_equal(r.v[7][l], l >= 2 ? 1 : 0);
+		assert_int_equal(r.v[10][l], l + 1);
+		assert_int_equal(r.v[11][l], 1);
+		assert_int_equal(r.v[16][l], 7);
+		assert_int_equal(r.v[18][l], 0);
+		assert_int_equal(r.v[20][l], 0);
+		assert_int_equal(r.v[22][l], 0xffffffff);
+		assert_int_equal(r.v[23][l], 5);
+		assert_int_equal(r.v[26][l], l);
+		uint64_t a = base + 16 * l;
+		assert_int_equal(rd32(&r, a), even ? 0x9abcdef0 : l + 1);
+		assert_int_equal(rd32(&r, a + 4), even ? 0x12345678 : 1);
+		assert_int_equal(rd32(&r, a + 8), 0xffffffff);
+		assert_int_equal(rd32(&r, a + 12), 0xaa);
+		assert_int_equal(r.v[32][l], 0xffffffff);
+		assert_int_equal(r.v[33][l], l);
+		assert_int_equal(r.v[38][l], 0);
+		assert_int_equal(r.v[39][l], l + 1);
+		assert_int_equal(r.v[41][l], 3);
+		assert_int_equal(r.v[43][l], 0);
+		assert_int_equal(r.v[44][l], even ? 0xdead : 0);
+		assert_int_equal(r.v[45][l], even ? 0xbeef : l + 1);
+		assert_int_equal(r.v[46][l], even ? 0xdead : 0);
+		assert_int_equal(r.v[47][l], even ? 0xbeef : l + 1);
+		assert_int_equal(r.v[48][l], 0);
+		assert_int_equal(r.v[49][l], 9);
+	}
+	rig_fini(&r);
+}
+
+static void test_buffer_oob(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "bufoob", 32, 8, 0);
+	uint64_t buf = vm_alloc(&r, 4096);
+	for (uint32_t i = 0; i < 8; i++)
+		assert_true(xs_vm_write(r.vm, buf + 4 * i, &(uint32_t){ 0xa000 + i }, 4, NULL));
+	uint32_t *s = r.w.s;
+	s[0] = (uint32_t)buf; s[1] = (uint32_t)(buf >> 32); s[2] = 16; s[3] = 3u << 28;
+	for (unsigned l = 0; l < 32; l++) {
+		r.v[0][l] = l * 4;
+		r.v[3][l] = 0x1000;
+	}
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	lanes_eq(&r, 1, 0xa003);
+	lanes_eq(&r, 2, 0);
+	lanes_eq(&r, 7, 0);
+	for (unsigned l = 0; l < 32; l++) {
+		assert_int_equal(r.v[5][l], l < 3 ? 0xa000 + l : l == 3 ? 0x1000 : 0);
+		assert_int_equal(r.v[6][l], l < 3 ? 0xa0 : l == 3 ? 0x10 : 0);
+	}
+	for (uint32_t i = 0; i < 8; i++)
+		assert_int_equal(rd32(&r, buf + 4 * i), i < 3 ? 0xa001 + i : i == 3 ? 0x1001 : 0xa000 + i);
+	rig_fini(&r);
+}
+
+static uint64_t xorshift(uint64_t *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return *st;
+}
+
+/* clang's division sequences against the host's IEEE division, 256 K
+ * operand pairs each for f32 and f64 (a quarter with huge denominators, a
+ * quarter with tiny numerators, a quarter with both extreme). */
+static void test_divseq(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "divseq_w64", 64, 24, 0);
+	uint64_t st = 0x9e3779b97f4a7c15ull;
+	unsigned bad32 = 0, bad64 = 0;
+	for (unsigned it = 0; it < 4096; it++) {
+		for (unsigned l = 0; l < 64; l++) {
+			uint64_t x = xorshift(&st), y = xorshift(&st);
+			uint32_t a = (uint32_t)x, b = (uint32_t)(x >> 32);
+			unsigned k = (it + l) & 3;
+			if (k == 1 || k == 3)
+				b = (b & 0x807fffffu) | (uint32_t)(xorshift(&st) % 6 + 250) << 23;
+			if (k == 2 || k == 3)
+				a = (a & 0x807fffffu) | (uint32_t)(xorshift(&st) % 30) << 23;
+			r.v[1][l] = a;
+			r.v[2][l] = b;
+			uint64_t c = y, d = xorshift(&st);
+			if (k == 1 || k == 3)
+				d = (d & 0x800fffffffffffffull) | (xorshift(&st) % 8 + 2040) << 52;
+			if (k == 2 || k == 3)
+				c = (c & 0x800fffffffffffffull) | (xorshift(&st) % 60) << 52;
+			r.v[10][l] = (uint32_t)c;
+			r.v[11][l] = (uint32_t)(c >> 32);
+			r.v[12][l] = (uint32_t)d;
+			r.v[13][l] = (uint32_t)(d >> 32);
+		}
+		r.w.pc = r.code_va;
+		r.w.status = XS_WAVE_READY;
+		assert_int_equal(run(&r), XS_WAVE_ENDED);
+		for (unsigned l = 0; l < 64; l++) {
+			float want = u2f(r.v[1][l]) / u2f(r.v[2][l]), got = u2f(r.v[3][l]);
+			if (f2u(want) != f2u(got) && !(isnan(want) && isnan(got))) {
+				if (bad32++ < 4)
+					print_message("f32 %a / %a: %a, want %a\n", u2f(r.v[1][l]), u2f(r.v[2][l]), got, want);
+			}
+			double n, dd, q;
+			uint64_t nb = r.v[10][l] | (uint64_t)r.v[11][l] << 32, db = r.v[12][l] | (uint64_t)r.v[13][l] << 32;
+			uint64_t qb = r.v[14][l] | (uint64_t)r.v[15][l] << 32;
+			memcpy(&n, &nb, 8);
+			memcpy(&dd, &db, 8);
+			memcpy(&q, &qb, 8);
+			double want64 = n / dd;
+			if (memcmp(&want64, &q, 8) != 0 && !(isnan(want64) && isnan(q))) {
+				if (bad64++ < 4)
+					print_message("f64 %a / %a: %a, want %a\n", n, dd, q, want64);
+			}
+		}
+	}
+	assert_int_equal(bad32, 0);
+	assert_int_equal(bad64, 0);
+	assert_true(r.w.insts == 4096ull * 23);   /* every batch ran the whole sequence */
+	rig_fini(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -580,6 +1095,19 @@ int main(void)
 		cmocka_unit_test(test_straddle),
 		cmocka_unit_test(test_vgpr_bound),
 		cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_fp_special),
+		cmocka_unit_test(test_cvt),
+		cmocka_unit_test(test_shift),
+		cmocka_unit_test(test_intdiv_zero),
+		cmocka_unit_test(test_exec_zero),
+		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_mode_fault),
+		cmocka_unit_test(test_div),
+		cmocka_unit_test(test_lanes),
+		cmocka_unit_test(test_pk_f16),
+		cmocka_unit_test(test_atomics_rtn),
+		cmocka_unit_test(test_buffer_oob),
+		cmocka_unit_test(test_divseq),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
