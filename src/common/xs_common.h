@@ -13,6 +13,7 @@
 #include "xs12/xs12.h"
 
 #define XS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* Both evaluate an argument twice: never pass a call with side effects. */
 #define XS_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define XS_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define XS_DIV_ROUND_UP(a, b) (((a) + (b) - 1) / (b))

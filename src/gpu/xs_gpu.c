@@ -59,8 +59,13 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	g->ctx.vm = vm;
 	g->ctx.icache = xs_icache_create();
+	g->ctx.mtrace = &g->mtrace; /* timing mode records lines; functional clears it */
+	bool caches_ok = (g->l0 = calloc(info->num_cu, sizeof(*g->l0))) != NULL &&
+			 xs_gpu_cache_init(&g->l2, info->l2_bytes, info->l2_ways);
+	for (uint32_t i = 0; caches_ok && i < info->num_cu; i++)
+		caches_ok = xs_gpu_cache_init(&g->l0[i], info->l0_bytes, info->l0_ways);
 	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->groups || !g->free_groups ||
-	    !g->heap.a || !rings_ok || arena == MAP_FAILED || !g->ctx.icache) {
+	    !g->heap.a || !rings_ok || !caches_ok || arena == MAP_FAILED || !g->ctx.icache) {
 		if (arena != MAP_FAILED)
 			munmap(arena, g->vgpr_arena_bytes);
 		g->vgpr_arena = NULL;
@@ -107,6 +112,10 @@ void xs_gpu_destroy(xs_gpu *g)
 	free(g->groups);
 	free(g->free_groups);
 	free(g->heap.a);
+	for (uint32_t i = 0; g->l0 && i < g->info->num_cu; i++)
+		xs_gpu_cache_free(&g->l0[i]);
+	free(g->l0);
+	xs_gpu_cache_free(&g->l2);
 	free(g->trace.waves);
 	free(g->trace.samples);
 	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
@@ -117,7 +126,11 @@ void xs_gpu_destroy(xs_gpu *g)
 const xs_devinfo *xs_gpu_info(const xs_gpu *g) { return g->info; }
 xs_vm *xs_gpu_vm(xs_gpu *g) { return g->vm; }
 void xs_gpu_set_watchdog(xs_gpu *g, uint64_t n) { g->watchdog = n ? n : 1ull << 32; }
-void xs_gpu_set_timing(xs_gpu *g, bool on) { g->timing = on; }
+void xs_gpu_set_timing(xs_gpu *g, bool on)
+{
+	g->timing = on;
+	g->ctx.mtrace = on ? &g->mtrace : NULL;
+}
 void xs_gpu_set_threads(xs_gpu *g, uint32_t n) { g->threads = XS_MAX(1u, XS_MIN(n, (uint32_t)XS_GPU_MAX_THREADS)); }
 
 void xs_gpu_set_progress(xs_gpu *g, xs_gpu_progress_fn fn, void *user)

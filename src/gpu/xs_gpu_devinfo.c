@@ -46,7 +46,11 @@
 	.lat_smem = 30,                      /* [A] hit-ish */                                  \
 	.lat_lds = 20,                       /* [L] [A] */                                      \
 	.lds_bytes_per_clk = 128,            /* SPEC S3.6 */                                    \
-	.lat_dram = 410,                     /* [C] 226 ns */                                   \
+	.l0_bytes = 16 * 1024,               /* [E] RDNA vector L0 per CU (NaviSim) */          \
+	.l0_ways = 4, .l2_ways = 16,         /* [model] */                                      \
+	.lat_l0 = 64,                        /* [model] between SMEM hit and L2 */              \
+	.lat_l2 = 120,                       /* [C] 66 ns on RX 6800 XT */                      \
+	.lat_dram = 410,                     /* [C] 226 ns; the consoles have no Infinity Cache */ \
 	.dram_efficiency_pct = 90,           /* [model] GDDR6 sustains ~90 % of peak */         \
 	.branch_taken = 4,                   /* [model] */                                      \
 	.wave_launch = 8,                    /* [model] */                                      \

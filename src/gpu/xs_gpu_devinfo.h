@@ -63,6 +63,10 @@ typedef struct xs_devinfo {
 	uint32_t lat_smem;           /* scalar memory load */
 	uint32_t lat_lds;            /* LDS access */
 	uint32_t lds_bytes_per_clk;  /* per LDS bus: one per CU in CU mode, one per WGP in WGP mode (S3.6) */
+	uint32_t l0_bytes;           /* vector L0 per CU */
+	uint32_t l0_ways, l2_ways;
+	uint32_t lat_l0;             /* vector load that hits the L0 */
+	uint32_t lat_l2;             /* vector load that hits the L2 */
 	uint32_t lat_dram;           /* vector memory load that misses to DRAM */
 	uint32_t dram_efficiency_pct;/* sustained share of peak DRAM bandwidth */
 	uint32_t branch_taken;       /* extra cycles for a taken branch (instruction refetch) */

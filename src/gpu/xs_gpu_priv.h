@@ -3,6 +3,7 @@
 #define XS_GPU_PRIV_H
 
 #include "gpu/xs_gpu.h"
+#include "gpu/xs_gpu_cache.h"
 #include "gpu/xs_gpu_occupancy.h"
 #include "pm4/xs_pm4_parse.h"
 
@@ -209,6 +210,9 @@ struct xs_gpu {
 	uint64_t now;            /* simulated time of the event being handled */
 	uint64_t seq;
 	double dram_free;        /* timing: when the DRAM channel takes the next byte */
+	xs_gpu_cache *l0;        /* timing: one vector L0 per CU */
+	xs_gpu_cache l2;
+	xs_isa_mtrace mtrace;    /* lines of the instruction just run */
 	double dram_bytes_per_clk;
 	xs_gpu_disp disp[XS_GPU_MAX_ACTIVE];
 	uint32_t ndisp_active;

@@ -338,6 +338,40 @@ static uint64_t waitcnt_ready(xs_gpu_wave *gw, const xs_inst *in)
 	}
 }
 
+/* One DRAM line transfer on the shared channel; returns when it is done. */
+static uint64_t dram_line(xs_gpu *g, uint64_t t)
+{
+	double start = XS_MAX((double)t, g->dram_free);
+	g->dram_free = start + (1u << XS_MTRACE_LINE_SHIFT) / g->dram_bytes_per_clk;
+	return (uint64_t)g->dram_free;
+}
+
+/* When the vector memory instruction just run completes: each line it
+ * touched goes through the CU's L0 (write-through, no allocation on store)
+ * and the L2 (write-back); L2 misses and dirty evictions use the DRAM
+ * channel. Stores complete when the L2 has them; atomics run at the L2. */
+static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uint64_t t)
+{
+	const xs_devinfo *di = g->info;
+	xs_gpu_cache *l0 = &g->l0[gw->simd / di->simds_per_cu];
+	bool store = iclass == XS_IC_VMEM_STORE, atomic = iclass == XS_IC_VMEM_ATOMIC;
+	uint64_t done = t + (store ? di->lat_l2 : di->lat_l0);
+	for (uint32_t i = 0; i < g->mtrace.n; i++) {
+		uint64_t line = g->mtrace.line[i];
+		if (!store && !atomic && xs_gpu_cache_access(l0, line, true, false, NULL)) {
+			done = XS_MAX(done, t + di->lat_l0);
+			continue;
+		}
+		bool evicted = false;
+		bool hit = xs_gpu_cache_access(&g->l2, line, true, store || atomic, &evicted);
+		if (evicted)
+			dram_line(g, t); /* write-back of the dirty victim */
+		uint64_t ready = hit || store ? t + di->lat_l2 : dram_line(g, t) + di->lat_dram;
+		done = XS_MAX(done, ready);
+	}
+	return done;
+}
+
 static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
 {
 	for (int i = 0; i < 3; i++) {
@@ -401,6 +435,8 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		return xs_gpu_remove_device(g, gw, e);
 	uint64_t next_pc = w->pc + (in ? in->size : 0);
 	uint32_t active = popcount_exec(w);
+	g->mtrace.n = 0;
+	g->mtrace.overflow = false;
 	xs_wave_status ws = xs_isa_run(&g->ctx, w, 1);
 	if (ws == XS_WAVE_FAULT)
 		return xs_gpu_remove_device(g, gw, e);
@@ -439,13 +475,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	case XS_IC_VMEM_LOAD:
 	case XS_IC_VMEM_STORE:
 	case XS_IC_VMEM_ATOMIC: {
-		uint32_t dw = in ? XS_MAX(1u, XS_OPF_DW_OF(xs_op_table[in->op].flags)) : 1;
-		double bytes = (double)active * 4 * dw;
-		/* Every access streams through the DRAM channel (no cache model
-		 * yet): the channel is a queue served at the sustained bandwidth. */
-		double start = XS_MAX((double)t, g->dram_free);
-		g->dram_free = start + bytes / g->dram_bytes_per_clk;
-		uint64_t done = (uint64_t)g->dram_free + di->lat_dram;
+		uint64_t done = vmem_cost(g, gw, iclass, t);
 		if (iclass == XS_IC_VMEM_STORE)
 			cnt_push(&gw->vs, t, done);
 		else

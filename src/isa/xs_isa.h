@@ -327,10 +327,36 @@ void xs_icache_destroy(xs_icache *ic);
 void xs_icache_flush(xs_icache *ic);
 
 /* ---- interpreter ------------------------------------------------------------ */
+/* The cache lines an instruction's vector memory accesses touched, for the
+ * timing model's caches. Collected only while ctx->mtrace is set (the
+ * functional mode leaves it NULL and pays nothing). */
+#define XS_MTRACE_LINE_SHIFT 7   /* 128-byte lines (RDNA L0/L2) */
+#define XS_MTRACE_MAX 256
+typedef struct xs_isa_mtrace {
+	uint32_t n;              /* lines recorded; consecutive repeats are merged */
+	bool overflow;           /* more distinct lines than XS_MTRACE_MAX */
+	uint64_t line[XS_MTRACE_MAX]; /* address >> XS_MTRACE_LINE_SHIFT */
+} xs_isa_mtrace;
+
+static inline void xs_isa_mtrace_add(xs_isa_mtrace *m, uint64_t addr, unsigned bytes)
+{
+	uint64_t a = addr >> XS_MTRACE_LINE_SHIFT, b = (addr + bytes - 1) >> XS_MTRACE_LINE_SHIFT;
+	for (uint64_t l = a; l <= b; l++) {
+		if (m->n && m->line[m->n - 1] == l)
+			continue;
+		if (m->n == XS_MTRACE_MAX) {
+			m->overflow = true;
+			return;
+		}
+		m->line[m->n++] = l;
+	}
+}
+
 typedef struct xs_isa_ctx {
 	xs_vm *vm;
 	xs_icache *icache;
 	xs_fault fault;          /* set when a wave returns XS_WAVE_FAULT */
+	xs_isa_mtrace *mtrace;   /* NULL, or where VMEM instructions record their lines */
 } xs_isa_ctx;
 
 /* Runs the wave until it ends, waits at a barrier, faults, or has executed

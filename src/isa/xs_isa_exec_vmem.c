@@ -150,6 +150,8 @@ static bool read_chunks(xs_exec *x, xs_wave *w, tlb *t, const lane_acc *a, uint8
 	for (unsigned i = 0; i < a->nc; i++) {
 		const chunk *c = &a->c[i];
 		if (c->sp == SP_VM) {
+			if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+				xs_isa_mtrace_add(x->ctx->mtrace, c->addr, c->n);
 			const uint8_t *p = tlb_get(x->vm, t, c->addr, c->n, false);
 			if (p)
 				memcpy(buf, p, c->n);
@@ -167,6 +169,10 @@ static bool read_chunks(xs_exec *x, xs_wave *w, tlb *t, const lane_acc *a, uint8
 
 static bool write_chunks(xs_exec *x, xs_wave *w, tlb *t, const lane_acc *a, const uint8_t *buf, uint64_t *bad)
 {
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+		for (unsigned i = 0; i < a->nc; i++)
+			if (a->c[i].sp == SP_VM)
+				xs_isa_mtrace_add(x->ctx->mtrace, a->c[i].addr, a->c[i].n);
 	/* the common case: one chunk inside a page */
 	if (a->nc == 1 && a->c[0].sp == SP_VM) {
 		uint8_t *p = tlb_get(x->vm, t, a->c[0].addr, a->c[0].n, true);
@@ -384,7 +390,10 @@ static inline uint8_t *fast_global(xs_exec *x, const xs_wave *w, const xs_inst *
 	addr += (uint64_t)(int64_t)in->imm;
 	if (in->enc == XS_ENC_FLAT && (addr >> 48) != 0)
 		return NULL;    /* apertures (or a non-canonical address) */
-	return tlb_get(x->vm, t, addr, bytes, wr);
+	uint8_t *p = tlb_get(x->vm, t, addr, bytes, wr);
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
+		xs_isa_mtrace_add(x->ctx->mtrace, addr, bytes); /* timing model: caches */
+	return p;
 }
 
 static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
@@ -577,6 +586,8 @@ static int x_atomic(xs_exec *x, xs_wave *w, const xs_inst *in)
 			return xs_exec_unimpl(x, w, in, "atomic on swizzled private memory");
 		chunk *c = &a.c[0];
 		if (c->sp == SP_VM) {
+			if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+				xs_isa_mtrace_add(x->ctx->mtrace, c->addr, c->n);
 			if (!vm_atomic(x->vm, c->addr, d->aop, src, cmp, b64, &old, &bad))
 				return vm_fault(x, w, in, bad, l);
 		} else if (c->sp == SP_LDS) {

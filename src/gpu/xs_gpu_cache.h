@@ -1,0 +1,24 @@
+/* Caches of the timing model: a vector L0 per CU (write-through) and the
+ * L2 (write-back), set-associative with LRU replacement, 128-byte lines.
+ * They decide latency and DRAM traffic only; data lives in xs_vm. */
+#ifndef XS_GPU_CACHE_H
+#define XS_GPU_CACHE_H
+
+#include "common/xs_common.h"
+
+typedef struct xs_gpu_cache {
+	uint32_t sets, ways;
+	uint64_t *tag;     /* line + 1; 0 = empty */
+	uint64_t *lru;     /* last use */
+	uint8_t *dirty;
+	uint64_t tick;
+} xs_gpu_cache;
+
+bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways);
+void xs_gpu_cache_free(xs_gpu_cache *c);
+void xs_gpu_cache_clear(xs_gpu_cache *c);
+/* Looks up a line; on a miss with allocate, fills it and reports whether a
+ * dirty line was evicted. make_dirty marks it (stores into the L2). */
+bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty, bool *evicted_dirty);
+
+#endif
