@@ -61,7 +61,7 @@ typedef struct xs_gpu_simd {
 	 * first: one is woken each time the pipe takes an instruction, so a
 	 * contended pipe costs O(1) per issue instead of a retry per wave. */
 	xs_gpu_wave *wait_head[XS_IC_COUNT], *wait_tail[XS_IC_COUNT];
-	xs_gpu_wave *retrier[XS_IC_COUNT]; /* the waiter queued in the heap for the pipe */
+	xs_gpu_wave *retrier[XS_IC_COUNT]; /* the waiter queued in the event queue for the pipe */
 } xs_gpu_simd;
 
 typedef struct xs_gpu_cu {

@@ -413,8 +413,8 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		}
 		if (sm->pipe_free[pipe] > t) {
 			/* Only the pipe is busy. One waiter (the retrier) sits in the
-			 * heap for when it frees; later ones queue and are woken one
-			 * per issue. */
+			 * event queue for when it frees; later ones queue here and are
+			 * woken one per issue. */
 			if (!sm->retrier[pipe] || sm->retrier[pipe] == gw) {
 				sm->retrier[pipe] = gw;
 				gw->ready = sm->pipe_free[pipe];
