@@ -69,9 +69,14 @@ bool xs_isa_op_implemented(unsigned op)
 	return op > XS_OP_INVALID && op < XS_OP_COUNT && xs_exec_table[op] != x_unimplemented;
 }
 
+static int table_ready;   /* set (release) once table_once has run */
+
 xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts)
 {
-	pthread_once(&table_once, build_table);
+	if (XS_UNLIKELY(!__atomic_load_n(&table_ready, __ATOMIC_ACQUIRE))) {
+		pthread_once(&table_once, build_table);
+		__atomic_store_n(&table_ready, 1, __ATOMIC_RELEASE);
+	}
 	w->s[XS_SREG_NULL] = 0;
 	if (w->status == XS_WAVE_BARRIER)
 		w->status = XS_WAVE_READY;   /* the caller released the barrier */

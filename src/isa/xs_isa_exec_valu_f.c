@@ -564,12 +564,27 @@ F2(v_max_f32, fmax_hw(a, b, ieee), K_EXACT)
 F2(v_ldexp_f32, ldexp_f(a, xs_f2u(b), rm_), K_EXACT)
 /* Fused multiply-add lanes: hardware fma when the host has it (ifunc picks
  * the clone once), else libm's exact software fmaf. */
+#ifdef __FMA__
+/* The build targets a host with FMA: fmaf is one instruction, inline it and
+ * let the fixed lane counts vectorize. */
+static inline void fma32_lanes(uint32_t *r, const uint32_t *A, const uint32_t *B, const uint32_t *C, unsigned n)
+{
+	if (n == 32) {
+		for (unsigned l = 0; l < 32; l++)
+			r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
+	} else {
+		for (unsigned l = 0; l < XS_MAX_LANES; l++)
+			r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
+	}
+}
+#else
 __attribute__((target_clones("fma", "default")))
 static void fma32_lanes(uint32_t *r, const uint32_t *A, const uint32_t *B, const uint32_t *C, unsigned n)
 {
 	for (unsigned l = 0; l < n; l++)
 		r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
 }
+#endif
 
 __attribute__((target_clones("fma", "default")))
 static void fma64_lanes(uint64_t *r, const uint64_t *A, const uint64_t *B, const uint64_t *C, unsigned n)
@@ -586,6 +601,24 @@ XS_EXEC(v_fma_f32)
 	xs_vctx c_;
 	xs_vbegin(w, &c_);
 	uint32_t t0[LANES], t1[LANES], t2[LANES], rt[LANES];
+#ifdef __FMA__
+	/* common form v_fma_f32 vD, vA, sB, sC: no modifiers, two SGPR sources
+	 * used as scalars (the same values xs_vsrc32 would broadcast) */
+	if (in->mods == 0 && in->src[0] >= XS_SRC_VGPR && in->src[1] < 128 && in->src[2] < 128) {
+		const uint32_t *A = w->v[in->src[0] - XS_SRC_VGPR];
+		const float b = xs_u2f(w->s[in->src[1]]), cc = xs_u2f(w->s[in->src[2]]);
+		uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+		if (c_.n == 32) {
+			for (unsigned l = 0; l < 32; l++)
+				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), b, cc));
+		} else {
+			for (unsigned l = 0; l < XS_MAX_LANES; l++)
+				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), b, cc));
+		}
+		xs_vdst_done(&c_, w, in, r);
+		return 0;
+	}
+#endif
 	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
 	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
 	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);

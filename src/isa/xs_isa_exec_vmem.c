@@ -120,28 +120,34 @@ static void get_store(const xs_wave *w, unsigned data, unsigned lane, const memd
 }
 
 /* ---- chunk I/O ---------------------------------------------------------------- */
-/* One-entry translation cache for the lanes of one instruction (lanes tend
- * to hit the same page). Lives on the handler's stack, so a cached pointer
+/* Small translation cache (4 entries, direct-mapped by page number; one
+ * entry per page, so a page cached for reading is replaced when it is
+ * translated for writing) for the lanes of one instruction (lanes tend to
+ * hit the same few pages). Lives on the handler's stack, so a cached pointer
  * never outlives the instruction. */
+#define TLB_N 4
 typedef struct tlb {
-	uint64_t page;
-	uint8_t *host;
-	bool wr;
+	uint64_t page[TLB_N];
+	uint8_t *host[TLB_N];
+	bool wr[TLB_N];
 } tlb;
+
+#define TLB_INIT { { ~0ull, ~0ull, ~0ull, ~0ull }, { NULL, NULL, NULL, NULL }, { false, false, false, false } }
 
 static inline uint8_t *tlb_get(xs_vm *vm, tlb *t, uint64_t va, unsigned n, bool wr)
 {
 	if (XS_UNLIKELY((va & (XS_VM_PAGE_SIZE - 1)) + n > XS_VM_PAGE_SIZE))
 		return NULL;
 	uint64_t pg = va & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
-	if (XS_LIKELY(pg == t->page && (t->wr || !wr)))
-		return t->host + (va & (XS_VM_PAGE_SIZE - 1));
+	unsigned i = (unsigned)(pg >> XS_VM_PAGE_SHIFT) & (TLB_N - 1);
+	if (XS_LIKELY(pg == t->page[i] && (t->wr[i] || !wr)))
+		return t->host[i] + (va & (XS_VM_PAGE_SIZE - 1));
 	uint8_t *p = xs_vm_ptr(vm, pg, wr);
 	if (!p)
 		return NULL;
-	t->page = pg;
-	t->host = p;
-	t->wr = wr;
+	t->page[i] = pg;
+	t->host[i] = p;
+	t->wr[i] = wr;
 	return p + (va & (XS_VM_PAGE_SIZE - 1));
 }
 
@@ -396,6 +402,75 @@ static inline uint8_t *fast_global(xs_exec *x, const xs_wave *w, const xs_inst *
 	return p;
 }
 
+/* Fast path for MUBUF dword accesses (swizzled scratch with ADD_TID, no
+ * idxen): lane l's single dword when it is aligned, in range and inside one
+ * page the translation cache maps. Same address and range check as
+ * buffer_acc; NULL sends the lane to the general path (which then records
+ * its lines for the timing model, as this path does on success). */
+static inline uint8_t *fast_mubuf(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac,
+				  unsigned l, bool wr, tlb *t)
+{
+	const vsharp *v = &ac->v;
+	uint32_t index = v->add_tid ? l : 0, off = (uint32_t)in->imm;
+	if (in->mods & XS_MOD_OFFEN)
+		off += w->v[(in->src[0] - XS_SRC_VGPR) & 0xff][l];
+	if (off & 3)
+		return NULL;
+	uint64_t rel;
+	if (v->swizzle)
+		rel = (((uint64_t)(index >> v->is_shift) * v->stride + off) << v->is_shift) +
+		      (index & (v->idx_stride - 1)) * 4;
+	else
+		rel = (uint64_t)index * v->stride + off;
+	bool oob;
+	switch (v->oob) {
+	case 0: oob = index >= v->num_records || off >= v->stride; break;
+	case 1: oob = index >= v->num_records; break;
+	case 2: oob = v->num_records == 0; break;
+	default: oob = rel >= v->num_records; break;
+	}
+	if (oob)
+		return NULL;
+	uint64_t addr = v->base + ac->soffset + rel;
+	uint8_t *p = tlb_get(x->vm, t, addr, 4, wr);
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
+		xs_isa_mtrace_add(x->ctx->mtrace, addr, 4);
+	return p;
+}
+
+/* Whole-wave form of fast_mubuf: no offen, full EXEC, ADD_TID, swizzled
+ * with INDEX_STRIDE >= the wave size, so lane l's dword is at addr0 + 4 * l
+ * (one contiguous row). The range checks grow with the lane number, so the
+ * last lane in range means every lane is. Returns the row's host address
+ * or NULL (then the per-lane paths run). The lines recorded for the timing
+ * model are the ones the per-lane path records (consecutive repeats merge). */
+static inline uint8_t *fast_mubuf_row(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac,
+				      uint64_t e, unsigned n, bool wr, tlb *t)
+{
+	const vsharp *v = &ac->v;
+	uint32_t off = (uint32_t)in->imm;
+	if ((in->mods & (XS_MOD_OFFEN | XS_MOD_IDXEN)) || !v->add_tid || !v->swizzle || v->idx_stride < n ||
+	    (off & 3) || e != xs_lane_full(w))
+		return NULL;
+	uint32_t last = n - 1;
+	uint64_t rel0 = (uint64_t)off << v->is_shift;   /* index >> is_shift = 0 */
+	uint64_t rel_last = rel0 + (uint64_t)last * 4;
+	bool oob;
+	switch (v->oob) {
+	case 0: oob = last >= v->num_records || off >= v->stride; break;
+	case 1: oob = last >= v->num_records; break;
+	case 2: oob = v->num_records == 0; break;
+	default: oob = rel_last >= v->num_records; break;
+	}
+	if (oob)
+		return NULL;
+	uint64_t addr = v->base + ac->soffset + rel0;
+	uint8_t *p = tlb_get(x->vm, t, addr, 4 * n, wr);
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
+		xs_isa_mtrace_add(x->ctx->mtrace, addr, 4 * n);
+	return p;
+}
+
 static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
@@ -405,13 +480,29 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 	setup(w, in, &ac);
 	uint64_t e = xs_exec_mask(w);
 	unsigned n = w->lanes;
-	tlb t = { ~0ull, NULL, false };
+	tlb t = TLB_INIT;
 	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT) &&
 		    !(in->mods & XS_MOD_TFE);
 	unsigned dr = (in->dst - XS_SRC_VGPR) & 0xff;
+	bool fast_mb = in->enc == XS_ENC_MUBUF && d->shape == D_DW && d->ndw == 1 &&
+		       !(in->mods & (XS_MOD_TFE | XS_MOD_IDXEN));
+	if (fast_mb) {
+		const uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, false, &t);
+		if (p) {
+			memcpy(w->v[dr], p, 4 * n);
+			return 0;
+		}
+	}
 	for (unsigned l = 0; l < n; l++) {
 		if (!((e >> l) & 1))
 			continue;
+		if (fast_mb) {
+			const uint8_t *p = fast_mubuf(x, w, in, &ac, l, false, &t);
+			if (p) {
+				memcpy(&w->v[dr][l], p, 4);
+				continue;
+			}
+		}
 		if (fast) {
 			const uint8_t *p = fast_global(x, w, in, &ac, l, 4 * d->ndw, false, &t);
 			if (p) {
@@ -442,12 +533,28 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 	unsigned data = in->enc == XS_ENC_MUBUF ? in->dst : in->src[1];
 	uint64_t e = xs_exec_mask(w);
 	unsigned n = w->lanes;
-	tlb t = { ~0ull, NULL, false };
+	tlb t = TLB_INIT;
 	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT);
 	unsigned sr = (data - XS_SRC_VGPR) & 0xff;
+	bool fast_mb = in->enc == XS_ENC_MUBUF && d->shape == D_DW && d->ndw == 1 &&
+		       !(in->mods & XS_MOD_IDXEN);
+	if (fast_mb) {
+		uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, true, &t);
+		if (p) {
+			memcpy(p, w->v[sr], 4 * n);
+			return 0;
+		}
+	}
 	for (unsigned l = 0; l < n; l++) {
 		if (!((e >> l) & 1))
 			continue;
+		if (fast_mb) {
+			uint8_t *p = fast_mubuf(x, w, in, &ac, l, true, &t);
+			if (p) {
+				memcpy(p, &w->v[sr][l], 4);
+				continue;
+			}
+		}
 		if (fast) {
 			uint8_t *p = fast_global(x, w, in, &ac, l, 4 * d->ndw, true, &t);
 			if (p) {

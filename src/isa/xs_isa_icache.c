@@ -25,6 +25,8 @@ typedef struct xs_icache_page {
 struct xs_icache {
 	xs_icache_page **tab;            /* open addressing, capacity a power of two */
 	size_t cap, used;
+	uint64_t last_va;                /* last page looked up (~0: none) */
+	xs_inst *last_slots;
 };
 
 xs_icache *xs_icache_create(void)
@@ -33,6 +35,7 @@ xs_icache *xs_icache_create(void)
 	if (!ic)
 		return NULL;
 	ic->cap = 64;
+	ic->last_va = ~0ull;
 	ic->tab = calloc(ic->cap, sizeof(*ic->tab));
 	if (!ic->tab) {
 		free(ic);
@@ -50,6 +53,8 @@ void xs_icache_flush(xs_icache *ic)
 		ic->tab[i] = NULL;
 	}
 	ic->used = 0;
+	ic->last_va = ~0ull;
+	ic->last_slots = NULL;
 }
 
 void xs_icache_destroy(xs_icache *ic)
@@ -88,7 +93,21 @@ static bool grow(xs_icache *ic)
 	return true;
 }
 
+static xs_inst *page_slots_lookup(xs_icache *ic, uint64_t page_va);
+
 xs_inst *xs_icache_page_slots(xs_icache *ic, uint64_t page_va)
+{
+	if (XS_LIKELY(page_va == ic->last_va))
+		return ic->last_slots;
+	xs_inst *r = page_slots_lookup(ic, page_va);
+	if (r) {
+		ic->last_va = page_va;
+		ic->last_slots = r;
+	}
+	return r;
+}
+
+static xs_inst *page_slots_lookup(xs_icache *ic, uint64_t page_va)
 {
 	size_t mask = ic->cap - 1;
 	size_t i = hash_page(page_va) & mask;
@@ -103,7 +122,7 @@ xs_inst *xs_icache_page_slots(xs_icache *ic, uint64_t page_va)
 	if ((ic->used + 1) * 2 > ic->cap) {
 		if (!grow(ic))
 			return NULL;
-		return xs_icache_page_slots(ic, page_va);
+		return page_slots_lookup(ic, page_va);
 	}
 	xs_icache_page *p = calloc(1, sizeof(*p));
 	if (!p)

@@ -172,12 +172,41 @@ const uint32_t *xs_vsrc32_slow(xs_vctx *c, const xs_wave *w, const xs_inst *in, 
 #define XS_VSRC_MODS(i) (XS_MOD_ABS(i) | XS_MOD_NEG(i) | XS_MOD_OPSEL(i) | XS_MOD_SDWA | \
 			 XS_MOD_DPP16 | XS_MOD_DPP8)
 
-static inline const uint32_t *xs_vsrc32(xs_vctx *c, const xs_wave *w, const xs_inst *in, unsigned i,
+/* Broadcast of one value to n (32 or 64) lanes of tmp; fixed trip counts so
+ * the stores are full vectors (the body's vector loads then forward). */
+static inline __attribute__((always_inline)) const uint32_t *xs_vbcast32(uint32_t *tmp, uint32_t k, unsigned n)
+{
+	if (n == 32) {
+		for (unsigned l = 0; l < 32; l++)
+			tmp[l] = k;
+	} else {
+		for (unsigned l = 0; l < XS_MAX_LANES; l++)
+			tmp[l] = k;
+	}
+	return tmp;
+}
+
+static inline __attribute__((always_inline)) const uint32_t *xs_vsrc32(xs_vctx *c, const xs_wave *w, const xs_inst *in, unsigned i,
 					uint32_t *tmp)
 {
 	unsigned s = in->src[i];
-	if (XS_LIKELY(s >= XS_SRC_VGPR && !(in->mods & XS_VSRC_MODS(i))))
-		return w->v[s - XS_SRC_VGPR];
+	if (XS_LIKELY(!(in->mods & XS_VSRC_MODS(i)))) {
+		/* no modifier: a VGPR row, or one scalar value for every lane
+		 * (what xs_vsrc32_slow computes for these operands) */
+		if (XS_LIKELY(s >= XS_SRC_VGPR))
+			return w->v[s - XS_SRC_VGPR];
+		if (s < 128)
+			return xs_vbcast32(tmp, w->s[s], c->n);
+		if (s == XS_SRC_LITERAL)
+			return xs_vbcast32(tmp, in->literal, c->n);
+		if (s >= XS_SRC_INT0 && s <= 192)
+			return xs_vbcast32(tmp, s - XS_SRC_INT0, c->n);
+		if (s > 192 && s <= 208)
+			return xs_vbcast32(tmp, (uint32_t)(192 - (int)s), c->n);
+		if (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)
+			return xs_vbcast32(tmp, (xs_op_table[in->op].flags & XS_OPF_F16) ? xs_inline_f16[s - XS_SRC_HALF]
+						: xs_inline_f32[s - XS_SRC_HALF], c->n);
+	}
 	return xs_vsrc32_slow(c, w, in, i, tmp);
 }
 
