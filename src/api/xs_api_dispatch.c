@@ -209,7 +209,7 @@ static xs_status prepare(xs_device *dev, const xs_dispatch_desc *d, prepared *p,
 						  (unsigned long long)ring->per_wave / 1024);
 			}
 			p->per_wave = ring->per_wave;
-			waves = (uint32_t)XS_MIN(ring->size / ring->per_wave, (uint64_t)0xfff);
+			waves = (uint32_t)XS_MIN(ring->size / ring->per_wave, (uint64_t)G_00B860_WAVES(~0u)); /* field max */
 			scratch_base = ring->va;
 			ring_bytes = ring->size;
 		} else {
