@@ -6,13 +6,15 @@
 
 #include "common/xs_common.h"
 
+/* A set is `ways` tags kept in recency order (most recent first), so LRU
+ * needs no timestamps and a set is one or two host cache lines: the L2 of
+ * Series X has 40960 lines, looked up for every line a wave touches. */
 typedef struct xs_gpu_cache {
 	uint32_t sets, ways;
-	uint64_t *tag;     /* line + 1; 0 = empty */
-	uint64_t *lru;     /* last use */
-	uint8_t *dirty;
-	uint64_t tick;
+	uint64_t *tag; /* (line + 1) | XS_GPU_CACHE_DIRTY; 0 = empty (empties sit last) */
 } xs_gpu_cache;
+
+#define XS_GPU_CACHE_DIRTY (1ull << 63)
 
 bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways);
 void xs_gpu_cache_free(xs_gpu_cache *c);
