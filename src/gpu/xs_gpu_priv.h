@@ -121,6 +121,11 @@ struct xs_gpu_disp {
 	uint64_t area, last_change; /* integral of resident waves over time */
 	uint32_t cu_resident[XS_GPU_MAX_CU];
 	uint64_t cu_since[XS_GPU_MAX_CU];
+	/* Placement: per CU, 0 when unknown, else 1 + the cause try_place gave
+	 * the last time. A failed CU is not tried again until its resources
+	 * (or the SE's or the ring's) change, so a retire costs O(1) and not a
+	 * scan of every CU. */
+	uint8_t cu_fail[XS_GPU_MAX_CU];
 	int blocked;             /* xs_gpu_wait_cause of the first pending group, -1 none */
 	uint64_t blocked_since;
 };

@@ -12,6 +12,7 @@
  */
 #include "gpu/xs_gpu_priv.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,6 +384,26 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	gw->next_wait = NULL;
 }
 
+/* The resources try_place reads for `cu` changed: the CUs of its WGP (they
+ * share LDS, barriers and, in WGP mode, the SIMD pool) must be tried again,
+ * and every CU for a dispatch bound by the SE's wave limit or drawing on
+ * the same scratch ring. */
+static void placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
+{
+	const xs_gpu_wgp *wg = &g->wgp[g->cu[cu].wgp];
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
+		xs_gpu_disp *o = &g->disp[i];
+		if (!o->active)
+			continue;
+		if (o->d.waves_per_se || (ring && o->ring == ring)) {
+			memset(o->cu_fail, 0, sizeof(o->cu_fail));
+		} else {
+			for (uint32_t k = 0; k < g->info->cus_per_wgp; k++)
+				o->cu_fail[wg->first_cu + k] = 0;
+		}
+	}
+}
+
 static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t first_simd,
 			 const uint8_t *simd_of_wave)
 {
@@ -450,6 +471,7 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 		uint32_t per_simd = sm->nwaves;
 		disp->r->peak_waves_per_simd = XS_MAX(disp->r->peak_waves_per_simd, per_simd);
 	}
+	placement_changed(g, cu, d->scratch_en ? disp->ring : NULL);
 	disp->r->waves_launched += d->waves_per_group;
 	disp->r->groups_launched++;
 	if (g->tracing)
@@ -501,7 +523,15 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 					cu = g->wgp[g->cu[cu].wgp].first_cu;
 				if (!((disp->d.cu_enabled >> cu) & 1))
 					continue;
-				int r = try_place(g, disp, cu, simd_of_wave, &first_simd);
+				int r = disp->cu_fail[cu] ? disp->cu_fail[cu] - 1
+							  : try_place(g, disp, cu, simd_of_wave, &first_simd);
+#ifndef NDEBUG
+				/* debug builds check that the cached failure is still true */
+				if (disp->cu_fail[cu])
+					assert(try_place(g, disp, cu, simd_of_wave, &first_simd) == r);
+#endif
+				if (r >= 0)
+					disp->cu_fail[cu] = (uint8_t)(r + 1);
 				if (r < 0) {
 					launch_group(g, disp, cu, first_simd, simd_of_wave);
 					disp->next_cu = cu + step;
@@ -558,6 +588,7 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 	}
 	g->resident--;
 	note_resident(g, disp, wave_cu, -1);
+	placement_changed(g, wave_cu, gw->scratch_slot != UINT32_MAX ? disp->ring : NULL);
 	if (g->tracing) {
 		xs_gpu_trace_wave_end(g, gw);
 		xs_gpu_trace_record(g);
