@@ -40,7 +40,10 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->wgp = calloc(g->nwgp, sizeof(*g->wgp));
 	g->simd = calloc(g->nsimd, sizeof(*g->simd));
 	uint32_t nslots = g->nsimd * info->wave_slots_per_simd;
-	g->waves = calloc(nslots, sizeof(*g->waves));
+	/* cache-line aligned: the scheduler's fields of a wave are one line */
+	g->waves = aligned_alloc(_Alignof(xs_gpu_wave), nslots * sizeof(*g->waves));
+	if (g->waves)
+		memset(g->waves, 0, nslots * sizeof(*g->waves));
 	g->groups = calloc(nslots, sizeof(*g->groups));
 	g->free_groups = calloc(nslots, sizeof(*g->free_groups));
 	g->ngroups = nslots;

@@ -18,27 +18,28 @@ typedef struct xs_gpu_disp xs_gpu_disp;
 /* Outstanding operations of one counter (vmcnt, vscnt, lgkmcnt): completion
  * times in issue order. */
 typedef struct xs_gpu_cnt {
-	uint64_t done[XS_GPU_VMQ];
 	uint32_t head, n;
+	uint64_t done[XS_GPU_VMQ];
 } xs_gpu_cnt;
 
 typedef struct xs_gpu_wave {
-	xs_wave w;               /* architectural state, run by the interpreter */
-	uint32_t simd, slot;     /* where it sits */
-	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
-	xs_gpu_group *group;
-	/* timing model */
+	/* timing model: what the scheduler reads at every issue, in the first
+	 * host cache line (it switches waves at every instruction) */
 	uint64_t ready;          /* earliest cycle of its next issue */
 	uint64_t seq;            /* launch order: breaks ties deterministically */
-	uint64_t launched;
-	xs_gpu_cnt vm, vs, lgkm;
-	uint16_t valu_dst_lo, valu_dst_hi; /* VGPR operands [lo, hi) of the last VALU result */
 	uint64_t valu_done;
+	uint16_t valu_dst_lo, valu_dst_hi; /* VGPR operands [lo, hi) of the last VALU result */
+	uint32_t simd, slot;     /* where it sits */
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
+	bool running;            /* functional, several threads: a thread is executing it */
 	struct xs_gpu_wave *next_wait; /* in its SIMD's wait list for a pipe */
 	struct xs_gpu_wave *next_ev;   /* in its timing-wheel bucket */
-	bool running;            /* functional, several threads: a thread is executing it */
-} xs_gpu_wave;
+	xs_wave w;               /* architectural state, run by the interpreter */
+	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
+	xs_gpu_group *group;
+	uint64_t launched;
+	xs_gpu_cnt vm, vs, lgkm;
+} __attribute__((aligned(64))) xs_gpu_wave;
 
 struct xs_gpu_group {
 	xs_gpu_disp *disp;

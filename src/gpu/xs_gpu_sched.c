@@ -437,7 +437,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	uint32_t active = popcount_exec(w);
 	g->mtrace.n = 0;
 	g->mtrace.overflow = false;
-	xs_wave_status ws = xs_isa_run(&g->ctx, w, 1);
+	xs_wave_status ws = in ? xs_isa_step(&g->ctx, w, in) : xs_isa_run(&g->ctx, w, 1); /* NULL: it faults */
 	if (ws == XS_WAVE_FAULT)
 		return xs_gpu_remove_device(g, gw, e);
 

@@ -292,25 +292,28 @@ typedef struct xs_fault {
  *                32/64 lanes) goes in the user SGPRs as usual
  *   hw_id/hw_id2 what s_getreg HW_ID1/HW_ID2 return; status READY; insts 0 */
 typedef struct xs_wave {
-	/* Scalar file indexed by operand encoding 0..127 (see above): s0..s105,
-	 * VCC, TTMP, M0, NULL (reads 0, writes dropped), EXEC. */
-	uint32_t s[128];
+	/* Fields read by every instruction first, so that they share a host
+	 * cache line with the end of the owner's bookkeeping (the timing model
+	 * switches waves at every instruction). */
+	uint64_t pc;                  /* byte address in GPU memory */
 	uint32_t (*v)[XS_MAX_LANES];  /* VGPRs: v[reg][lane], nvgpr registers */
 	uint32_t nvgpr;
-	uint64_t pc;                  /* byte address in GPU memory */
+	uint32_t lanes;               /* 32 or 64 */
+	xs_wave_status status;
 	uint32_t scc;
+	uint64_t insts;               /* wave instructions executed */
 	uint32_t mode;                /* HW_REG_MODE: round / denorm / dx10 clamp / ieee */
 	uint32_t trapsts;
 	uint32_t hw_id;               /* HW_REG_HW_ID1 for s_getreg (wave/simd/wgp/sa/se ids) */
 	uint32_t hw_id2;              /* HW_REG_HW_ID2 (queue/pipe/me/state/wg/vm ids) */
 	uint64_t flat_scratch;        /* HW_REG_FLAT_SCR_LO/HI (hardware registers on gfx10) */
-	uint32_t lanes;               /* 32 or 64 */
 	uint8_t *lds;                 /* this workgroup's LDS allocation */
 	uint32_t lds_size;
-	xs_wave_status status;
-	uint64_t insts;               /* wave instructions executed */
 	uint32_t wave_in_group;
 	void *owner;                  /* the SPI's bookkeeping */
+	/* Scalar file indexed by operand encoding 0..127 (see above): s0..s105,
+	 * VCC, TTMP, M0, NULL (reads 0, writes dropped), EXEC. */
+	uint32_t s[128];
 } xs_wave;
 
 static inline uint64_t xs_wave_exec(const xs_wave *w)
@@ -377,6 +380,11 @@ xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts);
  * cannot be fetched or decoded (running it then faults). For the timing
  * model, which looks at an instruction before the interpreter runs it. */
 const xs_inst *xs_isa_peek(xs_isa_ctx *ctx, uint64_t pc);
+
+/* Runs exactly one instruction, `in`, which xs_isa_peek returned for
+ * w->pc: xs_isa_run(ctx, w, 1) without looking the instruction up again
+ * (the timing model issues one instruction at a time). */
+xs_wave_status xs_isa_step(xs_isa_ctx *ctx, xs_wave *w, const xs_inst *in);
 
 /* True when the interpreter has a body for op (the others decode but fault
  * XS_FAULT_UNIMPLEMENTED when executed). */

@@ -71,12 +71,44 @@ bool xs_isa_op_implemented(unsigned op)
 
 static int table_ready;   /* set (release) once table_once has run */
 
-xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts)
+static inline void table_init(void)
 {
 	if (XS_UNLIKELY(!__atomic_load_n(&table_ready, __ATOMIC_ACQUIRE))) {
 		pthread_once(&table_once, build_table);
 		__atomic_store_n(&table_ready, 1, __ATOMIC_RELEASE);
 	}
+}
+
+static xs_wave_status vgpr_range_fault(xs_exec *x, xs_wave *w, const xs_inst *in, uint64_t pc)
+{
+	char d[96];
+	snprintf(d, sizeof(d), "uses VGPRs up to v%u, the wave has %u", in->vgpr_end - 1u, w->nvgpr);
+	x->pc = pc;
+	return (xs_wave_status)xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, pc, d);
+}
+
+xs_wave_status xs_isa_step(xs_isa_ctx *ctx, xs_wave *w, const xs_inst *in)
+{
+	table_init();
+	w->s[XS_SREG_NULL] = 0;
+	if (w->status == XS_WAVE_BARRIER)
+		w->status = XS_WAVE_READY;
+	if (w->status != XS_WAVE_READY)
+		return w->status;
+	xs_exec x = { ctx, ctx->vm, w->pc };
+	if (XS_UNLIKELY(in->vgpr_end > w->nvgpr))
+		return vgpr_range_fault(&x, w, in, w->pc);
+	w->pc += in->size;
+	w->insts++;
+	int r = xs_exec_table[in->op](&x, w, in);
+	if (r == XS_WAVE_BARRIER || r == XS_WAVE_ENDED)
+		w->status = (xs_wave_status)r;
+	return w->status;
+}
+
+xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts)
+{
+	table_init();
 	w->s[XS_SREG_NULL] = 0;
 	if (w->status == XS_WAVE_BARRIER)
 		w->status = XS_WAVE_READY;   /* the caller released the barrier */
@@ -115,10 +147,7 @@ xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts)
 			}
 		}
 		if (XS_UNLIKELY(in->vgpr_end > nvgpr)) {
-			char d[96];
-			snprintf(d, sizeof(d), "uses VGPRs up to v%u, the wave has %u", in->vgpr_end - 1u, nvgpr);
-			x.pc = pc;
-			r = xs_exec_fault(&x, w, in, XS_FAULT_ILLEGAL, pc, d);
+			r = vgpr_range_fault(&x, w, in, pc);
 			break;
 		}
 		x.pc = pc;
