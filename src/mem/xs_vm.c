@@ -2,15 +2,82 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 const uint8_t xs_vm_zero_page[XS_VM_PAGE_SIZE] __attribute__((aligned(XS_VM_PAGE_SIZE)));
+
+#define SLAB_BYTES (2u << 20) /* one x86-64 huge page */
+#define SLAB_PAGES (SLAB_BYTES / XS_VM_PAGE_SIZE)
 
 xs_vm *xs_vm_create(void)
 {
 	xs_vm *vm = calloc(1, sizeof(*vm));
-	if (vm)
-		vm->next_va = XS_VM_HEAP_BASE;
+	if (!vm)
+		return NULL;
+	vm->next_va = XS_VM_HEAP_BASE;
+	pthread_mutex_init(&vm->pool_lock, NULL);
 	return vm;
+}
+
+/* A 2 MiB-aligned slab (so that the kernel can back it with one huge page). */
+static uint8_t *slab_map(void)
+{
+	size_t len = 2 * (size_t)SLAB_BYTES;
+	uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	uintptr_t a = XS_ALIGN_UP((uintptr_t)p, (uintptr_t)SLAB_BYTES);
+	size_t head = a - (uintptr_t)p;
+	if (head)
+		munmap(p, head);
+	munmap((uint8_t *)a + SLAB_BYTES, SLAB_BYTES - head);
+#ifdef MADV_HUGEPAGE
+	madvise((void *)a, SLAB_BYTES, MADV_HUGEPAGE); /* a hint: 4 KiB pages work too */
+#endif
+	return (uint8_t *)a;
+}
+
+/* A zeroed host page. */
+static void *page_get(xs_vm *vm)
+{
+	void *page = NULL;
+	bool reused = false;
+	pthread_mutex_lock(&vm->pool_lock);
+	if (vm->free_pages) {
+		page = vm->free_pages;
+		memcpy(&vm->free_pages, page, sizeof(void *));
+		reused = true;
+	} else {
+		if (!vm->nslabs || vm->slab_used == SLAB_PAGES) {
+			uint8_t *slab = NULL;
+			if (vm->nslabs == vm->slab_cap) {
+				size_t ncap = vm->slab_cap ? 2 * vm->slab_cap : 16;
+				uint8_t **n = realloc(vm->slabs, ncap * sizeof(*n));
+				if (n) {
+					vm->slabs = n;
+					vm->slab_cap = ncap;
+				}
+			}
+			if (vm->nslabs < vm->slab_cap && (slab = slab_map()) != NULL) {
+				vm->slabs[vm->nslabs++] = slab;
+				vm->slab_used = 0;
+			}
+		}
+		if (vm->nslabs && vm->slab_used < SLAB_PAGES)
+			page = vm->slabs[vm->nslabs - 1] + (size_t)vm->slab_used++ * XS_VM_PAGE_SIZE;
+	}
+	pthread_mutex_unlock(&vm->pool_lock);
+	if (reused)
+		memset(page, 0, XS_VM_PAGE_SIZE); /* fresh slab pages are zero already */
+	return page;
+}
+
+static void page_put(xs_vm *vm, void *page)
+{
+	pthread_mutex_lock(&vm->pool_lock);
+	memcpy(page, &vm->free_pages, sizeof(void *));
+	vm->free_pages = page;
+	pthread_mutex_unlock(&vm->pool_lock);
 }
 
 /* Frees the host pages of [va, va + size); skips 1 GiB regions never touched. */
@@ -24,7 +91,7 @@ static void unmap_range(xs_vm *vm, uint64_t va, uint64_t size)
 		for (; leaf && a < end; a += XS_VM_PAGE_SIZE) {
 			uintptr_t *ent = &leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
 			if (*ent) {
-				free((void *)*ent);
+				page_put(vm, (void *)*ent);
 				*ent = 0;
 				vm->backed_pages--;
 			}
@@ -41,6 +108,10 @@ void xs_vm_destroy(xs_vm *vm)
 		unmap_range(vm, vm->allocs[i].va, vm->allocs[i].size);
 	for (size_t i = 0; i < XS_VM_DIR_ENTRIES; i++)
 		free(vm->dir[i]);
+	for (size_t i = 0; i < vm->nslabs; i++)
+		munmap(vm->slabs[i], SLAB_BYTES);
+	free(vm->slabs);
+	pthread_mutex_destroy(&vm->pool_lock);
 	free(vm->allocs);
 	free(vm);
 }
@@ -134,16 +205,15 @@ uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, bool for_write)
 		}
 	}
 	uintptr_t *ent = &leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
-	void *page = aligned_alloc(XS_VM_PAGE_SIZE, XS_VM_PAGE_SIZE);
+	void *page = page_get(vm);
 	if (!page)
 		return NULL;
-	memset(page, 0, XS_VM_PAGE_SIZE);
 	uintptr_t expect = 0;
 	if (__atomic_compare_exchange_n(ent, &expect, (uintptr_t)page, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
 		__atomic_fetch_add(&vm->backed_pages, 1, __ATOMIC_RELAXED);
 	} else {
-		free(page); /* another thread backed it first */
+		page_put(vm, page); /* another thread backed it first */
 		page = (void *)expect;
 	}
 	return (uint8_t *)page + (va & (XS_VM_PAGE_SIZE - 1));

@@ -12,11 +12,18 @@
  * host-page pointers (4 KiB each); a page never written has no host page and
  * reads as zeros. Entries are set with atomics so several host threads may
  * run waves.
+ *
+ * Host pages come from 2 MiB slabs of anonymous memory marked for
+ * transparent huge pages: first-touching a 32 MiB output buffer is then 16
+ * kernel faults, not 8192 faults and 8192 mallocs. Freed pages go to a free
+ * list and are zeroed when reused; slabs return to the system with the VM.
  */
 #ifndef XS_VM_H
 #define XS_VM_H
 
 #include "common/xs_common.h"
+
+#include <pthread.h>
 
 #define XS_VM_VA_BITS 48
 #define XS_VM_PAGE_SHIFT 12
@@ -37,6 +44,12 @@ typedef struct xs_vm {
 	xs_vm_alloc_rec *allocs;           /* sorted by va */
 	size_t nallocs, cap;
 	uint64_t backed_pages;             /* host pages in use */
+	/* host page pool */
+	pthread_mutex_t pool_lock;
+	uint8_t **slabs;
+	size_t nslabs, slab_cap;
+	size_t slab_used;                  /* pages handed out of the last slab */
+	void *free_pages;                  /* freed pages, linked through their first word */
 } xs_vm;
 
 extern const uint8_t xs_vm_zero_page[XS_VM_PAGE_SIZE];
