@@ -127,6 +127,8 @@ struct xs_gpu_disp {
 	 * (or the SE's or the ring's) change, so a retire costs O(1) and not a
 	 * scan of every CU. */
 	uint8_t cu_fail[XS_GPU_MAX_CU];
+	uint64_t cu_unknown;     /* bit per CU whose cu_fail is 0 */
+	uint64_t cu_cand;        /* CUs the scan visits (enabled; first CU of a WGP in WGP mode) */
 	int blocked;             /* xs_gpu_wait_cause of the first pending group, -1 none */
 	uint64_t blocked_since;
 };

@@ -221,6 +221,12 @@ xs_status xs_gpu_dispatch_begin(xs_gpu *g, unsigned queue, uint32_t dim_x, uint3
 	disp->r = r;
 	disp->last_change = g->now;
 	disp->blocked = -1;
+	disp->cu_unknown = ~0ull;
+	for (uint32_t cu = 0; cu < g->info->num_cu; cu++) {
+		uint32_t c = d.wgp_mode ? g->wgp[g->cu[cu].wgp].first_cu : cu;
+		if ((d.cu_enabled >> c) & 1)
+			disp->cu_cand |= 1ull << c;
+	}
 	g->ndisp_active++;
 	return XS_OK;
 }
@@ -342,16 +348,22 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	uint64_t exec = 0;
 	w->nvgpr = d->vgprs;
 	memset(w->v, 0, (size_t)w->nvgpr * sizeof(w->v[0]));
-	for (uint32_t l = 0; l < lanes; l++) {
-		uint32_t t = wave_in_group * lanes + l;
-		if (t >= d->group_threads)
-			break;
+	uint32_t t = wave_in_group * lanes;
+	uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by); /* then stepped: no division per lane */
+	for (uint32_t l = 0; l < lanes && t < d->group_threads; l++, t++) {
 		exec |= 1ull << l;
-		w->v[0][l] = t % bx;
+		w->v[0][l] = x;
 		if (cnt >= 1 && w->nvgpr > 1)
-			w->v[1][l] = (t / bx) % by;
+			w->v[1][l] = y;
 		if (cnt >= 2 && w->nvgpr > 2)
-			w->v[2][l] = t / (bx * by);
+			w->v[2][l] = z;
+		if (++x == bx) {
+			x = 0;
+			if (++y == by) {
+				y = 0;
+				z++;
+			}
+		}
 	}
 	w->s[XS_SREG_EXEC_LO] = (uint32_t)exec;
 	w->s[XS_SREG_EXEC_HI] = (uint32_t)(exec >> 32);
@@ -397,9 +409,12 @@ static void placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 			continue;
 		if (o->d.waves_per_se || (ring && o->ring == ring)) {
 			memset(o->cu_fail, 0, sizeof(o->cu_fail));
+			o->cu_unknown = ~0ull;
 		} else {
-			for (uint32_t k = 0; k < g->info->cus_per_wgp; k++)
+			for (uint32_t k = 0; k < g->info->cus_per_wgp; k++) {
 				o->cu_fail[wg->first_cu + k] = 0;
+				o->cu_unknown |= 1ull << (wg->first_cu + k);
+			}
 		}
 	}
 }
@@ -513,6 +528,9 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 			xs_gpu_disp *disp = &g->disp[i];
 			if (!disp->active || disp->next >= disp->total || queue_busy_before(g, disp))
 				continue;
+			/* Every CU failed before and none changed: the same cause holds. */
+			if (!(disp->cu_unknown & disp->cu_cand))
+				continue;
 			int cause = XS_GPU_WAIT_LIMIT;
 			bool placed = false;
 			uint32_t step = disp->d.wgp_mode ? di->cus_per_wgp : 1;
@@ -530,8 +548,10 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 				if (disp->cu_fail[cu])
 					assert(try_place(g, disp, cu, simd_of_wave, &first_simd) == r);
 #endif
-				if (r >= 0)
+				if (r >= 0) {
 					disp->cu_fail[cu] = (uint8_t)(r + 1);
+					disp->cu_unknown &= ~(1ull << cu);
+				}
 				if (r < 0) {
 					launch_group(g, disp, cu, first_simd, simd_of_wave);
 					disp->next_cu = cu + step;
