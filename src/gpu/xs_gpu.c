@@ -60,6 +60,11 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->vgpr_arena_bytes = (size_t)nslots * XS_MAX_VGPRS * sizeof(uint32_t[XS_MAX_LANES]);
 	void *arena = mmap(NULL, g->vgpr_arena_bytes, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	/* Run-ahead line buffers, XS_GPU_RA_LINES per wave slot, likewise. */
+	g->ra_arena_bytes = (size_t)nslots * XS_GPU_RA_LINES * sizeof(uint64_t);
+	void *ra = mmap(NULL, g->ra_arena_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			-1, 0);
+	g->ra_arena = ra == MAP_FAILED ? NULL : ra;
 	g->ctx.vm = vm;
 	g->ctx.icache = xs_icache_create();
 	g->ctx.mtrace = &g->mtrace; /* timing mode records lines; functional clears it */
@@ -68,7 +73,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	for (uint32_t i = 0; caches_ok && i < info->num_cu; i++)
 		caches_ok = xs_gpu_cache_init(&g->l0[i], info->l0_bytes, info->l0_ways);
 	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->groups || !g->free_groups ||
-	    !g->heap.a || !rings_ok || !caches_ok || arena == MAP_FAILED || !g->ctx.icache) {
+	    !g->heap.a || !rings_ok || !caches_ok || arena == MAP_FAILED || !g->ra_arena || !g->ctx.icache) {
 		if (arena != MAP_FAILED)
 			munmap(arena, g->vgpr_arena_bytes);
 		g->vgpr_arena = NULL;
@@ -76,8 +81,10 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 		return NULL;
 	}
 	g->vgpr_arena = arena;
-	for (uint32_t i = 0; i < nslots; i++)
+	for (uint32_t i = 0; i < nslots; i++) {
 		g->waves[i].w.v = g->vgpr_arena + (size_t)i * XS_MAX_VGPRS;
+		g->waves[i].ra_lines = g->ra_arena + (size_t)i * XS_GPU_RA_LINES;
+	}
 
 	/* SE -> SA -> WGP -> 2 CUs; CU numbers are chip-wide, SA-major. */
 	uint32_t cu = 0, wgp = 0;
@@ -103,6 +110,8 @@ void xs_gpu_destroy(xs_gpu *g)
 			free(g->groups[i].lds);
 	if (g->vgpr_arena)
 		munmap(g->vgpr_arena, g->vgpr_arena_bytes);
+	if (g->ra_arena)
+		munmap(g->ra_arena, g->ra_arena_bytes);
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
 		for (uint32_t i = 0; i < g->cp[q].depth; i++)
 			free(g->cp[q].ib[i].dw);

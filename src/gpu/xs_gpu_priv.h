@@ -22,23 +22,57 @@ typedef struct xs_gpu_cnt {
 	uint64_t done[XS_GPU_VMQ];
 } xs_gpu_cnt;
 
+/* Run-ahead (timing mode): the interpreter runs a wave several instructions
+ * ahead of the timing model, recording for each what the model needs to
+ * time it; the model then issues the entries one by one, exactly as it
+ * would issue the instructions. The wave's state stays hot in the host
+ * caches for the whole run, instead of the model switching waves (and
+ * their cold registers) at every instruction. A wave's own results do not
+ * depend on when it runs, so cycles and bytes are those of issuing and
+ * executing together, for every kernel whose waves communicate only
+ * through barriers and atomics (the memory model's rules). */
+#define XS_GPU_RA 128            /* entries run ahead per wave */
+#define XS_GPU_RA_LINES 1024     /* cache lines they may record (>= 2 x XS_MTRACE_MAX) */
+#define XS_GPU_RA_NOWAIT 0xff
+
+enum {
+	XS_GPU_RA_TAKEN = 1,     /* a branch that was taken */
+	XS_GPU_RA_ENDED = 2,     /* s_endpgm */
+	XS_GPU_RA_BARRIER = 4,   /* s_barrier */
+	XS_GPU_RA_FAULT = 8,     /* faulted (or the watchdog stopped it): the device is removed at issue */
+	XS_GPU_RA_DEP = 16,      /* a VALU reading the VGPRs the wave's previous VALU wrote */
+	XS_GPU_RA_NOCHECK = 32,  /* could not be fetched: issues (and faults) at once */
+};
+
+typedef struct xs_gpu_ra_ent {
+	uint8_t iclass, flags;
+	uint8_t wait[3];         /* s_waitcnt limits for vm, vs, lgkm; XS_GPU_RA_NOWAIT */
+	uint8_t pad;
+	uint16_t n;              /* LDS: bytes moved; VMEM: lines recorded (next in the line buffer) */
+} xs_gpu_ra_ent;
+
 typedef struct xs_gpu_wave {
 	/* timing model: what the scheduler reads at every issue, in the first
 	 * host cache line (it switches waves at every instruction) */
 	uint64_t ready;          /* earliest cycle of its next issue */
 	uint64_t seq;            /* launch order: breaks ties deterministically */
 	uint64_t valu_done;
-	uint16_t valu_dst_lo, valu_dst_hi; /* VGPR operands [lo, hi) of the last VALU result */
+	uint16_t valu_dst_lo, valu_dst_hi; /* run-ahead: VGPRs [lo, hi) the last VALU wrote */
 	uint32_t simd, slot;     /* where it sits */
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
 	bool running;            /* functional, several threads: a thread is executing it */
 	struct xs_gpu_wave *next_wait; /* in its SIMD's wait list for a pipe */
 	struct xs_gpu_wave *next_ev;   /* in its timing-wheel bucket */
+	uint8_t ra_head, ra_n;   /* run-ahead entries: next to issue, recorded */
+	uint16_t ra_line;        /* next line of the entry at ra_head */
+	xs_gpu_ra_ent ra[XS_GPU_RA];
 	xs_wave w;               /* architectural state, run by the interpreter */
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
 	xs_gpu_group *group;
 	uint64_t launched;
 	xs_gpu_cnt vm, vs, lgkm;
+	uint64_t *ra_lines;      /* XS_GPU_RA_LINES, in the GPU's run-ahead arena */
+	xs_fault ra_fault;       /* the fault of a FAULT entry, reported when it issues */
 } __attribute__((aligned(64))) xs_gpu_wave;
 
 struct xs_gpu_group {
@@ -51,18 +85,27 @@ struct xs_gpu_group {
 	uint32_t lds_cap;
 };
 
+/* A SIMD's issue port for one kind of instruction. Waves whose next
+ * instruction waits only for the busy pipe queue here, oldest first: one
+ * (the retrier) sits in the event queue for when it frees, the next is
+ * woken each time the pipe takes an instruction, so a contended pipe costs
+ * O(1) per issue instead of a retry per wave. */
+#define XS_GPU_PIPES 7
+typedef struct xs_gpu_pipe {
+	uint64_t free;           /* when it takes the next instruction */
+	struct xs_gpu_wave *retrier;
+	struct xs_gpu_wave *wait_head, *wait_tail;
+} __attribute__((aligned(32))) xs_gpu_pipe;
+
 typedef struct xs_gpu_simd {
 	xs_gpu_wave *wave[16];   /* wave slots (devinfo wave_slots_per_simd <= 16) */
 	uint32_t nwaves;
 	uint32_t vgprs_used;     /* wave32 VGPRs */
 	uint32_t rr;
 	uint64_t clock;          /* functional mode: issue-count clock */
-	uint64_t pipe_free[XS_IC_COUNT]; /* timing mode: when each pipe takes the next op */
-	/* Waves whose next instruction waits only for a busy pipe, oldest
-	 * first: one is woken each time the pipe takes an instruction, so a
-	 * contended pipe costs O(1) per issue instead of a retry per wave. */
-	xs_gpu_wave *wait_head[XS_IC_COUNT], *wait_tail[XS_IC_COUNT];
-	xs_gpu_wave *retrier[XS_IC_COUNT]; /* the waiter queued in the event queue for the pipe */
+	/* timing mode: one entry per pipe (SALU, SMEM, branch, VALU, LDS,
+	 * VMEM, export), the fields an issue touches side by side */
+	xs_gpu_pipe pipe[XS_GPU_PIPES];
 } xs_gpu_simd;
 
 typedef struct xs_gpu_cu {
@@ -220,7 +263,9 @@ struct xs_gpu {
 	double dram_free;        /* timing: when the DRAM channel takes the next byte */
 	xs_gpu_cache *l0;        /* timing: one vector L0 per CU */
 	xs_gpu_cache l2;
-	xs_isa_mtrace mtrace;    /* lines of the instruction just run */
+	xs_isa_mtrace mtrace;    /* timing: where the interpreter records lines (run-ahead) */
+	uint64_t *ra_arena;      /* run-ahead line buffers of every wave slot */
+	size_t ra_arena_bytes;
 	double dram_bytes_per_clk;
 	xs_gpu_disp disp[XS_GPU_MAX_ACTIVE];
 	uint32_t ndisp_active;

@@ -16,6 +16,16 @@
  * (CU mode) or per WGP (WGP mode) of 128 B/clock (SPEC S3.6); vector memory
  * shares the DRAM channel at the machine's bandwidth. Latencies and rates
  * come from the device-info table.
+ *
+ * The interpreter runs each wave up to XS_GPU_RA instructions ahead of its
+ * issue (run_ahead), recording per instruction what the model needs: class,
+ * s_waitcnt limits, VALU dependency, LDS bytes, cache lines touched, branch
+ * taken, end/barrier/fault. The model then issues these entries in the same
+ * order and at the same cycles as if each instruction ran at its issue:
+ * a wave's results depend only on its own program order, barriers (the
+ * run stops at one) and atomics. What moves earlier in host terms is when
+ * another wave or the CP could see its stores — racy programs may see a
+ * different, still legal, interleaving than one instruction per issue.
  */
 #include "gpu/xs_gpu_priv.h"
 
@@ -268,7 +278,8 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 
 /* ---- timing -------------------------------------------------------------------- */
 
-enum { PIPE_SALU, PIPE_SMEM, PIPE_BRANCH, PIPE_VALU, PIPE_LDS, PIPE_VMEM, PIPE_EXPORT };
+enum { PIPE_SALU, PIPE_SMEM, PIPE_BRANCH, PIPE_VALU, PIPE_LDS, PIPE_VMEM, PIPE_EXPORT, PIPE_COUNT };
+_Static_assert(PIPE_COUNT == XS_GPU_PIPES, "xs_gpu_simd.pipe");
 
 static const uint8_t pipe_of[XS_IC_COUNT] = {
 	[XS_IC_SALU] = PIPE_SALU, [XS_IC_SMEM] = PIPE_SMEM, [XS_IC_BRANCH] = PIPE_BRANCH,
@@ -307,37 +318,6 @@ static void cnt_push(xs_gpu_cnt *c, uint64_t now, uint64_t done)
 	c->n++;
 }
 
-static uint32_t popcount_exec(const xs_wave *w)
-{
-	return (uint32_t)__builtin_popcountll(xs_wave_exec(w));
-}
-
-/* When may this waitcnt go on: the cycle its counters allow (0 = now). */
-static uint64_t waitcnt_ready(xs_gpu_wave *gw, const xs_inst *in)
-{
-	switch (in->op) {
-	case XS_OP_s_waitcnt: {
-		uint32_t imm = (uint32_t)in->imm & 0xffff;
-		uint32_t vm = (imm & 0xf) | (((imm >> 14) & 3) << 4);
-		uint32_t lgkm = (imm >> 8) & 0x3f;
-		uint64_t a = cnt_wait(&gw->vm, vm), b = cnt_wait(&gw->lgkm, lgkm); /* XS_MAX evaluates twice */
-		return XS_MAX(a, b);
-	}
-	case XS_OP_s_waitcnt_vscnt:
-	case XS_OP_s_waitcnt_vmcnt:
-	case XS_OP_s_waitcnt_lgkmcnt: {
-		uint32_t n = (uint32_t)in->imm & 0xffff;
-		if (in->dst != XS_SREG_NULL && in->dst < 128)
-			n += gw->w.s[in->dst];
-		xs_gpu_cnt *c = in->op == XS_OP_s_waitcnt_vscnt ? &gw->vs
-				: in->op == XS_OP_s_waitcnt_vmcnt ? &gw->vm : &gw->lgkm;
-		return cnt_wait(c, n);
-	}
-	default:
-		return 0;
-	}
-}
-
 /* One DRAM line transfer on the shared channel; returns when it is done. */
 static uint64_t dram_line(xs_gpu *g, uint64_t t)
 {
@@ -346,18 +326,19 @@ static uint64_t dram_line(xs_gpu *g, uint64_t t)
 	return (uint64_t)g->dram_free;
 }
 
-/* When the vector memory instruction just run completes: each line it
+/* When a vector memory instruction issued at t completes: each line it
  * touched goes through the CU's L0 (write-through, no allocation on store)
  * and the L2 (write-back); L2 misses and dirty evictions use the DRAM
  * channel. Stores complete when the L2 has them; atomics run at the L2. */
-static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uint64_t t)
+static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uint64_t t, const uint64_t *lines,
+			  uint32_t nlines)
 {
 	const xs_devinfo *di = g->info;
 	xs_gpu_cache *l0 = &g->l0[gw->simd / di->simds_per_cu];
 	bool store = iclass == XS_IC_VMEM_STORE, atomic = iclass == XS_IC_VMEM_ATOMIC;
 	uint64_t done = t + (store ? di->lat_l2 : di->lat_l0);
-	for (uint32_t i = 0; i < g->mtrace.n; i++) {
-		uint64_t line = g->mtrace.line[i];
+	for (uint32_t i = 0; i < nlines; i++) {
+		uint64_t line = lines[i];
 		if (!store && !atomic && xs_gpu_cache_access(l0, line, true, false, NULL)) {
 			done = XS_MAX(done, t + di->lat_l0);
 			continue;
@@ -372,6 +353,13 @@ static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uin
 	return done;
 }
 
+/* ---- run-ahead ------------------------------------------------------------------ */
+
+static uint8_t wait_limit(uint32_t n)
+{
+	return n >= XS_GPU_RA_NOWAIT ? XS_GPU_RA_NOWAIT : (uint8_t)n; /* >= 64 never waits */
+}
+
 static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
 {
 	for (int i = 0; i < 3; i++) {
@@ -382,21 +370,132 @@ static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
 	return false;
 }
 
+/* What the model needs to time `in`, read before it executes (EXEC for the
+ * LDS bytes, the SGPR of s_waitcnt_*cnt, the VGPRs of the wave's previous
+ * VALU: all in program order, which is issue order). */
+static void ra_describe(xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->wait[0] = e->wait[1] = e->wait[2] = XS_GPU_RA_NOWAIT;
+	if (!in) { /* cannot be fetched: it faults when it issues, with no checks */
+		e->iclass = XS_IC_SALU;
+		e->flags = XS_GPU_RA_NOCHECK;
+		return;
+	}
+	const xs_op_info *oi = &xs_op_table[in->op];
+	e->iclass = oi->iclass;
+	switch (in->op) {
+	case XS_OP_s_waitcnt: {
+		uint32_t imm = (uint32_t)in->imm & 0xffff;
+		e->wait[0] = wait_limit((imm & 0xf) | (((imm >> 14) & 3) << 4));
+		e->wait[2] = wait_limit((imm >> 8) & 0x3f);
+		break;
+	}
+	case XS_OP_s_waitcnt_vscnt:
+	case XS_OP_s_waitcnt_vmcnt:
+	case XS_OP_s_waitcnt_lgkmcnt: {
+		uint32_t n = (uint32_t)in->imm & 0xffff;
+		if (in->dst != XS_SREG_NULL && in->dst < 128)
+			n += gw->w.s[in->dst];
+		e->wait[in->op == XS_OP_s_waitcnt_vmcnt ? 0 : in->op == XS_OP_s_waitcnt_vscnt ? 1 : 2] = wait_limit(n);
+		break;
+	}
+	default:
+		break;
+	}
+	if (e->iclass >= XS_IC_VALU && e->iclass <= XS_IC_VALU_DP) {
+		if (reads_vgprs(in, gw->valu_dst_lo, gw->valu_dst_hi))
+			e->flags |= XS_GPU_RA_DEP;
+		if (in->dst >= 256) {
+			gw->valu_dst_lo = in->dst;
+			gw->valu_dst_hi = (uint16_t)(in->dst + ((oi->flags & XS_OPF_D64) ? 2 : 1));
+		}
+	} else if (e->iclass == XS_IC_LDS) {
+		uint32_t dw = XS_MAX(1u, XS_OPF_DW_OF(oi->flags));
+		e->n = (uint16_t)(__builtin_popcountll(xs_wave_exec(&gw->w)) * 4 * dw);
+	}
+}
+
+/* Runs the wave ahead of the model, filling its entries: stops after
+ * s_endpgm, s_barrier or a fault, when the entries are full, or before a
+ * memory instruction whose lines might not fit. */
+static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
+{
+	xs_wave *w = &gw->w;
+	uint32_t used = 0;
+	gw->ra_head = gw->ra_n = 0;
+	gw->ra_line = 0;
+	while (gw->ra_n < XS_GPU_RA) {
+		const xs_inst *in = xs_isa_peek(&g->ctx, w->pc);
+		xs_gpu_ra_ent *e = &gw->ra[gw->ra_n];
+		ra_describe(gw, in, e);
+		if (e->iclass >= XS_IC_VMEM_LOAD && e->iclass <= XS_IC_VMEM_ATOMIC &&
+		    used + XS_MTRACE_MAX > XS_GPU_RA_LINES)
+			break; /* (used > 0: an entry is recorded) */
+		gw->ra_n++;
+		if (w->insts >= g->watchdog) {
+			gw->ra_fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = w->pc };
+			snprintf(gw->ra_fault.what, sizeof(gw->ra_fault.what), "budget %llu",
+				 (unsigned long long)g->watchdog);
+			e->flags |= XS_GPU_RA_FAULT;
+			break;
+		}
+		g->mtrace = (xs_isa_mtrace){ .cap = XS_GPU_RA_LINES - used, .line = gw->ra_lines + used };
+		uint64_t next_pc = w->pc + (in ? in->size : 0);
+		xs_wave_status ws = in ? xs_isa_step(&g->ctx, w, in) : xs_isa_run(&g->ctx, w, 1); /* NULL: it faults */
+		if (g->mtrace.n)
+			e->n = (uint16_t)g->mtrace.n;
+		used += g->mtrace.n;
+		if (ws == XS_WAVE_FAULT) {
+			gw->ra_fault = g->ctx.fault;
+			e->flags |= XS_GPU_RA_FAULT;
+			break;
+		}
+		if (in && (xs_op_table[in->op].flags & XS_OPF_BRANCH) && w->pc != next_pc)
+			e->flags |= XS_GPU_RA_TAKEN;
+		if (ws == XS_WAVE_ENDED) {
+			e->flags |= XS_GPU_RA_ENDED;
+			break;
+		}
+		if (ws == XS_WAVE_BARRIER) {
+			e->flags |= XS_GPU_RA_BARRIER;
+			break;
+		}
+	}
+}
+
+/* ---- issue ------------------------------------------------------------------------ */
+
+/* Issues the wave's next instruction at g->now if nothing holds it,
+ * else queues the wave for when it may. */
 static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 {
 	const xs_devinfo *di = g->info;
-	xs_wave *w = &gw->w;
 	xs_gpu_simd *sm = &g->simd[gw->simd];
 	uint64_t t = g->now;
-	const xs_inst *in = xs_isa_peek(&g->ctx, w->pc);
-	const bool w64 = w->lanes == 64;
-	uint32_t iclass = in ? xs_op_table[in->op].iclass : XS_IC_SALU;
+	if (gw->ra_head == gw->ra_n)
+		run_ahead(g, gw);
+	const xs_gpu_ra_ent *en = &gw->ra[gw->ra_head];
+	const bool w64 = gw->w.lanes == 64;
+	uint32_t iclass = en->iclass;
 	uint32_t pipe = pipe_of[iclass];
 
-	if (in) {
-		uint64_t ok = waitcnt_ready(gw, in);
-		if (iclass >= XS_IC_VALU && iclass <= XS_IC_VALU_DP && gw->valu_done > t &&
-		    reads_vgprs(in, gw->valu_dst_lo, gw->valu_dst_hi))
+	if (!(en->flags & XS_GPU_RA_NOCHECK)) {
+		/* s_waitcnt: the counted operations must complete (XS_MAX evaluates twice) */
+		uint64_t ok = 0;
+		if (en->wait[0] != XS_GPU_RA_NOWAIT) {
+			uint64_t c = cnt_wait(&gw->vm, en->wait[0]);
+			ok = XS_MAX(ok, c);
+		}
+		if (en->wait[1] != XS_GPU_RA_NOWAIT) {
+			uint64_t c = cnt_wait(&gw->vs, en->wait[1]);
+			ok = XS_MAX(ok, c);
+		}
+		if (en->wait[2] != XS_GPU_RA_NOWAIT) {
+			uint64_t c = cnt_wait(&gw->lgkm, en->wait[2]);
+			ok = XS_MAX(ok, c);
+		}
+		if ((en->flags & XS_GPU_RA_DEP) && gw->valu_done > t)
 			ok = XS_MAX(ok, gw->valu_done);
 		/* A full counter stalls the next operation of its kind. */
 		if (iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC) {
@@ -411,35 +510,36 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 			xs_gpu_evq_push(g, gw);
 			return XS_OK;
 		}
-		if (sm->pipe_free[pipe] > t) {
+		if (sm->pipe[pipe].free > t) {
 			/* Only the pipe is busy. One waiter (the retrier) sits in the
 			 * event queue for when it frees; later ones queue here and are
 			 * woken one per issue. */
-			if (!sm->retrier[pipe] || sm->retrier[pipe] == gw) {
-				sm->retrier[pipe] = gw;
-				gw->ready = sm->pipe_free[pipe];
+			if (!sm->pipe[pipe].retrier || sm->pipe[pipe].retrier == gw) {
+				sm->pipe[pipe].retrier = gw;
+				gw->ready = sm->pipe[pipe].free;
 				xs_gpu_evq_push(g, gw);
 			} else {
 				gw->next_wait = NULL;
-				if (sm->wait_tail[pipe])
-					sm->wait_tail[pipe]->next_wait = gw;
+				if (sm->pipe[pipe].wait_tail)
+					sm->pipe[pipe].wait_tail->next_wait = gw;
 				else
-					sm->wait_head[pipe] = gw;
-				sm->wait_tail[pipe] = gw;
+					sm->pipe[pipe].wait_head = gw;
+				sm->pipe[pipe].wait_tail = gw;
 			}
 			return XS_OK;
 		}
 	}
 
-	if (watchdog_hit(g, gw))
+	/* Issue: the interpreter has already executed it. */
+	gw->ra_head++;
+	const uint64_t *lines = gw->ra_lines + gw->ra_line;
+	bool vmem = iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC;
+	if (vmem)
+		gw->ra_line = (uint16_t)(gw->ra_line + en->n);
+	if (en->flags & XS_GPU_RA_FAULT) {
+		g->ctx.fault = gw->ra_fault;
 		return xs_gpu_remove_device(g, gw, e);
-	uint64_t next_pc = w->pc + (in ? in->size : 0);
-	uint32_t active = popcount_exec(w);
-	g->mtrace.n = 0;
-	g->mtrace.overflow = false;
-	xs_wave_status ws = in ? xs_isa_step(&g->ctx, w, in) : xs_isa_run(&g->ctx, w, 1); /* NULL: it faults */
-	if (ws == XS_WAVE_FAULT)
-		return xs_gpu_remove_device(g, gw, e);
+	}
 
 	/* Costs of what was issued at t. */
 	uint32_t passes = w64 ? 2 : 1;
@@ -463,8 +563,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		cnt_push(&gw->lgkm, t, t + di->lat_smem);
 		break;
 	case XS_IC_LDS: {
-		uint32_t dw = in ? XS_MAX(1u, XS_OPF_DW_OF(xs_op_table[in->op].flags)) : 1;
-		uint32_t bytes = active * 4 * dw;
+		uint32_t bytes = en->n;
 		xs_gpu_cu *c = &g->cu[gw->group->cu];
 		uint64_t *bus = gw->group->disp->d.wgp_mode ? &g->wgp[c->wgp].lds_bus_free : &c->lds_bus_free;
 		uint64_t start = XS_MAX(t, *bus);
@@ -475,7 +574,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	case XS_IC_VMEM_LOAD:
 	case XS_IC_VMEM_STORE:
 	case XS_IC_VMEM_ATOMIC: {
-		uint64_t done = vmem_cost(g, gw, iclass, t);
+		uint64_t done = vmem_cost(g, gw, iclass, t, lines, en->n);
 		if (iclass == XS_IC_VMEM_STORE)
 			cnt_push(&gw->vs, t, done);
 		else
@@ -486,40 +585,51 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	default:
 		break;
 	}
-	sm->pipe_free[pipe] = t + occupy;
+	sm->pipe[pipe].free = t + occupy;
 	gw->ready = t + next;
-	if (sm->retrier[pipe] == gw)
-		sm->retrier[pipe] = NULL;
-	if (sm->wait_head[pipe] && !sm->retrier[pipe]) {
+	if (sm->pipe[pipe].retrier == gw)
+		sm->pipe[pipe].retrier = NULL;
+	if (sm->pipe[pipe].wait_head && !sm->pipe[pipe].retrier) {
 		/* The pipe took an instruction: the oldest waiter retries next. */
-		xs_gpu_wave *wk = sm->wait_head[pipe];
-		sm->wait_head[pipe] = wk->next_wait;
-		if (!sm->wait_head[pipe])
-			sm->wait_tail[pipe] = NULL;
-		sm->retrier[pipe] = wk;
-		wk->ready = sm->pipe_free[pipe];
+		xs_gpu_wave *wk = sm->pipe[pipe].wait_head;
+		sm->pipe[pipe].wait_head = wk->next_wait;
+		if (!sm->pipe[pipe].wait_head)
+			sm->pipe[pipe].wait_tail = NULL;
+		sm->pipe[pipe].retrier = wk;
+		wk->ready = sm->pipe[pipe].free;
 		xs_gpu_evq_push(g, wk);
 	}
-	if (iclass >= XS_IC_VALU && iclass <= XS_IC_VALU_DP && in && in->dst >= 256) {
-		gw->valu_dst_lo = in->dst;
-		gw->valu_dst_hi = (uint16_t)(in->dst + ((xs_op_table[in->op].flags & XS_OPF_D64) ? 2 : 1));
-	}
-	if (in && (xs_op_table[in->op].flags & XS_OPF_BRANCH) && w->pc != next_pc)
+	if (en->flags & XS_GPU_RA_TAKEN)
 		gw->ready += di->branch_taken;
 
-	if (ws == XS_WAVE_ENDED) {
+	if (en->flags & XS_GPU_RA_ENDED) {
 		/* The wave's slot frees when its last stores and loads are done
 		 * (end of pipe waits for memory writes to be confirmed). */
 		gw->ending = true;
 		uint64_t vs = cnt_wait(&gw->vs, 0), vm = cnt_wait(&gw->vm, 0), lgkm = cnt_wait(&gw->lgkm, 0);
 		gw->ready = XS_MAX(XS_MAX(gw->ready, vs), XS_MAX(vm, lgkm));
 		xs_gpu_evq_push(g, gw);
-	} else if (ws == XS_WAVE_BARRIER) {
+	} else if (en->flags & XS_GPU_RA_BARRIER) {
 		xs_gpu_spi_barrier_arrive(g, gw);
 	} else {
 		xs_gpu_evq_push(g, gw);
 	}
 	return XS_OK;
+}
+
+/* The waves after gw in its wheel bucket issue next: fetch the host lines
+ * they will read (the second one's bookkeeping, the first one's next
+ * entry and its recorded cache lines) while gw issues. The waves switch
+ * at every issue and thousands are resident, so these are cold. */
+static inline void prefetch_next(const xs_gpu_wave *gw)
+{
+	const xs_gpu_wave *n1 = gw->next_ev;
+	if (!n1)
+		return;
+	__builtin_prefetch(&n1->ra[n1->ra_head]);
+	__builtin_prefetch(n1->ra_lines + n1->ra_line);
+	if (n1->next_ev)
+		__builtin_prefetch(n1->next_ev);
 }
 
 static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
@@ -530,6 +640,7 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 		xs_gpu_wave *gw = evq_pop(g);
 		if (!gw)
 			return no_progress(g, e);
+		prefetch_next(gw);
 		if (gw->ready > g->now)
 			g->now = gw->ready;
 		if (gw->ending) {

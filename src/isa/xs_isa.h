@@ -334,11 +334,12 @@ void xs_icache_flush(xs_icache *ic);
  * timing model's caches. Collected only while ctx->mtrace is set (the
  * functional mode leaves it NULL and pays nothing). */
 #define XS_MTRACE_LINE_SHIFT 7   /* 128-byte lines (RDNA L0/L2) */
-#define XS_MTRACE_MAX 256
+#define XS_MTRACE_MAX 256        /* most lines one instruction touches: 64 lanes x 4 dwords */
 typedef struct xs_isa_mtrace {
 	uint32_t n;              /* lines recorded; consecutive repeats are merged */
-	bool overflow;           /* more distinct lines than XS_MTRACE_MAX */
-	uint64_t line[XS_MTRACE_MAX]; /* address >> XS_MTRACE_LINE_SHIFT */
+	uint32_t cap;            /* room in line[]; the caller gives >= XS_MTRACE_MAX */
+	bool overflow;           /* more distinct lines than cap */
+	uint64_t *line;          /* address >> XS_MTRACE_LINE_SHIFT */
 } xs_isa_mtrace;
 
 static inline void xs_isa_mtrace_add(xs_isa_mtrace *m, uint64_t addr, unsigned bytes)
@@ -347,7 +348,7 @@ static inline void xs_isa_mtrace_add(xs_isa_mtrace *m, uint64_t addr, unsigned b
 	for (uint64_t l = a; l <= b; l++) {
 		if (m->n && m->line[m->n - 1] == l)
 			continue;
-		if (m->n == XS_MTRACE_MAX) {
+		if (m->n == m->cap) {
 			m->overflow = true;
 			return;
 		}
