@@ -471,6 +471,44 @@ static inline uint8_t *fast_mubuf_row(xs_exec *x, const xs_wave *w, const xs_ins
 	return p;
 }
 
+/* Whole-wave form of fast_global: full EXEC and lane l at addr0 + l * bytes
+ * (a coalesced access: lane l's address is base + l * size, the common
+ * shape of global loads and stores), all inside one page. Returns the
+ * row's host address or NULL (then the per-lane paths run). It records the
+ * same lines as the per-lane path: consecutive repeats merge. */
+static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac,
+				       uint64_t e, unsigned n, unsigned bytes, bool wr, tlb *t)
+{
+	if (e != xs_lane_full(w))
+		return NULL;
+	unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
+	const uint32_t *lo = w->v[va];
+	uint32_t lo0 = lo[0];
+	if ((uint64_t)lo0 + (uint64_t)(n - 1) * bytes > 0xffffffffull)
+		return NULL; /* the low dword would carry */
+	uint32_t bad = 0;
+	for (unsigned l = 1; l < n; l++)
+		bad |= lo[l] ^ (lo0 + l * bytes);
+	uint64_t addr;
+	if (ac->has_saddr) {
+		addr = ac->saddr + lo0;
+	} else {
+		const uint32_t *hi = w->v[(va + 1) & 0xff];
+		for (unsigned l = 1; l < n; l++)
+			bad |= hi[l] ^ hi[0];
+		addr = lo0 | (uint64_t)hi[0] << 32;
+	}
+	if (bad)
+		return NULL;
+	addr += (uint64_t)(int64_t)in->imm;
+	if (in->enc == XS_ENC_FLAT && ((addr >> 48) != 0 || ((addr + (uint64_t)n * bytes - 1) >> 48) != 0))
+		return NULL;
+	uint8_t *p = tlb_get(x->vm, t, addr, n * bytes, wr);
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
+		xs_isa_mtrace_add(x->ctx->mtrace, addr, n * bytes);
+	return p;
+}
+
 static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
@@ -490,6 +528,19 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 		const uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, false, &t);
 		if (p) {
 			memcpy(w->v[dr], p, 4 * n);
+			return 0;
+		}
+	}
+	if (fast) {
+		const uint8_t *p = fast_global_row(x, w, in, &ac, e, n, 4 * d->ndw, false, &t);
+		if (p) {
+			if (d->ndw == 1) {
+				memcpy(w->v[dr], p, 4 * n);
+			} else {
+				for (unsigned l = 0; l < n; l++)
+					for (unsigned k = 0; k < d->ndw; k++)
+						memcpy(&w->v[(dr + k) & 0xff][l], p + 4 * (l * d->ndw + k), 4);
+			}
 			return 0;
 		}
 	}
@@ -542,6 +593,19 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 		uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, true, &t);
 		if (p) {
 			memcpy(p, w->v[sr], 4 * n);
+			return 0;
+		}
+	}
+	if (fast) {
+		uint8_t *p = fast_global_row(x, w, in, &ac, e, n, 4 * d->ndw, true, &t);
+		if (p) {
+			if (d->ndw == 1) {
+				memcpy(p, w->v[sr], 4 * n);
+			} else {
+				for (unsigned l = 0; l < n; l++)
+					for (unsigned k = 0; k < d->ndw; k++)
+						memcpy(p + 4 * (l * d->ndw + k), &w->v[(sr + k) & 0xff][l], 4);
+			}
 			return 0;
 		}
 	}

@@ -1018,6 +1018,114 @@ static uint64_t xorshift(uint64_t *st)
 /* clang's division sequences against the host's IEEE division, 256 K
  * operand pairs each for f32 and f64 (a quarter with huge denominators, a
  * quarter with tiny numerators, a quarter with both extreme). */
+/* Global loads and stores whose lanes are contiguous take a whole-wave
+ * path; they must give the bytes and the timing model's cache lines of the
+ * per-lane path, which handles the shapes the row path refuses: partial
+ * EXEC, a row across a page, lanes whose 64-bit addresses differ in the
+ * high dword, one lane away from its place (ROW_GAP: 1 KiB further;
+ * ROW_HI1: 4 GiB further, which faults), a 32-bit offset that wraps (which
+ * faults: the wrapped lanes are 4 GiB away). `shape` picks one. */
+enum { ROW_FULL, ROW_EXEC, ROW_PAGE, ROW_HIGH, ROW_GAP, ROW_HI1, ROW_WRAP };
+
+static void rows_case(unsigned lanes, int shape)
+{
+	rig r;
+	rig_init(&r, "global_rows", lanes, 16, 0);
+	uint64_t src, dst;
+	xs_err e;
+	if (shape == ROW_HIGH) { /* lanes on both sides of 2^33 */
+		assert_int_equal(xs_vm_alloc_at(r.vm, 0x200000000ull - 4096, 1 << 16, &e), XS_OK);
+		assert_int_equal(xs_vm_alloc_at(r.vm, 0x300000000ull - 4096, 1 << 16, &e), XS_OK);
+		src = 0x200000000ull - 16 * 8;
+		dst = 0x300000000ull - 16 * 8;
+	} else {
+		src = vm_alloc(&r, 1 << 16) + (shape == ROW_PAGE ? 4096 - 64 : 0);
+		dst = vm_alloc(&r, 1 << 16) + (shape == ROW_PAGE ? 4096 - 48 : 0);
+	}
+	for (uint32_t i = 0; i < 2048; i++)
+		assert_true(xs_vm_write(r.vm, src + 4 * i, &(uint32_t){ 0x1000 + i }, 4, NULL));
+	/* s[0:1] = base of the 32-bit offsets: src - 16 so that offset:16 reads src */
+	uint64_t sbase = src - 16, dbase = dst + 4096;
+	r.w.s[0] = (uint32_t)sbase; r.w.s[1] = (uint32_t)(sbase >> 32);
+	r.w.s[2] = (uint32_t)dbase; r.w.s[3] = (uint32_t)(dbase >> 32);
+	for (unsigned l = 0; l < lanes; l++) {
+		uint64_t a = src + 16 * l, b = dst + 16 * l;
+		r.v[2][l] = (uint32_t)a; r.v[3][l] = (uint32_t)(a >> 32);
+		r.v[8][l] = (uint32_t)b; r.v[9][l] = (uint32_t)(b >> 32);
+		r.v[10][l] = 4 * l;
+	}
+	if (shape == ROW_WRAP) { /* lane offsets 0xfffffff8, 0xfffffffc, 0, 4...: sbase moves up */
+		sbase = src - 16 + 8;
+		r.w.s[0] = (uint32_t)(sbase - 0x100000000ull); r.w.s[1] = (uint32_t)((sbase - 0x100000000ull) >> 32);
+		for (unsigned l = 0; l < lanes; l++)
+			r.v[10][l] = 4 * l - 8;
+	}
+	if (shape == ROW_GAP)
+		r.v[2][5] += 1024;
+	if (shape == ROW_HI1)
+		r.v[3][3] += 1;
+	uint64_t exec = lanes == 64 ? ~0ull : 0xffffffffull;
+	if (shape == ROW_EXEC)
+		exec &= ~0x5ull;
+	r.w.s[XS_SREG_EXEC_LO] = (uint32_t)exec;
+	r.w.s[XS_SREG_EXEC_HI] = (uint32_t)(exec >> 32);
+	uint64_t lines[XS_MTRACE_MAX];
+	xs_isa_mtrace mt = { .cap = XS_MTRACE_MAX, .line = lines };
+	r.ctx.mtrace = &mt;
+	xs_wave_status st = xs_isa_run(&r.ctx, &r.w, 1); /* the dwordx4 load */
+	/* lines: every 128-byte line of the lanes' 16-byte loads, ascending */
+	uint64_t first = src >> 7, last = (src + 16 * lanes - 1) >> 7;
+	if (shape == ROW_HI1) {
+		assert_int_equal(st, XS_WAVE_FAULT);
+		assert_true(r.ctx.fault.addr == src + 48 + 0x100000000ull);
+		assert_non_null(strstr(r.ctx.fault.what, "lane 3"));
+		rig_fini(&r);
+		return;
+	}
+	assert_int_equal(st, XS_WAVE_READY);
+	if (shape != ROW_EXEC && shape != ROW_GAP) {
+		assert_int_equal(mt.n, last - first + 1);
+		for (uint32_t i = 0; i < mt.n; i++)
+			assert_true(lines[i] == first + i);
+	}
+	r.ctx.mtrace = NULL;
+	if (shape == ROW_WRAP) {
+		/* lane 2's offset wrapped to 0: it is 4 GiB below the others, not
+		 * next to them, and faults there (lanes 0, 1 read fine) */
+		assert_int_equal(xs_isa_run(&r.ctx, &r.w, 100), XS_WAVE_FAULT);
+		assert_true(r.ctx.fault.addr == sbase - 0x100000000ull + 16);
+		assert_non_null(strstr(r.ctx.fault.what, "lane 2"));
+		assert_int_equal(r.v[11][1], 0x1001);
+		rig_fini(&r);
+		return;
+	}
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	for (unsigned l = 0; l < lanes; l++) {
+		bool on = (exec >> l) & 1;
+		for (unsigned k = 0; k < 4; k++) {
+			uint32_t want = 0x1000 + 4 * l + k + (shape == ROW_GAP && l == 5 ? 256 : 0);
+			if (on)
+				assert_int_equal(r.v[4 + k][l], want);
+			assert_int_equal(rd32(&r, dst + 16 * l + 4 * k), on ? want : 0);
+		}
+		/* dword load at s[0:1] + v10 + 16 = src + 4l, stored at s[2:3] + v10 = dst + 4096 + 4l */
+		if (on) {
+			assert_int_equal(r.v[11][l], 0x1000 + l);
+			assert_int_equal(rd32(&r, dst + 4096 + 4 * l), 0x1000 + l);
+		}
+	}
+	rig_fini(&r);
+}
+
+static void test_global_rows(void **state)
+{
+	(void)state;
+	for (int shape = ROW_FULL; shape <= ROW_WRAP; shape++) {
+		rows_case(32, shape);
+		rows_case(64, shape);
+	}
+}
+
 static void test_divseq(void **state)
 {
 	(void)state;
@@ -1108,6 +1216,7 @@ int main(void)
 		cmocka_unit_test(test_atomics_rtn),
 		cmocka_unit_test(test_buffer_oob),
 		cmocka_unit_test(test_divseq),
+		cmocka_unit_test(test_global_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
