@@ -129,7 +129,8 @@ static xs_gpu_wave *evq_pop(xs_gpu *g)
 			return w;
 		}
 		g->wheel_cur++;
-		wheel_refill(g);
+		if (g->heap.n)
+			wheel_refill(g);
 	}
 }
 
