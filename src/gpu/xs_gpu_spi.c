@@ -533,34 +533,42 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 			/* Every CU failed before and none changed: the same cause holds. */
 			if (!(disp->cu_unknown & disp->cu_cand))
 				continue;
-			int cause = XS_GPU_WAIT_LIMIT;
-			bool placed = false;
+			/* The scan of the hardware goes round the CUs from next_cu; the
+			 * ones whose failure is cached would fail again, so only the
+			 * others are tried, in the same order (bits at and above the
+			 * start, then the ones below). */
 			uint32_t step = disp->d.wgp_mode ? di->cus_per_wgp : 1;
-			for (uint32_t k = 0; k < di->num_cu && !placed; k += step) {
-				uint32_t cu = (disp->next_cu + k) % di->num_cu;
-				uint32_t first_simd;
-				if (disp->d.wgp_mode)
-					cu = g->wgp[g->cu[cu].wgp].first_cu;
-				if (!((disp->d.cu_enabled >> cu) & 1))
-					continue;
-				int r = disp->cu_fail[cu] ? disp->cu_fail[cu] - 1
-							  : try_place(g, disp, cu, simd_of_wave, &first_simd);
+			uint32_t start = disp->next_cu % di->num_cu;
+			if (disp->d.wgp_mode)
+				start = g->wgp[g->cu[start].wgp].first_cu;
+			uint64_t todo = disp->cu_unknown & disp->cu_cand;
+			uint64_t part[2] = { todo & (~0ull << start), todo & ~(~0ull << start) };
+			bool placed = false;
+			for (int p = 0; p < 2 && !placed; p++) {
+				for (uint64_t m = part[p]; m && !placed; m &= m - 1) {
+					uint32_t cu = (uint32_t)__builtin_ctzll(m), first_simd;
+					int r = try_place(g, disp, cu, simd_of_wave, &first_simd);
+					if (r < 0) {
+						launch_group(g, disp, cu, first_simd, simd_of_wave);
+						disp->next_cu = cu + step;
+						placed = true;
+					} else {
+						disp->cu_fail[cu] = (uint8_t)(r + 1);
+						disp->cu_unknown &= ~(1ull << cu);
+					}
+				}
+			}
+			/* Blocked: report the most basic resource that was short on any CU. */
+			int cause = XS_GPU_WAIT_LIMIT;
+			for (uint64_t m = placed ? 0 : disp->cu_cand; m; m &= m - 1) {
+				uint32_t cu = (uint32_t)__builtin_ctzll(m);
+				int r = disp->cu_fail[cu] - 1;
 #ifndef NDEBUG
-				/* debug builds check that the cached failure is still true */
-				if (disp->cu_fail[cu])
-					assert(try_place(g, disp, cu, simd_of_wave, &first_simd) == r);
+				/* debug builds check that every cached failure still holds */
+				uint32_t first_simd;
+				assert(r >= 0 && try_place(g, disp, cu, simd_of_wave, &first_simd) == r);
 #endif
-				if (r >= 0) {
-					disp->cu_fail[cu] = (uint8_t)(r + 1);
-					disp->cu_unknown &= ~(1ull << cu);
-				}
-				if (r < 0) {
-					launch_group(g, disp, cu, first_simd, simd_of_wave);
-					disp->next_cu = cu + step;
-					placed = true;
-				} else if (cause == XS_GPU_WAIT_LIMIT || r < cause) {
-					cause = r; /* report the most basic resource that was short */
-				}
+				cause = XS_MIN(cause, r);
 			}
 			if (placed) {
 				progress = true;
