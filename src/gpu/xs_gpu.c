@@ -44,6 +44,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->waves = aligned_alloc(_Alignof(xs_gpu_wave), nslots * sizeof(*g->waves));
 	if (g->waves)
 		memset(g->waves, 0, nslots * sizeof(*g->waves));
+	g->ev_next = calloc(nslots, sizeof(*g->ev_next));
 	g->groups = calloc(nslots, sizeof(*g->groups));
 	g->free_groups = calloc(nslots, sizeof(*g->free_groups));
 	g->ngroups = nslots;
@@ -72,7 +73,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 			 xs_gpu_cache_init(&g->l2, info->l2_bytes, info->l2_ways);
 	for (uint32_t i = 0; caches_ok && i < info->num_cu; i++)
 		caches_ok = xs_gpu_cache_init(&g->l0[i], info->l0_bytes, info->l0_ways);
-	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->groups || !g->free_groups ||
+	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->ev_next || !g->groups || !g->free_groups ||
 	    !g->heap.a || !rings_ok || !caches_ok || arena == MAP_FAILED || !g->ra_arena || !g->ctx.icache) {
 		if (arena != MAP_FAILED)
 			munmap(arena, g->vgpr_arena_bytes);
@@ -121,6 +122,7 @@ void xs_gpu_destroy(xs_gpu *g)
 	free(g->wgp);
 	free(g->simd);
 	free(g->waves);
+	free(g->ev_next);
 	free(g->groups);
 	free(g->free_groups);
 	free(g->heap.a);

@@ -57,21 +57,23 @@ typedef struct xs_gpu_wave {
 	uint64_t ready;          /* earliest cycle of its next issue */
 	uint64_t seq;            /* launch order: breaks ties deterministically */
 	uint64_t valu_done;
-	uint16_t valu_dst_lo, valu_dst_hi; /* run-ahead: VGPRs [lo, hi) the last VALU wrote */
-	uint32_t simd, slot;     /* where it sits */
-	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
-	bool running;            /* functional, several threads: a thread is executing it */
+	uint64_t *ra_lines;      /* XS_GPU_RA_LINES, in the GPU's run-ahead arena */
 	struct xs_gpu_wave *next_wait; /* in its SIMD's wait list for a pipe */
-	struct xs_gpu_wave *next_ev;   /* in its timing-wheel bucket */
-	uint8_t ra_head, ra_n;   /* run-ahead entries: next to issue, recorded */
+	uint32_t simd;           /* where it sits */
+	uint16_t valu_dst_lo, valu_dst_hi; /* run-ahead: VGPRs [lo, hi) the last VALU wrote */
 	uint16_t ra_line;        /* next line of the entry at ra_head */
-	xs_gpu_ra_ent ra[XS_GPU_RA];
+	uint8_t ra_head, ra_n;   /* run-ahead entries: next to issue, recorded */
+	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
+	bool w64;                /* wave64: VALU and VMEM take two passes */
+	/* the records, from the second line on */
+	_Alignas(64) xs_gpu_ra_ent ra[XS_GPU_RA];
 	xs_wave w;               /* architectural state, run by the interpreter */
+	uint32_t slot;           /* wave slot in its SIMD */
+	bool running;            /* functional, several threads: a thread is executing it */
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
 	xs_gpu_group *group;
 	uint64_t launched;
 	xs_gpu_cnt vm, vs, lgkm;
-	uint64_t *ra_lines;      /* XS_GPU_RA_LINES, in the GPU's run-ahead arena */
 	xs_fault ra_fault;       /* the fault of a FAULT entry, reported when it issues */
 } __attribute__((aligned(64))) xs_gpu_wave;
 
@@ -273,7 +275,11 @@ struct xs_gpu {
 	/* Timing: waves by ready cycle. A wheel of one FIFO bucket per cycle
 	 * for the next XS_GPU_WHEEL cycles (O(1) per event; FIFO keeps equal
 	 * cycles in a deterministic order), and a heap for waves further out. */
-	xs_gpu_wave *wheel_head[XS_GPU_WHEEL], *wheel_tail[XS_GPU_WHEEL];
+	/* Buckets are lists of wave-slot numbers + 1 (0 ends a list), linked
+	 * through ev_next: the links stay in a few host lines instead of one
+	 * cold line per wave. */
+	uint32_t wheel_head[XS_GPU_WHEEL], wheel_tail[XS_GPU_WHEEL];
+	uint32_t *ev_next;       /* per wave slot */
 	uint64_t wheel_cur;
 	uint32_t wheel_n;
 	xs_gpu_heap heap;

@@ -83,13 +83,13 @@ static xs_gpu_wave *heap_pop(xs_gpu_heap *h)
 
 static void wheel_append(xs_gpu *g, xs_gpu_wave *w)
 {
-	uint32_t b = (uint32_t)(w->ready % XS_GPU_WHEEL);
-	w->next_ev = NULL;
+	uint32_t b = (uint32_t)(w->ready % XS_GPU_WHEEL), id = (uint32_t)(w - g->waves) + 1;
+	g->ev_next[id - 1] = 0;
 	if (g->wheel_tail[b])
-		g->wheel_tail[b]->next_ev = w;
+		g->ev_next[g->wheel_tail[b] - 1] = id;
 	else
-		g->wheel_head[b] = w;
-	g->wheel_tail[b] = w;
+		g->wheel_head[b] = id;
+	g->wheel_tail[b] = id;
 	g->wheel_n++;
 }
 
@@ -104,12 +104,17 @@ void xs_gpu_evq_push(xs_gpu *g, xs_gpu_wave *w)
 }
 
 /* Moves overflow waves that came within the wheel's reach into it. */
-static void wheel_refill(xs_gpu *g)
+static inline void wheel_refill(xs_gpu *g)
 {
 	while (g->heap.n && g->heap.a[0].ready < g->wheel_cur + XS_GPU_WHEEL)
 		wheel_append(g, heap_pop(&g->heap));
 }
 
+/* The next wave to issue, or NULL. Also prefetches host lines: thousands
+ * of waves are resident and the model switches wave at every issue, so
+ * their bookkeeping is cold. The two waves after it in the bucket get
+ * their first line fetched; this one (whose first line an earlier call
+ * fetched) its next record and recorded cache lines. */
 static xs_gpu_wave *evq_pop(xs_gpu *g)
 {
 	if (!g->wheel_n) {
@@ -120,13 +125,16 @@ static xs_gpu_wave *evq_pop(xs_gpu *g)
 	}
 	for (;;) {
 		uint32_t b = (uint32_t)(g->wheel_cur % XS_GPU_WHEEL);
-		xs_gpu_wave *w = g->wheel_head[b];
-		if (w) {
-			g->wheel_head[b] = w->next_ev;
-			if (!w->next_ev)
-				g->wheel_tail[b] = NULL;
+		uint32_t id = g->wheel_head[b];
+		if (id) {
+			uint32_t n1 = g->ev_next[id - 1];
+			g->wheel_head[b] = n1;
+			if (!n1)
+				g->wheel_tail[b] = 0;
 			g->wheel_n--;
-			return w;
+			if (n1)
+				__builtin_prefetch(&g->waves[n1 - 1]);
+			return &g->waves[id - 1];
 		}
 		g->wheel_cur++;
 		if (g->heap.n)
@@ -477,7 +485,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	if (gw->ra_head == gw->ra_n)
 		run_ahead(g, gw);
 	const xs_gpu_ra_ent *en = &gw->ra[gw->ra_head];
-	const bool w64 = gw->w.lanes == 64;
+	const bool w64 = gw->w64;
 	uint32_t iclass = en->iclass;
 	uint32_t pipe = pipe_of[iclass];
 
@@ -618,21 +626,6 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	return XS_OK;
 }
 
-/* The waves after gw in its wheel bucket issue next: fetch the host lines
- * they will read (the second one's bookkeeping, the first one's next
- * entry and its recorded cache lines) while gw issues. The waves switch
- * at every issue and thousands are resident, so these are cold. */
-static inline void prefetch_next(const xs_gpu_wave *gw)
-{
-	const xs_gpu_wave *n1 = gw->next_ev;
-	if (!n1)
-		return;
-	__builtin_prefetch(&n1->ra[n1->ra_head]);
-	__builtin_prefetch(n1->ra_lines + n1->ra_line);
-	if (n1->next_ev)
-		__builtin_prefetch(n1->next_ev);
-}
-
 static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 {
 	uint64_t c0 = g->completions;
@@ -641,7 +634,6 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 		xs_gpu_wave *gw = evq_pop(g);
 		if (!gw)
 			return no_progress(g, e);
-		prefetch_next(gw);
 		if (gw->ready > g->now)
 			g->now = gw->ready;
 		if (gw->ending) {

@@ -396,6 +396,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	gw->next_wait = NULL;
 	gw->ra_head = gw->ra_n = 0;
 	gw->ra_line = 0;
+	gw->w64 = lanes == 64;
 }
 
 /* The resources try_place reads for `cu` changed: the CUs of its WGP (they
