@@ -36,7 +36,8 @@ bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool mak
 	for (i = 0; i < c->ways && set[i]; i++) {
 		if ((set[i] & ~XS_GPU_CACHE_DIRTY) == key) {
 			uint64_t t = set[i] | dirty;
-			memmove(set + 1, set, i * sizeof(*set)); /* to the front: most recent */
+			for (uint32_t j = i; j > 0; j--) /* to the front: most recent */
+				set[j] = set[j - 1];
 			set[0] = t;
 			return true;
 		}
@@ -46,7 +47,8 @@ bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool mak
 		uint32_t n = i < c->ways ? i : c->ways - 1;
 		if (evicted_dirty)
 			*evicted_dirty = (set[n] & XS_GPU_CACHE_DIRTY) != 0;
-		memmove(set + 1, set, n * sizeof(*set));
+		for (uint32_t j = n; j > 0; j--)
+			set[j] = set[j - 1];
 		set[0] = key | dirty;
 	}
 	return false;
