@@ -13,10 +13,11 @@
  * reads as zeros. Entries are set with atomics so several host threads may
  * run waves.
  *
- * Host pages come from 2 MiB slabs of anonymous memory marked for
- * transparent huge pages: first-touching a 32 MiB output buffer is then 16
- * kernel faults, not 8192 faults and 8192 mallocs. Freed pages go to a free
- * list and are zeroed when reused; slabs return to the system with the VM.
+ * Host pages come from 2 MiB slabs of anonymous memory, faulted in whole:
+ * first-touching a 32 MiB output buffer is then 16 mmap calls, not 8192
+ * page faults, 8192 mallocs and memsets of pages the kernel had zeroed.
+ * Freed pages go to a free list and are zeroed when reused; slabs return to
+ * the system with the VM.
  */
 #ifndef XS_VM_H
 #define XS_VM_H
