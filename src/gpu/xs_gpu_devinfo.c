@@ -4,6 +4,8 @@
  *       PAL gfx9Device.cpp / gfx9Chip.h, LLVM AMDGPUBaseInfo.cpp).
  *  [E]  ../shared/reference/emulator-anchors.md section 2.4 (Hot Chips 2020
  *       coverage for Series X; tomshardware / techpowerup for Series S).
+ *  [D]  AMD ROCm documentation: rocprofiler-compute, RDNA "Workgroup Manager
+ *       (SPI)" metrics (rocm.docs.amd.com/projects/rocprofiler-compute).
  *  [model] a modelling choice: the public record does not fix the figure.
  */
 #include "gpu/xs_gpu_devinfo.h"
@@ -54,6 +56,9 @@
 	.dram_efficiency_pct = 90,           /* [model] GDDR6 sustains ~90 % of peak */         \
 	.branch_taken = 4,                   /* [model] */                                      \
 	.wave_launch = 8,                    /* [model] */                                      \
+	.se_launch_interval = 1,             /* [D] one wave per clock per SE: AMD's RDNA SPI   \
+	                                        profiler metrics say dispatch rates above one  \
+	                                        wave per cycle come from several SEs */        \
 	.barrier_release = 4                 /* [model] */
 
 static const xs_devinfo devinfo_table[] = {

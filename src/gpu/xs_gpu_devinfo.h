@@ -71,6 +71,7 @@ typedef struct xs_devinfo {
 	uint32_t dram_efficiency_pct;/* sustained share of peak DRAM bandwidth */
 	uint32_t branch_taken;       /* extra cycles for a taken branch (instruction refetch) */
 	uint32_t wave_launch;        /* cycles from wave launch to its first issue */
+	uint32_t se_launch_interval; /* cycles between two wave launches of one SE's SPI */
 	uint32_t barrier_release;    /* cycles from the last arrival to the waves' next issue */
 } xs_devinfo;
 

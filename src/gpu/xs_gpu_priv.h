@@ -252,6 +252,7 @@ struct xs_gpu {
 	xs_gpu_cu *cu;
 	xs_gpu_wgp *wgp;
 	uint32_t se_waves[XS_MAX_SE];
+	uint64_t se_launch_free[XS_MAX_SE]; /* timing: when each SE's SPI launches its next wave */
 	xs_gpu_wave *waves;      /* one per (SIMD, slot) */
 	uint32_t (*vgpr_arena)[XS_MAX_LANES]; /* 256 VGPRs per wave slot, mmap'ed lazily */
 	size_t vgpr_arena_bytes;

@@ -385,7 +385,14 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->hw_id = gw->slot | ((gw->simd % g->info->simds_per_cu + (c->cu_in_sa % 2) * 2) << 8) |
 		   ((c->cu_in_sa / 2) << 10) | ((c->sa % g->info->num_sa_per_se) << 16) | (c->se << 18);
 
-	gw->ready = g->now + (g->timing ? g->info->wave_launch : 0);
+	/* Timing: an SE's SPI starts one wave per se_launch_interval; the wave's
+	 * resources are held from placement on. */
+	gw->ready = g->now;
+	if (g->timing) {
+		uint64_t start = XS_MAX(g->now, g->se_launch_free[c->se]);
+		g->se_launch_free[c->se] = start + g->info->se_launch_interval;
+		gw->ready = start + g->info->wave_launch;
+	}
 	gw->launched = g->now;
 	gw->seq = g->seq++;
 	gw->vm.n = gw->vs.n = gw->lgkm.n = 0;
