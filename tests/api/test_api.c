@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -145,6 +146,59 @@ static void watchdog_stops_a_hang(void **state)
 	assert_int_equal(xs_dispatch(f->dev, &d, &st), XS_OK);
 }
 
+/* The fault report's PC and instruction count, which timing mode (whose
+ * interpreter runs waves ahead of the model) must give as functional mode
+ * does for a single wave. */
+static void report_of(bool functional, const char *kernel, uint64_t watchdog, char *pc, char *after)
+{
+	xs_device_desc dd = { .machine = XS_MACHINE_SERIES_S, .watchdog_wave_insts = watchdog,
+			      .functional = functional, .threads = 1 };
+	xs_device *dev;
+	xs_module *mod;
+	assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
+	assert_int_equal(xs_module_load_file(dev, faults_path, &mod), XS_OK);
+	const xs_kernel_info *k = xs_module_find_kernel(mod, kernel);
+	assert_non_null(k);
+	uint64_t flag;
+	assert_int_equal(xs_mem_alloc(dev, 4096, 256, &flag), XS_OK);
+	uint64_t bad = 0x7654320000ull, a0 = strcmp(kernel, "spin") ? bad : flag;
+	uint8_t kargs[256] = { 0 };
+	memcpy(kargs + k->args[0].offset, &a0, 8);
+	if (k->num_args > 1)
+		memcpy(kargs + k->args[1].offset, &flag, 8);
+	xs_dispatch_desc d = { .kernel = k, .module = mod, .groups = { 1, 1, 1 }, .block = { 32, 1, 1 },
+			       .kernargs = kargs, .kernargs_size = k->num_args * 8 };
+	xs_dispatch_stats st;
+	assert_int_equal(xs_dispatch(dev, &d, &st), XS_E_DEVICE_REMOVED);
+	const char *m = xs_last_error(dev), *p = strstr(m, "PC 0x"), *n = strstr(m, "after ");
+	assert_non_null(p);
+	assert_non_null(n);
+	snprintf(pc, 32, "%.*s", 3 + (int)strcspn(p + 3, " ,"), p); /* "PC 0x..." */
+	snprintf(after, 48, "%.*s", (int)strcspn(n, ","), n);
+	xs_module_destroy(mod);
+	xs_device_destroy(dev);
+}
+
+static void timing_reports_faults_like_functional(void **state)
+{
+	(void)state;
+	static const struct { const char *kernel; uint64_t watchdog; } cases[] = {
+		{ "store_to", 0 }, { "spin", 1000 }, { "spin", 1001 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char pc_f[32], pc_t[32], n_f[48], n_t[48];
+		report_of(true, cases[i].kernel, cases[i].watchdog, pc_f, n_f);
+		report_of(false, cases[i].kernel, cases[i].watchdog, pc_t, n_t);
+		assert_string_equal(pc_t, pc_f);
+		assert_string_equal(n_t, n_f);
+		if (cases[i].watchdog) {
+			char want[48];
+			snprintf(want, sizeof(want), "after %llu instructions", (unsigned long long)cases[i].watchdog);
+			assert_string_equal(n_t, want);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -156,6 +210,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(device_rules),
 		cmocka_unit_test_setup_teardown(vm_fault_removes_device, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(watchdog_stops_a_hang, setup_faults, teardown),
+		cmocka_unit_test(timing_reports_faults_like_functional),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
