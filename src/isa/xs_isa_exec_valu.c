@@ -18,54 +18,36 @@
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], rt[LANES];                                   \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		XS_VFRAME1;                                                     \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
 			uint32_t a = A[l];                                      \
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                       \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 
 #define V2(name, expr)                                                          \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		XS_VFRAME2;                                                     \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
 			uint32_t a = A[l], b = B[l];                            \
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                       \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 
 #define V3(name, expr)                                                          \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], t2[LANES], rt[LANES];             \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		XS_VFRAME3;                                                     \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
 			uint32_t a = A[l], b = B[l], c = C[l];                  \
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                       \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 
 static inline int32_t sext24(uint32_t v) { return (int32_t)(v << 8) >> 8; }
@@ -268,12 +250,7 @@ V3(v_med3_i16, (uint32_t)imed3((int16_t)a, (int16_t)b, (int16_t)c) & 0xffff)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		XS_VFRAME2;                                                     \
 		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
 			int64_t a = (T)(W)A[l], b = (T)(W)B[l], v = (expr);     \
@@ -281,8 +258,7 @@ V3(v_med3_i16, (uint32_t)imed3((int16_t)a, (int16_t)b, (int16_t)c) & 0xffff)
 				v = v < (lo) ? (lo) : v > (hi) ? (hi) : v;      \
 			r[l] = (uint32_t)v;                                     \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                       \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 ADDSUB(v_add_nc_u32, int64_t, uint32_t, a + b, 0, 0xffffffffll)
 ADDSUB(v_sub_nc_u32, int64_t, uint32_t, a - b, 0, 0xffffffffll)
@@ -340,8 +316,7 @@ XS_EXEC(v_cndmask_b32)
 	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++)
 		r[l] = ((m >> l) & 1) ? B[l] : A[l];
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 
 /* 64-bit shifts: the shift amount is src0 (32-bit), the value src1. */

@@ -429,11 +429,7 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 #define F1(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], rt[LANES];                                   \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME1;                                                     \
 		if (XS_LIKELY((k) == K_FIXED || !fp_slow(w))) {                 \
 			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
 				float a = xs_u2f(A[l]);                         \
@@ -454,12 +450,7 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 #define F2(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME2;                                                     \
 		const bool ieee = ieee_mode(w);                                 \
 		(void)ieee;                                                     \
 		if (XS_LIKELY(!fp_slow(w))) {                                   \
@@ -485,13 +476,7 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 #define F3(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], t2[LANES], rt[LANES];             \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME3;                                                     \
 		const bool ieee = ieee_mode(w);                                 \
 		(void)ieee;                                                     \
 		if (XS_LIKELY(!fp_slow(w))) {                                   \
@@ -519,18 +504,13 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], rt[LANES];                                   \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME1;                                                     \
 		const unsigned dn_ = dn32(w);                                   \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
 			float a = fin32(xs_u2f(A[l]), dn_);                     \
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 /* integer source bits, f32 result: value (a double holding the exact
  * integer, or an exact float) rounded in the f32 mode */
@@ -538,11 +518,7 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], rt[LANES];                                   \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME1;                                                     \
 		const unsigned rm_ = rm32(w), dn_ = dn32(w);                    \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
 			uint32_t a = A[l];                                      \
@@ -550,8 +526,7 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 			float f_ = rm_ ? (float)round_pair((dd){ v_, 0.0 }, &F32, rm_) : (float)v_; \
 			r[l] = xs_f2u(fout32(f_, dn_));                         \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 
 F2(v_add_f32, a + b, K_ADD)
@@ -615,8 +590,7 @@ XS_EXEC(v_fma_f32)
 			for (unsigned l = 0; l < XS_MAX_LANES; l++)
 				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), b, cc));
 		}
-		xs_vdst_done(&c_, w, in, r);
-		return 0;
+		XS_VFRAME_END;
 	}
 #endif
 	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
@@ -624,8 +598,7 @@ XS_EXEC(v_fma_f32)
 	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);
 	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
 	fma32_lanes(r, A, B, C, c_.n);
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 /* legacy fma: 0 * anything is +0, then + c (so -0 + +0 gives +0) */
 F3(v_fmac_legacy_f32, (a == 0.0f || b == 0.0f) ? 0.0f + c : fmaf(a, b, c), K_FMALEG)
@@ -664,16 +637,11 @@ IF1(v_cvt_off_f32_i4, (double)((int32_t)(a << 28) >> 28) / 16.0)
 XS_EXEC(v_cvt_f32_f16)
 {
 	(void)x;
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint32_t t0[LANES], rt[LANES];
-	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	XS_VFRAME1;
 	const unsigned dn_ = dn64(w), do_ = dn32(w);
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++)
 		r[l] = xs_f2u(fout32(fin16(h2f(A[l]), dn_), do_));
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 
 /* f32 -> f16: rounded in the f64/f16 mode ("output rounding based on DP
@@ -681,11 +649,7 @@ XS_EXEC(v_cvt_f32_f16)
 XS_EXEC(v_cvt_f16_f32)
 {
 	(void)x;
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint32_t t0[LANES], rt[LANES];
-	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	XS_VFRAME1;
 	const unsigned rm_ = rm64(w), dn_ = dn64(w), di_ = dn32(w);
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++) {
 		float a = fin32(xs_u2f(A[l]), di_);
@@ -694,43 +658,29 @@ XS_EXEC(v_cvt_f16_f32)
 			h &= 0x8000;
 		r[l] = h;
 	}
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 
 XS_EXEC(v_cvt_pkrtz_f16_f32)
 {
 	(void)x;
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint32_t t0[LANES], t1[LANES], rt[LANES];
-	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
-	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	XS_VFRAME2;
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++)
 		r[l] = xs_f32_to_f16_rtz(xs_u2f(A[l])) | (uint32_t)xs_f32_to_f16_rtz(xs_u2f(B[l])) << 16;
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 
 XS_EXEC(v_cvt_pk_u8_f32)
 {
 	(void)x;
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint32_t t0[LANES], t1[LANES], t2[LANES], rt[LANES];
-	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
-	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);
-	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	XS_VFRAME3;
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++) {
 		float v = rintf(xs_u2f(A[l]));
 		uint32_t u = isnan(v) || v <= 0.0f ? 0 : v >= 255.0f ? 255 : (uint32_t)v;
 		unsigned sh = 8 * (B[l] & 3);
 		r[l] = (C[l] & ~(0xffu << sh)) | u << sh;
 	}
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 
 /* ---- division macro ops (ISA V_DIV_SCALE / V_DIV_FMAS / V_DIV_FIXUP) --------------- */
@@ -804,13 +754,7 @@ static double div_scale64(double s0, double s1, double s2, bool *vcc)
 XS_EXEC(v_div_scale_f32)
 {
 	(void)x;
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint32_t t0[LANES], t1[LANES], t2[LANES], rt[LANES];
-	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
-	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);
-	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	XS_VFRAME3;
 	uint64_t vcc = 0;
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++) {
 		bool v;
@@ -886,8 +830,7 @@ XS_EXEC(v_div_fmas_f32)
 		float v = div_fmas32(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l]), (vcc >> l) & 1, rm_);
 		r[l] = xs_f2u(fout32(v, dn_));
 	}
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 
 XS_EXEC(v_div_fmas_f64)
@@ -941,13 +884,7 @@ static double div_fixup(double q, double den, double num, int eden, int enum_, i
 XS_EXEC(v_div_fixup_f32)
 {
 	(void)x;
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint32_t t0[LANES], t1[LANES], t2[LANES], rt[LANES];
-	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
-	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);
-	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	XS_VFRAME3;
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++) {
 		float q = xs_u2f(A[l]), d = xs_u2f(B[l]), n = xs_u2f(C[l]);
 		if (isnan(n) || isnan(d)) {          /* keep the payload: quiet in binary32 */
@@ -957,8 +894,7 @@ XS_EXEC(v_div_fixup_f32)
 		r[l] = xs_f2u((float)div_fixup(q, d, n, bexp32(d), bexp32(n), 150,
 					     (double)xs_u2f(0xffc00000u), 0, 0));
 	}
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 
 XS_EXEC(v_div_fixup_f64)
@@ -1166,8 +1102,7 @@ XS_EXEC(v_trig_preop_f64)
 			double a = fin64(xs_u2d(t0[l]), dn_);                   \
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 DI1(v_cvt_i32_f64, cvt_i32(a))
 DI1(v_cvt_u32_f64, cvt_u32(a))
@@ -1234,11 +1169,7 @@ static inline uint32_t fma16(float a, float b, float c)
 #define H1(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], rt[LANES];                                   \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME1;                                                     \
 		if (XS_LIKELY((k) == K_FIXED || !fp_slow(w))) {                 \
 			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
 				float a = h2f(A[l]);                            \
@@ -1258,12 +1189,7 @@ static inline uint32_t fma16(float a, float b, float c)
 #define H2(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME2;                                                     \
 		const bool ieee = ieee_mode(w);                                 \
 		(void)ieee;                                                     \
 		if (XS_LIKELY(!fp_slow(w))) {                                   \
@@ -1288,13 +1214,7 @@ static inline uint32_t fma16(float a, float b, float c)
 #define H3(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], t2[LANES], rt[LANES];             \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME3;                                                     \
 		const bool ieee = ieee_mode(w);                                 \
 		(void)ieee;                                                     \
 		if (XS_LIKELY(!fp_slow(w))) {                                   \
@@ -1348,12 +1268,7 @@ H1(v_fract_f16, fract_f(a) < 0x1.ffcp-1f ? fract_f(a) : (isnan(a) ? fract_f(a) :
 
 XS_EXEC(v_ldexp_f16)
 {
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint32_t t0[LANES], t1[LANES], rt[LANES];
-	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
-	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	XS_VFRAME2;
 	unsigned rm_ = rm64(w), dn_ = dn64(w);
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++) {
 		int k = (int16_t)B[l];
@@ -1372,19 +1287,14 @@ XS_EXEC(v_ldexp_f16)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], rt[LANES];                                   \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
+		XS_VFRAME1;                                                     \
 		const unsigned rm_ = rm64(w);                                   \
 		(void)rm_;                                                      \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
 			uint32_t a = A[l];                                      \
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 HX(v_cvt_f16_u16, h_bits(round_pair((dd){ (double)(a & 0xffff), 0.0 }, &F16, rm_)))
 HX(v_cvt_f16_i16, h_bits(round_pair((dd){ (double)(int16_t)a, 0.0 }, &F16, rm_)))
@@ -1397,16 +1307,10 @@ HX(v_sat_pk_u8_i16, (uint32_t)(XS_MIN(XS_MAX((int16_t)a, 0), 255)) |
 XS_EXEC(v_pack_b32_f16)
 {
 	(void)x;
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint32_t t0[LANES], t1[LANES], rt[LANES];
-	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
-	uint32_t *r = xs_vdst_row(&c_, w, in, rt);
+	XS_VFRAME2;
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++)
 		r[l] = (A[l] & 0xffff) | (B[l] & 0xffff) << 16;
-	xs_vdst_done(&c_, w, in, r);
-	return 0;
+	XS_VFRAME_END;
 }
 
 /* ---- packed f16 (VOP3P) and mixed-precision fma ----------------------------------- */

@@ -260,6 +260,33 @@ static inline void xs_vdst_done(xs_vctx *c, xs_wave *w, const xs_inst *in, uint3
 		xs_vdst32(c, w, in, r);
 }
 
+/* The frame of a lane-wise VALU body over 32-bit operands: c_ (lanes,
+ * EXEC), sources A [, B [, C]] (the VGPR rows, or copies in t0..t2 for
+ * scalar, constant or modified sources), and r, where the body writes its
+ * results (xs_vdst_row). XS_VFRAME_END stores r when it is not the row. */
+#define XS_VFRAME_HEAD(...)                                                    \
+	xs_vctx c_;                                                            \
+	xs_vbegin(w, &c_);                                                     \
+	uint32_t __VA_ARGS__, rt[XS_MAX_LANES]
+#define XS_VFRAME1                                                             \
+	XS_VFRAME_HEAD(t0[XS_MAX_LANES]);                                      \
+	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);                      \
+	uint32_t *r = xs_vdst_row(&c_, w, in, rt)
+#define XS_VFRAME2                                                             \
+	XS_VFRAME_HEAD(t0[XS_MAX_LANES], t1[XS_MAX_LANES]);                    \
+	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);                      \
+	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);                      \
+	uint32_t *r = xs_vdst_row(&c_, w, in, rt)
+#define XS_VFRAME3                                                             \
+	XS_VFRAME_HEAD(t0[XS_MAX_LANES], t1[XS_MAX_LANES], t2[XS_MAX_LANES]);  \
+	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);                      \
+	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);                      \
+	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);                      \
+	uint32_t *r = xs_vdst_row(&c_, w, in, rt)
+#define XS_VFRAME_END                                                          \
+	xs_vdst_done(&c_, w, in, r);                                           \
+	return 0
+
 /* Writes a 64-bit result (register pair), omod/clamp for f64 results. */
 void xs_vdst64(xs_vctx *c, xs_wave *w, const xs_inst *in, uint64_t *res);
 
