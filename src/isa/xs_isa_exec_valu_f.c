@@ -443,9 +443,8 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 				r[l] = xs_f2u(fout32(v_, dn_));                 \
 			}                                                       \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
 		(void)x;                                                        \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 #define F2(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
@@ -469,9 +468,8 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 				r[l] = xs_f2u(fout32(v_, dn_));                 \
 			}                                                       \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
 		(void)x;                                                        \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 #define F3(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
@@ -494,9 +492,8 @@ static float f32_round_op(unsigned k, float a, float b, float c, unsigned rm)
 				r[l] = xs_f2u(fout32(v_, dn_));                 \
 			}                                                       \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
 		(void)x;                                                        \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 /* f32 source, integer result bits (conversions to int truncate: no rounding
  * mode; the f32 denormal input mode applies) */
@@ -1182,9 +1179,8 @@ static inline uint32_t fma16(float a, float b, float c)
 				r[l] = f2h(fout16((float)(expr), dn_));         \
 			}                                                       \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
 		(void)x;                                                        \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 #define H2(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
@@ -1206,9 +1202,8 @@ static inline uint32_t fma16(float a, float b, float c)
 				r[l] = f2h(fout16(h2f(h_), dn_));               \
 			}                                                       \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
 		(void)x;                                                        \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 /* three sources; expr gives binary16 bits */
 #define H3(name, expr, k)                                                       \
@@ -1232,9 +1227,8 @@ static inline uint32_t fma16(float a, float b, float c)
 				r[l] = f2h(fout16(h2f(h_), dn_));               \
 			}                                                       \
 		}                                                               \
-		xs_vdst_done(&c_, w, in, r);                                    \
 		(void)x;                                                        \
-		return 0;                                                       \
+		XS_VFRAME_END;                                                  \
 	}
 H2(v_add_f16, a + b, K_ADD)
 H2(v_sub_f16, a - b, K_SUB)
@@ -1277,9 +1271,8 @@ XS_EXEC(v_ldexp_f16)
 		if (isnan(h2f(A[l])))
 			r[l] = f2h(h2f(A[l]));
 	}
-	xs_vdst_done(&c_, w, in, r);
 	(void)x;
-	return 0;
+	XS_VFRAME_END;
 }
 
 /* f16 <-> integer (16-bit) */
