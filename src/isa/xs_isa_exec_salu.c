@@ -457,14 +457,16 @@ XS_EXEC(s_swappc_b64)
 	return 0;
 }
 
-/* EXEC-manipulating ops: the 32-bit forms act on EXEC_LO (wave32). */
-#define SAVEEXEC(name, expr)                                                \
+/* EXEC-manipulating ops: the 32-bit forms act on EXEC_LO (wave32). sdst
+ * gets `out`: the old EXEC (e, saveexec) or the result (ne, wrexec); it is
+ * written before EXEC, so an sdst of EXEC ends up holding the result. */
+#define EXECOP(name, expr, out)                                             \
 	XS_EXEC(name##_b64)                                                 \
 	{                                                                   \
 		uint64_t s = S0_64;                                         \
 		uint64_t e = w->s[XS_SREG_EXEC_LO] | (uint64_t)w->s[XS_SREG_EXEC_HI] << 32; \
 		uint64_t ne = (expr);                                       \
-		xs_swrite64(w, in->dst, e);                                 \
+		xs_swrite64(w, in->dst, (out));                             \
 		w->s[XS_SREG_EXEC_LO] = (uint32_t)ne;                       \
 		w->s[XS_SREG_EXEC_HI] = (uint32_t)(ne >> 32);               \
 		w->scc = ne != 0;                                           \
@@ -474,11 +476,13 @@ XS_EXEC(s_swappc_b64)
 	{                                                                   \
 		uint32_t s = S0, e = w->s[XS_SREG_EXEC_LO];                 \
 		uint32_t ne = (uint32_t)(expr);                             \
-		xs_swrite(w, in->dst, e);                                   \
+		xs_swrite(w, in->dst, (out));                               \
 		w->s[XS_SREG_EXEC_LO] = ne;                                 \
 		w->scc = ne != 0;                                           \
 		return 0;                                                   \
 	}
+#define SAVEEXEC(name, expr) EXECOP(name, expr, e)
+#define WREXEC(name, expr) EXECOP(name, expr, ne)
 SAVEEXEC(s_and_saveexec, s & e)
 SAVEEXEC(s_or_saveexec, s | e)
 SAVEEXEC(s_xor_saveexec, s ^ e)
@@ -490,28 +494,6 @@ SAVEEXEC(s_xnor_saveexec, ~(s ^ e))
 SAVEEXEC(s_andn1_saveexec, ~s & e)
 SAVEEXEC(s_orn1_saveexec, ~s | e)
 
-/* wrexec: EXEC = result, and the result (not the old EXEC) goes to sdst */
-#define WREXEC(name, expr)                                                  \
-	XS_EXEC(name##_b64)                                                 \
-	{                                                                   \
-		uint64_t s = S0_64;                                         \
-		uint64_t e = w->s[XS_SREG_EXEC_LO] | (uint64_t)w->s[XS_SREG_EXEC_HI] << 32; \
-		uint64_t ne = (expr);                                       \
-		w->s[XS_SREG_EXEC_LO] = (uint32_t)ne;                       \
-		w->s[XS_SREG_EXEC_HI] = (uint32_t)(ne >> 32);               \
-		xs_swrite64(w, in->dst, ne);                                \
-		w->scc = ne != 0;                                           \
-		return 0;                                                   \
-	}                                                                   \
-	XS_EXEC(name##_b32)                                                 \
-	{                                                                   \
-		uint32_t s = S0, e = w->s[XS_SREG_EXEC_LO];                 \
-		uint32_t ne = (uint32_t)(expr);                             \
-		w->s[XS_SREG_EXEC_LO] = ne;                                 \
-		xs_swrite(w, in->dst, ne);                                  \
-		w->scc = ne != 0;                                           \
-		return 0;                                                   \
-	}
 WREXEC(s_andn1_wrexec, ~s & e)
 WREXEC(s_andn2_wrexec, s & ~e)
 
