@@ -185,6 +185,7 @@ xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 		if (g->disp[i].active)
 			xs_gpu_disp_finish(g, &g->disp[i]);
+	xs_gpu_spi_evict_all(g);
 	evq_clear(g);
 	return XS_E_DEVICE_REMOVED;
 }
@@ -194,9 +195,12 @@ static xs_status no_progress(xs_gpu *g, xs_err *e)
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 		if (g->disp[i].active)
 			xs_gpu_disp_finish(g, &g->disp[i]);
+	uint32_t resident = g->resident;
+	xs_gpu_spi_evict_all(g);
+	evq_clear(g);
 	return xs_err_set(e, XS_E_DEVICE_REMOVED,
 			  "device removed: no wave can make progress (%u resident) and thread groups are waiting "
-			  "to launch", g->resident);
+			  "to launch", resident);
 }
 
 static bool watchdog_hit(xs_gpu *g, xs_gpu_wave *gw)

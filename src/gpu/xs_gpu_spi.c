@@ -609,6 +609,33 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 	g->completions++;
 }
 
+/* Device removed: every resident wave goes, with what it held (slots,
+ * VGPRs, LDS, barriers, scratch counts, groups), so that the device can run
+ * the next dispatch from an empty GPU. Call after finishing the dispatches;
+ * the waves themselves are left alone (another host thread may still be
+ * returning from one). */
+void xs_gpu_spi_evict_all(xs_gpu *g)
+{
+	for (uint32_t s = 0; s < g->nsimd; s++) {
+		xs_gpu_simd *sm = &g->simd[s];
+		memset(sm->wave, 0, sizeof(sm->wave));
+		sm->nwaves = 0;
+		sm->vgprs_used = 0;
+		for (int p = 0; p < XS_GPU_PIPES; p++)
+			sm->pipe[p].retrier = sm->pipe[p].wait_head = sm->pipe[p].wait_tail = NULL;
+	}
+	for (uint32_t c = 0; c < g->ncu; c++)
+		g->cu[c].groups = g->cu[c].lds_used = g->cu[c].barriers_used = g->cu[c].scratch_waves = 0;
+	for (uint32_t w = 0; w < g->nwgp; w++)
+		g->wgp[w].lds_used = g->wgp[w].barriers_used = 0;
+	memset(g->se_waves, 0, sizeof(g->se_waves));
+	for (uint32_t i = 0; i < g->ngroups; i++)
+		g->free_groups[i] = i;
+	g->nfree_groups = g->ngroups;
+	g->resident = 0;
+	g->scratch_in_use = 0;
+}
+
 void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 {
 	const xs_devinfo *di = g->info;

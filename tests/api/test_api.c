@@ -199,6 +199,43 @@ static void timing_reports_faults_like_functional(void **state)
 	}
 }
 
+/* A removal with the GPU full of waves, then a dispatch as large on the same
+ * device: the removed waves must give back their slots, VGPRs, groups and
+ * pipes (they once stayed resident: the next dispatch found no room in
+ * timing mode and ran stale waves in functional mode). */
+static void removal_frees_the_gpu(void **state)
+{
+	(void)state;
+	static const struct { bool functional; uint32_t threads; } modes[] = { { false, 1 }, { true, 1 }, { true, 2 } };
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		xs_device_desc dd = { .machine = XS_MACHINE_SERIES_S, .functional = modes[i].functional,
+				      .threads = modes[i].threads };
+		xs_device *dev;
+		xs_module *mod;
+		assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
+		assert_int_equal(xs_module_load_file(dev, faults_path, &mod), XS_OK);
+		const xs_kernel_info *k = xs_module_find_kernel(mod, "store_to");
+		assert_non_null(k);
+		const uint32_t groups = 1024, block = 256;
+		uint64_t bad = 0x7654320000ull, good;
+		assert_int_equal(xs_mem_alloc(dev, groups * block * 4, 256, &good), XS_OK);
+		uint8_t kargs[256] = { 0 };
+		memcpy(kargs + k->args[0].offset, &bad, 8);
+		xs_dispatch_desc d = { .kernel = k, .module = mod, .groups = { groups, 1, 1 }, .block = { block, 1, 1 },
+				       .kernargs = kargs, .kernargs_size = 8 };
+		xs_dispatch_stats st;
+		assert_int_equal(xs_dispatch(dev, &d, &st), XS_E_DEVICE_REMOVED);
+		memcpy(kargs + k->args[0].offset, &good, 8);
+		assert_int_equal(xs_dispatch(dev, &d, &st), XS_OK);
+		assert_int_equal(st.waves_launched, groups * block / 32);
+		uint32_t v = 0;
+		assert_int_equal(xs_mem_read(dev, good + (groups * block - 1) * 4, &v, 4), XS_OK);
+		assert_int_equal(v, 42);
+		xs_module_destroy(mod);
+		xs_device_destroy(dev);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -211,6 +248,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(vm_fault_removes_device, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(watchdog_stops_a_hang, setup_faults, teardown),
 		cmocka_unit_test(timing_reports_faults_like_functional),
+		cmocka_unit_test(removal_frees_the_gpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
