@@ -358,9 +358,7 @@ xs_status xs_gpu_execute(xs_gpu *g, xs_err *e)
 			for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
 				xs_status st = cp_run(g, q, &progress, e);
 				if (st) {
-					for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-						if (g->disp[i].active)
-							xs_gpu_disp_finish(g, &g->disp[i]);
+					xs_gpu_abandon_all(g);
 					cp_abandon(g);
 					return st;
 				}

@@ -301,6 +301,7 @@ xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, x
 void xs_gpu_spi_launch_pending(xs_gpu *g);
 void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw);
 void xs_gpu_spi_evict_all(xs_gpu *g);
+void xs_gpu_abandon_all(xs_gpu *g);
 void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);
 void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *ring);
 void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp);

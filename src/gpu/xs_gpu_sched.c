@@ -175,6 +175,17 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		   (unsigned long long)g->now);
 }
 
+/* Every dispatch in flight ends where it is and its waves leave the GPU
+ * (device removed). */
+void xs_gpu_abandon_all(xs_gpu *g)
+{
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+		if (g->disp[i].active)
+			xs_gpu_disp_finish(g, &g->disp[i]);
+	xs_gpu_spi_evict_all(g);
+	evq_clear(g);
+}
+
 /* A fault removes the device: every dispatch in flight is abandoned. */
 xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 {
@@ -182,22 +193,14 @@ xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	bad->r->fault = g->ctx.fault;
 	bad->r->wave_insts += gw->w.insts;
 	xs_gpu_fault_report(g, gw, e);
-	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		if (g->disp[i].active)
-			xs_gpu_disp_finish(g, &g->disp[i]);
-	xs_gpu_spi_evict_all(g);
-	evq_clear(g);
+	xs_gpu_abandon_all(g);
 	return XS_E_DEVICE_REMOVED;
 }
 
 static xs_status no_progress(xs_gpu *g, xs_err *e)
 {
-	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		if (g->disp[i].active)
-			xs_gpu_disp_finish(g, &g->disp[i]);
 	uint32_t resident = g->resident;
-	xs_gpu_spi_evict_all(g);
-	evq_clear(g);
+	xs_gpu_abandon_all(g);
 	return xs_err_set(e, XS_E_DEVICE_REMOVED,
 			  "device removed: no wave can make progress (%u resident) and thread groups are waiting "
 			  "to launch", resident);
