@@ -110,11 +110,9 @@ static inline void wheel_refill(xs_gpu *g)
 		wheel_append(g, heap_pop(&g->heap));
 }
 
-/* The next wave to issue, or NULL. Also prefetches host lines: thousands
- * of waves are resident and the model switches wave at every issue, so
- * their bookkeeping is cold. The two waves after it in the bucket get
- * their first line fetched; this one (whose first line an earlier call
- * fetched) its next record and recorded cache lines. */
+/* The next wave to issue, or NULL. Thousands of waves are resident and the
+ * model switches wave at every issue, so their bookkeeping is cold: the
+ * first host line of the wave after it in the bucket is prefetched. */
 static xs_gpu_wave *evq_pop(xs_gpu *g)
 {
 	if (!g->wheel_n) {
