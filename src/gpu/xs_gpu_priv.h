@@ -27,10 +27,11 @@ typedef struct xs_gpu_cnt {
  * time it; the model then issues the entries one by one, exactly as it
  * would issue the instructions. The wave's state stays hot in the host
  * caches for the whole run, instead of the model switching waves (and
- * their cold registers) at every instruction. A wave's own results do not
- * depend on when it runs, so cycles and bytes are those of issuing and
- * executing together, for every kernel whose waves communicate only
- * through barriers and atomics (the memory model's rules). */
+ * their cold registers) at every instruction. Cycles and bytes are those
+ * of executing each instruction at its issue whenever no wave reads what
+ * another wave of the same dispatch writes except across a barrier (where
+ * the run stops). Waves that do — an atomic's returned value, a flag
+ * spun on — still see a legal interleaving, only an earlier one. */
 #define XS_GPU_RA 128            /* entries run ahead per wave */
 #define XS_GPU_RA_LINES 1024     /* cache lines they may record (>= 2 x XS_MTRACE_MAX) */
 #define XS_GPU_RA_NOWAIT 0xff

@@ -21,11 +21,12 @@
  * issue (run_ahead), recording per instruction what the model needs: class,
  * s_waitcnt limits, VALU dependency, LDS bytes, cache lines touched, branch
  * taken, end/barrier/fault. The model then issues these entries in the same
- * order and at the same cycles as if each instruction ran at its issue:
- * a wave's results depend only on its own program order, barriers (the
- * run stops at one) and atomics. What moves earlier in host terms is when
- * another wave or the CP could see its stores — racy programs may see a
- * different, still legal, interleaving than one instruction per issue.
+ * order and at the same cycles as if each instruction ran at its issue,
+ * since a wave's results depend only on its program order as long as it
+ * reads nothing another wave writes except across a barrier (the run stops
+ * at one). What moves earlier is when other waves or the CP can see its
+ * stores: waves that communicate otherwise (atomics' returned values, spin
+ * flags) see a different, still legal, interleaving.
  */
 #include "gpu/xs_gpu_priv.h"
 
