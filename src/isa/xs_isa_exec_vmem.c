@@ -265,6 +265,17 @@ static void read_vsharp(const xs_wave *w, unsigned r, vsharp *v)
 	v->oob = (w3 >> 28) & 3;
 }
 
+/* The range check of one dword, by OOB_SELECT (see the top of the file). */
+static inline bool buffer_oob(const vsharp *v, uint32_t index, uint32_t off, uint64_t rel)
+{
+	switch (v->oob) {
+	case 0: return index >= v->num_records || off >= v->stride;
+	case 1: return index >= v->num_records;
+	case 2: return v->num_records == 0;
+	default: return rel >= v->num_records;
+	}
+}
+
 static void buffer_acc(const vsharp *v, lane_acc *a, uint64_t soffset, uint32_t index, uint32_t offset,
 		       unsigned bytes)
 {
@@ -285,13 +296,7 @@ static void buffer_acc(const vsharp *v, lane_acc *a, uint64_t soffset, uint32_t 
 		} else {
 			rel = (uint64_t)index * v->stride + off;
 		}
-		bool oob;
-		switch (v->oob) {
-		case 0: oob = index >= v->num_records || off >= v->stride; break;
-		case 1: oob = index >= v->num_records; break;
-		case 2: oob = v->num_records == 0; break;
-		default: oob = rel >= v->num_records; break;
-		}
+		bool oob = buffer_oob(v, index, off, rel);
 		a->c[a->nc++] = (chunk){ v->base + soffset + rel, (uint8_t)n, (uint8_t)(oob ? SP_OOB : SP_VM) };
 		done += n;
 	}
@@ -422,14 +427,7 @@ static inline uint8_t *fast_mubuf(xs_exec *x, const xs_wave *w, const xs_inst *i
 		      (index & (v->idx_stride - 1)) * 4;
 	else
 		rel = (uint64_t)index * v->stride + off;
-	bool oob;
-	switch (v->oob) {
-	case 0: oob = index >= v->num_records || off >= v->stride; break;
-	case 1: oob = index >= v->num_records; break;
-	case 2: oob = v->num_records == 0; break;
-	default: oob = rel >= v->num_records; break;
-	}
-	if (oob)
+	if (buffer_oob(v, index, off, rel))
 		return NULL;
 	uint64_t addr = v->base + ac->soffset + rel;
 	uint8_t *p = tlb_get(x->vm, t, addr, 4, wr);
@@ -455,14 +453,7 @@ static inline uint8_t *fast_mubuf_row(xs_exec *x, const xs_wave *w, const xs_ins
 	uint32_t last = n - 1;
 	uint64_t rel0 = (uint64_t)off << v->is_shift;   /* index >> is_shift = 0 */
 	uint64_t rel_last = rel0 + (uint64_t)last * 4;
-	bool oob;
-	switch (v->oob) {
-	case 0: oob = last >= v->num_records || off >= v->stride; break;
-	case 1: oob = last >= v->num_records; break;
-	case 2: oob = v->num_records == 0; break;
-	default: oob = rel_last >= v->num_records; break;
-	}
-	if (oob)
+	if (buffer_oob(v, last, off, rel_last))
 		return NULL;
 	uint64_t addr = v->base + ac->soffset + rel0;
 	uint8_t *p = tlb_get(x->vm, t, addr, 4 * n, wr);
