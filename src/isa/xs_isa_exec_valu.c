@@ -283,16 +283,29 @@ ADDSUB(v_sub_nc_i16, int64_t, int16_t, a - b, INT16_MIN, INT16_MAX)
 		uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0, co = 0; \
 		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
 		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+		/* Carry out: v outside [0, 2^32) (the sum or difference of two \
+		 * dwords and a carry bit cannot leave [-2^32, 2^33)). The      \
+		 * carries first (r may be a source row), then the results in  \
+		 * a loop that vectorises: lane-by-lane row stores read back by \
+		 * the next instruction's vector loads stall. */                \
+		uint64_t neg = 0;                                               \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
 			int64_t a = A[l], b = B[l], ci = (int64_t)((cin >> l) & 1); \
 			int64_t v = (expr);                                     \
 			(void)ci;                                               \
-			bool carry = v < 0 || v > 0xffffffffll;                 \
-			co |= (uint64_t)carry << l;                             \
-			if (clamp && carry)                                     \
-				v = v < 0 ? 0 : 0xffffffffll;                   \
-			r[l] = (uint32_t)v;                                     \
+			co |= (uint64_t)(((uint64_t)v >> 32) != 0) << l;        \
+			neg |= (uint64_t)(v < 0) << l;                          \
 		}                                                               \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
+			int64_t a = A[l], b = B[l], ci = (int64_t)((cin >> l) & 1); \
+			(void)ci;                                               \
+			r[l] = (uint32_t)(expr);                                \
+		}                                                               \
+		if (clamp)                                                      \
+			for (uint64_t m = co; m; m &= m - 1) {                  \
+				unsigned l = (unsigned)__builtin_ctzll(m);      \
+				r[l] = ((neg >> l) & 1) ? 0 : 0xffffffffu;      \
+			}                                                       \
 		xs_vdst_done(&c_, w, in, r);                                       \
 		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
 		return 0;                                                       \

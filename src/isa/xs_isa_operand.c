@@ -322,6 +322,15 @@ void xs_vdst64(xs_vctx *c, xs_wave *w, const xs_inst *in, uint64_t *res)
 	unsigned r = (in->dst - XS_SRC_VGPR) & 0xff;
 	uint32_t *lo = w->v[r], *hi = w->v[(r + 1) & 0xff];
 	uint64_t m = c->mask;
+	if (m == (n == 64 ? ~0ull : (1ull << n) - 1)) {
+		/* every lane: a loop the compiler vectorises (lane-by-lane stores
+		 * read back by the next instruction's vector loads stall) */
+		for (unsigned l = 0; l < n; l++) {
+			lo[l] = (uint32_t)res[l];
+			hi[l] = (uint32_t)(res[l] >> 32);
+		}
+		return;
+	}
 	for (unsigned l = 0; l < n; l++) {
 		if ((m >> l) & 1) {
 			lo[l] = (uint32_t)res[l];
