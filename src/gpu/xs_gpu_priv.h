@@ -7,6 +7,8 @@
 #include "gpu/xs_gpu_occupancy.h"
 #include "pm4/xs_pm4_parse.h"
 
+#include <stddef.h>
+
 #define XS_GPU_MAX_WAVES_PER_GROUP 32
 #define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
 #define XS_GPU_VMQ 64            /* outstanding memory operations tracked per wave and counter */
@@ -16,10 +18,11 @@ typedef struct xs_gpu_group xs_gpu_group;
 typedef struct xs_gpu_disp xs_gpu_disp;
 
 /* Outstanding operations of one counter (vmcnt, vscnt, lgkmcnt): completion
- * times in issue order. */
+ * times in issue order, a ring in xs_gpu_wave.cnt_done; its position sits
+ * in the wave's first host line, read at every issue. */
+enum { XS_GPU_CNT_VM, XS_GPU_CNT_VS, XS_GPU_CNT_LGKM, XS_GPU_NCNT };
 typedef struct xs_gpu_cnt {
-	uint32_t head, n;
-	uint64_t done[XS_GPU_VMQ];
+	uint8_t head, n;
 } xs_gpu_cnt;
 
 /* Run-ahead (timing mode): the interpreter runs a wave several instructions
@@ -47,7 +50,7 @@ enum {
 
 typedef struct xs_gpu_ra_ent {
 	uint8_t iclass, flags;
-	uint8_t wait[3];         /* s_waitcnt limits for vm, vs, lgkm; XS_GPU_RA_NOWAIT */
+	uint8_t wait[XS_GPU_NCNT]; /* s_waitcnt limits for vm, vs, lgkm; XS_GPU_RA_NOWAIT */
 	uint8_t pad;
 	uint16_t n;              /* LDS: bytes moved; VMEM: lines recorded (next in the line buffer) */
 } xs_gpu_ra_ent;
@@ -66,6 +69,7 @@ typedef struct xs_gpu_wave {
 	uint8_t ra_head, ra_n;   /* run-ahead entries: next to issue, recorded */
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
 	bool w64;                /* wave64: VALU and VMEM take two passes */
+	xs_gpu_cnt cnt[XS_GPU_NCNT];
 	/* the records, from the second line on */
 	_Alignas(64) xs_gpu_ra_ent ra[XS_GPU_RA];
 	xs_wave w;               /* architectural state, run by the interpreter */
@@ -74,9 +78,10 @@ typedef struct xs_gpu_wave {
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
 	xs_gpu_group *group;
 	uint64_t launched;
-	xs_gpu_cnt vm, vs, lgkm;
+	uint64_t cnt_done[XS_GPU_NCNT][XS_GPU_VMQ];
 	xs_fault ra_fault;       /* the fault of a FAULT entry, reported when it issues */
 } __attribute__((aligned(64))) xs_gpu_wave;
+_Static_assert(offsetof(xs_gpu_wave, ra) == 64, "the per-issue fields of a wave fill one 64-byte line");
 
 struct xs_gpu_group {
 	xs_gpu_disp *disp;

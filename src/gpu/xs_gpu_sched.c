@@ -304,32 +304,35 @@ static const uint8_t pipe_of[XS_IC_COUNT] = {
 	[XS_IC_INTERNAL] = PIPE_SALU,
 };
 
-/* Cycle by which at most `limit` operations of the counter are outstanding;
+/* Cycle by which at most `limit` operations of counter k are outstanding;
  * the ones that must complete are dropped. */
-static uint64_t cnt_wait(xs_gpu_cnt *c, uint32_t limit)
+static uint64_t cnt_wait(xs_gpu_wave *gw, int k, uint32_t limit)
 {
+	xs_gpu_cnt *c = &gw->cnt[k];
 	uint64_t t = 0;
 	while (c->n > limit) {
-		t = XS_MAX(t, c->done[c->head]);
-		c->head = (c->head + 1) % XS_GPU_VMQ;
+		t = XS_MAX(t, gw->cnt_done[k][c->head]);
+		c->head = (uint8_t)((c->head + 1) % XS_GPU_VMQ);
 		c->n--;
 	}
 	return t;
 }
 
-/* Records an operation completing at `done`; memory operations of one
- * counter complete in order. */
-static void cnt_push(xs_gpu_cnt *c, uint64_t now, uint64_t done)
+/* Records an operation of counter k completing at `done`; memory
+ * operations of one counter complete in order. */
+static void cnt_push(xs_gpu_wave *gw, int k, uint64_t now, uint64_t done)
 {
-	while (c->n && c->done[c->head] <= now) { /* completed: drop */
-		c->head = (c->head + 1) % XS_GPU_VMQ;
+	xs_gpu_cnt *c = &gw->cnt[k];
+	const uint64_t *d = gw->cnt_done[k];
+	while (c->n && d[c->head] <= now) { /* completed: drop */
+		c->head = (uint8_t)((c->head + 1) % XS_GPU_VMQ);
 		c->n--;
 	}
 	if (c->n) {
-		uint64_t last = c->done[(c->head + c->n - 1) % XS_GPU_VMQ];
+		uint64_t last = d[(c->head + c->n - 1) % XS_GPU_VMQ];
 		done = XS_MAX(done, last);
 	}
-	c->done[(c->head + c->n) % XS_GPU_VMQ] = done;
+	gw->cnt_done[k][(c->head + c->n) % XS_GPU_VMQ] = done;
 	c->n++;
 }
 
@@ -391,7 +394,7 @@ static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
 static void ra_describe(xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
 {
 	memset(e, 0, sizeof(*e));
-	e->wait[0] = e->wait[1] = e->wait[2] = XS_GPU_RA_NOWAIT;
+	memset(e->wait, XS_GPU_RA_NOWAIT, sizeof(e->wait));
 	if (!in) { /* cannot be fetched: it faults when it issues, with no checks */
 		e->iclass = XS_IC_SALU;
 		e->flags = XS_GPU_RA_NOCHECK;
@@ -402,8 +405,8 @@ static void ra_describe(xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
 	switch (in->op) {
 	case XS_OP_s_waitcnt: {
 		uint32_t imm = (uint32_t)in->imm & 0xffff;
-		e->wait[0] = wait_limit((imm & 0xf) | (((imm >> 14) & 3) << 4));
-		e->wait[2] = wait_limit((imm >> 8) & 0x3f);
+		e->wait[XS_GPU_CNT_VM] = wait_limit((imm & 0xf) | (((imm >> 14) & 3) << 4));
+		e->wait[XS_GPU_CNT_LGKM] = wait_limit((imm >> 8) & 0x3f);
 		break;
 	}
 	case XS_OP_s_waitcnt_vscnt:
@@ -412,7 +415,9 @@ static void ra_describe(xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
 		uint32_t n = (uint32_t)in->imm & 0xffff;
 		if (in->dst != XS_SREG_NULL && in->dst < 128)
 			n += gw->w.s[in->dst];
-		e->wait[in->op == XS_OP_s_waitcnt_vmcnt ? 0 : in->op == XS_OP_s_waitcnt_vscnt ? 1 : 2] = wait_limit(n);
+		e->wait[in->op == XS_OP_s_waitcnt_vmcnt   ? XS_GPU_CNT_VM
+			: in->op == XS_OP_s_waitcnt_vscnt ? XS_GPU_CNT_VS
+							  : XS_GPU_CNT_LGKM] = wait_limit(n);
 		break;
 	}
 	default:
@@ -498,27 +503,21 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	if (!(en->flags & XS_GPU_RA_NOCHECK)) {
 		/* s_waitcnt: the counted operations must complete (XS_MAX evaluates twice) */
 		uint64_t ok = 0;
-		if (en->wait[0] != XS_GPU_RA_NOWAIT) {
-			uint64_t c = cnt_wait(&gw->vm, en->wait[0]);
-			ok = XS_MAX(ok, c);
-		}
-		if (en->wait[1] != XS_GPU_RA_NOWAIT) {
-			uint64_t c = cnt_wait(&gw->vs, en->wait[1]);
-			ok = XS_MAX(ok, c);
-		}
-		if (en->wait[2] != XS_GPU_RA_NOWAIT) {
-			uint64_t c = cnt_wait(&gw->lgkm, en->wait[2]);
-			ok = XS_MAX(ok, c);
+		for (int k = 0; k < XS_GPU_NCNT; k++) {
+			if (en->wait[k] != XS_GPU_RA_NOWAIT) {
+				uint64_t c = cnt_wait(gw, k, en->wait[k]);
+				ok = XS_MAX(ok, c);
+			}
 		}
 		if ((en->flags & XS_GPU_RA_DEP) && gw->valu_done > t)
 			ok = XS_MAX(ok, gw->valu_done);
 		/* A full counter stalls the next operation of its kind. */
 		if (iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC) {
-			xs_gpu_cnt *c = iclass == XS_IC_VMEM_STORE ? &gw->vs : &gw->vm;
-			if (c->n == XS_GPU_VMQ)
-				ok = XS_MAX(ok, c->done[c->head]);
-		} else if ((iclass == XS_IC_LDS || iclass == XS_IC_SMEM) && gw->lgkm.n == XS_GPU_VMQ) {
-			ok = XS_MAX(ok, gw->lgkm.done[gw->lgkm.head]);
+			int k = iclass == XS_IC_VMEM_STORE ? XS_GPU_CNT_VS : XS_GPU_CNT_VM;
+			if (gw->cnt[k].n == XS_GPU_VMQ)
+				ok = XS_MAX(ok, gw->cnt_done[k][gw->cnt[k].head]);
+		} else if ((iclass == XS_IC_LDS || iclass == XS_IC_SMEM) && gw->cnt[XS_GPU_CNT_LGKM].n == XS_GPU_VMQ) {
+			ok = XS_MAX(ok, gw->cnt_done[XS_GPU_CNT_LGKM][gw->cnt[XS_GPU_CNT_LGKM].head]);
 		}
 		if (ok > t) {
 			gw->ready = ok;
@@ -575,7 +574,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		gw->valu_done = t + di->lat_valu_dp + occupy - 1;
 		break;
 	case XS_IC_SMEM:
-		cnt_push(&gw->lgkm, t, t + di->lat_smem);
+		cnt_push(gw, XS_GPU_CNT_LGKM, t, t + di->lat_smem);
 		break;
 	case XS_IC_LDS: {
 		uint32_t bytes = en->n;
@@ -583,7 +582,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		uint64_t *bus = gw->group->disp->d.wgp_mode ? &g->wgp[c->wgp].lds_bus_free : &c->lds_bus_free;
 		uint64_t start = XS_MAX(t, *bus);
 		*bus = start + XS_DIV_ROUND_UP(bytes, di->lds_bytes_per_clk);
-		cnt_push(&gw->lgkm, t, *bus + di->lat_lds);
+		cnt_push(gw, XS_GPU_CNT_LGKM, t, *bus + di->lat_lds);
 		break;
 	}
 	case XS_IC_VMEM_LOAD:
@@ -591,9 +590,9 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	case XS_IC_VMEM_ATOMIC: {
 		uint64_t done = vmem_cost(g, gw, iclass, t, lines, en->n);
 		if (iclass == XS_IC_VMEM_STORE)
-			cnt_push(&gw->vs, t, done);
+			cnt_push(gw, XS_GPU_CNT_VS, t, done);
 		else
-			cnt_push(&gw->vm, t, done);
+			cnt_push(gw, XS_GPU_CNT_VM, t, done);
 		occupy = passes;
 		break;
 	}
@@ -621,7 +620,8 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		/* The wave's slot frees when its last stores and loads are done
 		 * (end of pipe waits for memory writes to be confirmed). */
 		gw->ending = true;
-		uint64_t vs = cnt_wait(&gw->vs, 0), vm = cnt_wait(&gw->vm, 0), lgkm = cnt_wait(&gw->lgkm, 0);
+		uint64_t vs = cnt_wait(gw, XS_GPU_CNT_VS, 0), vm = cnt_wait(gw, XS_GPU_CNT_VM, 0),
+			 lgkm = cnt_wait(gw, XS_GPU_CNT_LGKM, 0);
 		gw->ready = XS_MAX(XS_MAX(gw->ready, vs), XS_MAX(vm, lgkm));
 		xs_gpu_evq_push(g, gw);
 	} else if (en->flags & XS_GPU_RA_BARRIER) {

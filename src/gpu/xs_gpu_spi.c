@@ -402,8 +402,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	}
 	gw->launched = g->now;
 	gw->seq = g->seq++;
-	gw->vm.n = gw->vs.n = gw->lgkm.n = 0;
-	gw->vm.head = gw->vs.head = gw->lgkm.head = 0;
+	memset(gw->cnt, 0, sizeof(gw->cnt));
 	gw->valu_dst_lo = gw->valu_dst_hi = 0;
 	gw->valu_done = 0;
 	gw->ending = false;
