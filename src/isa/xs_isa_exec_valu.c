@@ -348,8 +348,7 @@ XS_EXEC(v_cndmask_b32)
 			uint64_t b = t1[l];                                     \
 			r[l] = (expr);                                          \
 		}                                                               \
-		xs_vdst64(&c_, w, in, r);                                       \
-		return 0;                                                       \
+		XS_VFRAME64_END;                                                \
 	}
 SH64(v_lshlrev_b64, b << s)
 SH64(v_lshrrev_b64, b >> s)

@@ -832,12 +832,7 @@ XS_EXEC(v_div_fmas_f32)
 
 XS_EXEC(v_div_fmas_f64)
 {
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint64_t t0[LANES], t1[LANES], t2[LANES], r[LANES];
-	xs_vsrc64(w, in, 0, t0);
-	xs_vsrc64(w, in, 1, t1);
-	xs_vsrc64(w, in, 2, t2);
+	XS_VFRAME64_3;
 	uint64_t vcc = xs_rd_mask(w, in, XS_SREG_VCC_LO);
 	const unsigned rm_ = rm64(w), dn_ = dn64(w);
 	if (rm_ != RM_NE)
@@ -846,8 +841,7 @@ XS_EXEC(v_div_fmas_f64)
 		double v = div_fmas64(xs_u2d(t0[l]), xs_u2d(t1[l]), xs_u2d(t2[l]), (vcc >> l) & 1, rm_);
 		r[l] = xs_d2u(fout64(v, dn_));
 	}
-	xs_vdst64(&c_, w, in, r);
-	return 0;
+	XS_VFRAME64_END;
 }
 
 /* V_DIV_FIXUP (S0 = quotient, S1 = denominator, S2 = numerator), ISA
@@ -897,19 +891,13 @@ XS_EXEC(v_div_fixup_f32)
 XS_EXEC(v_div_fixup_f64)
 {
 	(void)x;
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint64_t t0[LANES], t1[LANES], t2[LANES], r[LANES];
-	xs_vsrc64(w, in, 0, t0);
-	xs_vsrc64(w, in, 1, t1);
-	xs_vsrc64(w, in, 2, t2);
+	XS_VFRAME64_3;
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++) {
 		double q = xs_u2d(t0[l]), d = xs_u2d(t1[l]), n = xs_u2d(t2[l]);
 		r[l] = xs_d2u(div_fixup(q, d, n, bexp64(d), bexp64(n), 1075,
 					xs_u2d(0xfff8000000000000ull), quiet64(d), quiet64(n)));
 	}
-	xs_vdst64(&c_, w, in, r);
-	return 0;
+	XS_VFRAME64_END;
 }
 
 /* ---- f64 ---------------------------------------------------------------------- */
@@ -932,10 +920,7 @@ static double f64_round_op(unsigned k, double a, double b, unsigned rm)
 #define D1(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint64_t t0[LANES], r[LANES];                                   \
-		xs_vsrc64(w, in, 0, t0);                                        \
+		XS_VFRAME64_1;                                                  \
 		if (XS_LIKELY((k) == K_FIXED || !fp_slow(w))) {                 \
 			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
 				double a = xs_u2d(t0[l]);                       \
@@ -955,11 +940,7 @@ static double f64_round_op(unsigned k, double a, double b, unsigned rm)
 #define D2(name, expr, k)                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint64_t t0[LANES], t1[LANES], r[LANES];                        \
-		xs_vsrc64(w, in, 0, t0);                                        \
-		xs_vsrc64(w, in, 1, t1);                                        \
+		XS_VFRAME64_2;                                                  \
 		const bool ieee = ieee_mode(w);                                 \
 		(void)ieee;                                                     \
 		if (XS_LIKELY(!fp_slow(w))) {                                   \
@@ -986,12 +967,7 @@ D2(v_min_f64, dmin_hw(a, b, ieee), K_EXACT)
 D2(v_max_f64, dmax_hw(a, b, ieee), K_EXACT)
 XS_EXEC(v_fma_f64)
 {
-	xs_vctx c_;
-	xs_vbegin(w, &c_);
-	uint64_t t0[LANES], t1[LANES], t2[LANES], r[LANES];
-	xs_vsrc64(w, in, 0, t0);
-	xs_vsrc64(w, in, 1, t1);
-	xs_vsrc64(w, in, 2, t2);
+	XS_VFRAME64_3;
 	if (XS_UNLIKELY(fp_slow(w))) {
 		unsigned rm_ = rm64(w), dn_ = dn64(w);
 		if (rm_ != RM_NE)
@@ -1002,8 +978,7 @@ XS_EXEC(v_fma_f64)
 	} else {
 		fma64_lanes(r, t0, t1, t2, c_.n);
 	}
-	xs_vdst64(&c_, w, in, r);
-	return 0;
+	XS_VFRAME64_END;
 }
 D1(v_trunc_f64, trunc(a), K_EXACT)
 D1(v_ceil_f64, ceil(a), K_EXACT)
@@ -1032,8 +1007,7 @@ XS_EXEC(v_ldexp_f64)
 		return mode_fault(x, w, in, rm_);
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++)
 		r[l] = xs_d2u(fout64(ldexp_d(fin64(xs_u2d(t0[l]), dn_), B[l]), dn_));
-	xs_vdst64(&c_, w, in, r);
-	return 0;
+	XS_VFRAME64_END;
 }
 
 /* V_TRIG_PREOP_F64: 53 bits of 2/pi starting at bit shift = S1[4:0] * 53
@@ -1077,8 +1051,7 @@ XS_EXEC(v_trig_preop_f64)
 	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++)
 		r[l] = xs_d2u(trig_preop(xs_u2d(t0[l]), B[l]));
-	xs_vdst64(&c_, w, in, r);
-	return 0;
+	XS_VFRAME64_END;
 }
 
 /* f64 -> 32-bit results */
@@ -1122,8 +1095,7 @@ DI1(v_frexp_exp_i32_f64, frexp_exp_d(a))
 			uint32_t a = A[l];                                      \
 			r[l] = xs_d2u(fout64((double)(expr), dn_));             \
 		}                                                               \
-		xs_vdst64(&c_, w, in, r);                                       \
-		return 0;                                                       \
+		XS_VFRAME64_END;                                                \
 	}
 ID1(v_cvt_f64_i32, (int32_t)a)
 ID1(v_cvt_f64_u32, a)

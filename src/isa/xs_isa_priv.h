@@ -287,6 +287,28 @@ static inline void xs_vdst_done(xs_vctx *c, xs_wave *w, const xs_inst *in, uint3
 	xs_vdst_done(&c_, w, in, r);                                           \
 	return 0
 
+/* The same over 64-bit operands: sources copied into t0..t2 (xs_vsrc64),
+ * results in r, written by XS_VFRAME64_END (xs_vdst64). */
+#define XS_VFRAME64_HEAD(...)                                                  \
+	xs_vctx c_;                                                            \
+	xs_vbegin(w, &c_);                                                     \
+	uint64_t __VA_ARGS__, r[XS_MAX_LANES]
+#define XS_VFRAME64_1                                                          \
+	XS_VFRAME64_HEAD(t0[XS_MAX_LANES]);                                    \
+	xs_vsrc64(w, in, 0, t0)
+#define XS_VFRAME64_2                                                          \
+	XS_VFRAME64_HEAD(t0[XS_MAX_LANES], t1[XS_MAX_LANES]);                  \
+	xs_vsrc64(w, in, 0, t0);                                               \
+	xs_vsrc64(w, in, 1, t1)
+#define XS_VFRAME64_3                                                          \
+	XS_VFRAME64_HEAD(t0[XS_MAX_LANES], t1[XS_MAX_LANES], t2[XS_MAX_LANES]); \
+	xs_vsrc64(w, in, 0, t0);                                               \
+	xs_vsrc64(w, in, 1, t1);                                               \
+	xs_vsrc64(w, in, 2, t2)
+#define XS_VFRAME64_END                                                        \
+	xs_vdst64(&c_, w, in, r);                                              \
+	return 0
+
 /* Writes a 64-bit result (register pair), omod/clamp for f64 results. */
 void xs_vdst64(xs_vctx *c, xs_wave *w, const xs_inst *in, uint64_t *res);
 
