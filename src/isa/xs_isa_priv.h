@@ -264,10 +264,11 @@ static inline void xs_vdst_done(xs_vctx *c, xs_wave *w, const xs_inst *in, uint3
  * EXEC), sources A [, B [, C]] (the VGPR rows, or copies in t0..t2 for
  * scalar, constant or modified sources), and r, where the body writes its
  * results (xs_vdst_row). XS_VFRAME_END stores r when it is not the row. */
-#define XS_VFRAME_HEAD(...)                                                    \
+#define XS_VFRAME_HEAD_T(T, res, ...)                                          \
 	xs_vctx c_;                                                            \
 	xs_vbegin(w, &c_);                                                     \
-	uint32_t __VA_ARGS__, rt[XS_MAX_LANES]
+	T __VA_ARGS__, res[XS_MAX_LANES]
+#define XS_VFRAME_HEAD(...) XS_VFRAME_HEAD_T(uint32_t, rt, __VA_ARGS__)
 #define XS_VFRAME1                                                             \
 	XS_VFRAME_HEAD(t0[XS_MAX_LANES]);                                      \
 	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);                      \
@@ -289,10 +290,7 @@ static inline void xs_vdst_done(xs_vctx *c, xs_wave *w, const xs_inst *in, uint3
 
 /* The same over 64-bit operands: sources copied into t0..t2 (xs_vsrc64),
  * results in r, written by XS_VFRAME64_END (xs_vdst64). */
-#define XS_VFRAME64_HEAD(...)                                                  \
-	xs_vctx c_;                                                            \
-	xs_vbegin(w, &c_);                                                     \
-	uint64_t __VA_ARGS__, r[XS_MAX_LANES]
+#define XS_VFRAME64_HEAD(...) XS_VFRAME_HEAD_T(uint64_t, r, __VA_ARGS__)
 #define XS_VFRAME64_1                                                          \
 	XS_VFRAME64_HEAD(t0[XS_MAX_LANES]);                                    \
 	xs_vsrc64(w, in, 0, t0)
