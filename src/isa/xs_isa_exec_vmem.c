@@ -528,9 +528,12 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 			if (d->ndw == 1) {
 				memcpy(w->v[dr], p, 4 * n);
 			} else {
-				for (unsigned l = 0; l < n; l++)
-					for (unsigned k = 0; k < d->ndw; k++)
-						memcpy(&w->v[(dr + k) & 0xff][l], p + 4 * (l * d->ndw + k), 4);
+				/* one destination row at a time: contiguous stores */
+				for (unsigned k = 0; k < d->ndw; k++) {
+					uint32_t *row = w->v[(dr + k) & 0xff];
+					for (unsigned l = 0; l < n; l++)
+						memcpy(&row[l], p + 4 * (l * d->ndw + k), 4);
+				}
 			}
 			return 0;
 		}
@@ -593,9 +596,11 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 			if (d->ndw == 1) {
 				memcpy(p, w->v[sr], 4 * n);
 			} else {
-				for (unsigned l = 0; l < n; l++)
-					for (unsigned k = 0; k < d->ndw; k++)
-						memcpy(p + 4 * (l * d->ndw + k), &w->v[(sr + k) & 0xff][l], 4);
+				for (unsigned k = 0; k < d->ndw; k++) {
+					const uint32_t *row = w->v[(sr + k) & 0xff];
+					for (unsigned l = 0; l < n; l++)
+						memcpy(p + 4 * (l * d->ndw + k), &row[l], 4);
+				}
 			}
 			return 0;
 		}
