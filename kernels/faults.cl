@@ -15,3 +15,14 @@ __kernel void store_to(__global uint *p)
 {
 	p[get_global_id(0)] = 42u;
 }
+
+/* Indexes a private array by data, so it lives in scratch: a dispatch of it
+ * takes the device's scratch ring. */
+__kernel void private_walk(__global uint *out)
+{
+	uint p[64];
+	uint i = get_global_id(0);
+	for (int k = 0; k < 64; k++)
+		p[k] = i + (uint)k;
+	out[i] = p[(i * 7u) & 63u];
+}

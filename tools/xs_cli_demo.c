@@ -134,8 +134,11 @@ int xs_cli_demo(int argc, char **argv)
 		fprintf(stderr, "xs12 demo: %s\n", xs_last_error(NULL));
 		return 1;
 	}
-	printf("xs12 demo: real gfx1030 code objects (clang-15, hipcc) on a simulated Xbox Series X\n"
-	       "(52 CUs, 16 wave slots per SIMD). Results are checked on the host.\n\n");
+	xs_machine_info mi;
+	xs_machine_describe(XS_MACHINE_SERIES_X, &mi);
+	printf("xs12 demo: real gfx1030 code objects (clang-15, hipcc) on a simulated %s\n"
+	       "(%u CUs, %u wave slots per SIMD). Results are checked on the host.\n\n", mi.name, mi.num_cu,
+	       mi.wave_slots_per_simd);
 	printf("  %-15s %-9s %7s %11s %10s %6s %14s %s\n", "kernel", "variant", "waves", "wave-insts",
 	       "cycles", "peak", "scratch slots", "result");
 
@@ -230,7 +233,9 @@ int xs_cli_demo(int argc, char **argv)
 	printf("\nScratch ring slots bound the waves in flight (scratch_chase, latency-bound, 65536 threads):\n");
 	printf("  %-12s %-18s %-20s %-12s %s\n", "ring slots", "peak scratch waves", "peak waves per SIMD",
 	       "cycles", "microseconds");
-	static const uint32_t rings[] = { 32, 208, 832, 1664 };
+	/* a small ring, the driver's, one between, the largest tmpring can express */
+	const uint32_t rings[] = { 32, mi.default_scratch_waves, (mi.default_scratch_waves + mi.max_scratch_waves) / 2,
+				   mi.max_scratch_waves };
 	uint32_t *chase_in = malloc(1024 * 4), *chase_out = malloc(65536 * 4);
 	for (uint32_t i = 0; chase_in && i < 1024; i++)
 		chase_in[i] = lcg(&seed);
@@ -245,13 +250,13 @@ int xs_cli_demo(int argc, char **argv)
 		if (!demo_dispatch(d2, "scratch_chase.O2.w32.hsaco", "scratch_chase", g, blk, ps, 3, &st))
 			printf("  %-12u %-18u %-20u %-12llu %.1f%s\n", rings[i], st.peak_scratch_slots,
 			       st.peak_waves_per_simd, (unsigned long long)st.cycles, st.microseconds,
-			       rings[i] == 208 ? "   driver default (S1.8)" : rings[i] == 1664 ? "   32 per CU, the most (S1.13)" : "");
+			       i == 1 ? "   driver default (S1.8)" : i == 3 ? "   32 per CU, the most (S1.13)" : "");
 		else
 			failures++;
 		xs_device_destroy(d2);
 	}
 
-	printf("  (Past some size more scratch waves thrash the 5 MB L2: each wave's private array is\n"
+	printf("  (Past some size more scratch waves thrash the L2: each wave's private array is\n"
 	       "  about 8 KB, so the fastest ring here is the one whose waves still fit.)\n");
 
 	/* Async compute beside the graphics queue (S1.8 vs S1.9): the same two
@@ -285,9 +290,11 @@ int xs_cli_demo(int argc, char **argv)
 			memcpy(kargs[q] + k->args[0].offset, &in_va, 8);
 			memcpy(kargs[q] + k->args[1].offset, &out_va[q], 8);
 			memcpy(kargs[q] + k->args[2].offset, &steps, 4);
-			if (title) /* 208 slots per queue: their own memory, no sharing */
-				ok = ok && !xs_mem_alloc(d2, (uint64_t)per_wave * 208, 1024, &ring_va) &&
-				     !xs_set_scratch_space(d2, (uint32_t)q, ring_va, (uint64_t)per_wave * 208, per_wave);
+			/* as many slots per queue as the driver's ring: their own memory, no sharing */
+			uint64_t ring_bytes = (uint64_t)per_wave * mi.default_scratch_waves;
+			if (title)
+				ok = ok && !xs_mem_alloc(d2, ring_bytes, 1024, &ring_va) &&
+				     !xs_set_scratch_space(d2, (uint32_t)q, ring_va, ring_bytes, per_wave);
 			dd2[q] = (xs_dispatch_desc){ .kernel = k, .module = mod, .groups = { 16, 1, 1 },
 						     .block = { 256, 1, 1 }, .kernargs = kargs[q],
 						     .kernargs_size = k->kernarg_size, .queue = (uint32_t)q };

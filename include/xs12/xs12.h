@@ -47,12 +47,26 @@ typedef enum xs_machine {
 typedef struct xs_device xs_device;
 typedef struct xs_module xs_module;
 
+/* ---- machines ---------------------------------------------------------- */
+
+/* A few figures of a machine's device-info table, for tools and reports. */
+typedef struct xs_machine_info {
+	const char *name;                  /* "Xbox Series X" */
+	uint32_t num_se, num_cu;
+	uint32_t wave_slots_per_simd;
+	uint32_t default_scratch_waves;    /* the driver's compute ring (SPEC S1.8) */
+	uint32_t max_scratch_waves;        /* 32 per CU (S1.13) */
+	uint32_t sclk_mhz;
+} xs_machine_info;
+
+XS_API xs_status xs_machine_describe(xs_machine m, xs_machine_info *out);
+
 /* ---- device ---------------------------------------------------------- */
 
 typedef struct xs_device_desc {
 	xs_machine machine;
 	/* Compute scratch ring slots (COMPUTE_TMPRING_SIZE.WAVES); 0 = driver
-	 * default (SPEC S1.8). Clamped to 32 per CU (S1.13). */
+	 * default (SPEC S1.8). More than 32 per CU is an error (S1.13). */
 	uint32_t scratch_waves;
 	/* Wave instructions one wave may execute before the watchdog removes
 	 * the device (a shader that loops); 0 = 2^32. */

@@ -1,7 +1,22 @@
-/* Theoretical occupancy of a kernel on a machine (the rules live in
- * src/gpu/xs_gpu_occupancy.c, shared with the SPI). */
+/* Machine figures and the theoretical occupancy of a kernel on a machine
+ * (the rules live in src/gpu/xs_gpu_occupancy.c, shared with the SPI). */
 #include "api/xs_api_priv.h"
 #include "gpu/xs_gpu_occupancy.h"
+
+XS_API xs_status xs_machine_describe(xs_machine m, xs_machine_info *out)
+{
+	const xs_devinfo *d = xs_devinfo_get(m);
+	if (!d || !out)
+		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_machine_describe: bad machine or NULL argument");
+	*out = (xs_machine_info){
+		.name = d->name, .num_se = d->num_se, .num_cu = d->num_cu,
+		.wave_slots_per_simd = d->wave_slots_per_simd,
+		.default_scratch_waves = d->default_scratch_waves_per_cu * d->num_cu,
+		.max_scratch_waves = d->max_scratch_waves_per_cu * d->num_cu,
+		.sclk_mhz = d->sclk_mhz,
+	};
+	return XS_OK;
+}
 
 XS_API const char *xs_limiter_name(xs_limiter l)
 {

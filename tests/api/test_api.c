@@ -236,6 +236,50 @@ static void removal_frees_the_gpu(void **state)
 	}
 }
 
+/* The machine figures agree with what a device of that machine does: its
+ * default ring is what a dispatch with scratch gets, and one slot more than
+ * the maximum is refused. */
+static void machine_describe_matches_devices(void **state)
+{
+	(void)state;
+	xs_machine_info mi;
+	assert_int_equal(xs_machine_describe((xs_machine)9, &mi), XS_E_INVALID_ARG);
+	for (int m = XS_MACHINE_SERIES_X; m <= XS_MACHINE_SERIES_S; m++) {
+		assert_int_equal(xs_machine_describe((xs_machine)m, &mi), XS_OK);
+		assert_non_null(mi.name);
+		xs_device *dev;
+		xs_device_desc dd = { .machine = (xs_machine)m, .scratch_waves = mi.max_scratch_waves };
+		assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
+		xs_device_destroy(dev);
+		dd.scratch_waves = mi.max_scratch_waves + 1;
+		assert_int_equal(xs_device_create(&dd, &dev), XS_E_INVALID_ARG);
+		/* a scratch kernel on the default ring reports the default slots */
+		dd.scratch_waves = 0;
+		assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
+		xs_module *mod;
+		assert_int_equal(xs_module_load_file(dev, faults_path, &mod), XS_OK);
+		const xs_kernel_info *k = xs_module_find_kernel(mod, "private_walk");
+		assert_non_null(k);
+		{
+			uint64_t out;
+			assert_int_equal(xs_mem_alloc(dev, 4096, 256, &out), XS_OK);
+			uint8_t kargs[256] = { 0 };
+			memcpy(kargs + k->args[0].offset, &out, 8);
+			xs_dispatch_desc d = { .kernel = k, .module = mod, .groups = { 1, 1, 1 }, .block = { 32, 1, 1 },
+					       .kernargs = kargs, .kernargs_size = k->kernarg_size };
+			xs_dispatch_stats st;
+			assert_int_equal(xs_dispatch(dev, &d, &st), XS_OK);
+			assert_int_equal(st.scratch_waves, mi.default_scratch_waves);
+			assert_int_equal(st.num_cu, mi.num_cu);
+			uint32_t v = 0;
+			assert_int_equal(xs_mem_read(dev, out + 5 * 4, &v, 4), XS_OK);
+			assert_int_equal(v, 5 + ((5 * 7) & 63));
+		}
+		xs_module_destroy(mod);
+		xs_device_destroy(dev);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -249,6 +293,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(watchdog_stops_a_hang, setup_faults, teardown),
 		cmocka_unit_test(timing_reports_faults_like_functional),
 		cmocka_unit_test(removal_frees_the_gpu),
+		cmocka_unit_test(machine_describe_matches_devices),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
