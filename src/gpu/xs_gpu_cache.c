@@ -1,9 +1,10 @@
 #include "gpu/xs_gpu_cache.h"
+#include "isa/xs_isa.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define LINE_BYTES 128
+#define LINE_BYTES (1u << XS_MTRACE_LINE_SHIFT) /* the lines the interpreter reports */
 
 bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways)
 {
