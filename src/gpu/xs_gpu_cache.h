@@ -18,7 +18,6 @@ typedef struct xs_gpu_cache {
 
 bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways);
 void xs_gpu_cache_free(xs_gpu_cache *c);
-void xs_gpu_cache_clear(xs_gpu_cache *c);
 /* Looks up a line; on a miss with allocate, fills it and reports whether a
  * dirty line was evicted. make_dirty marks it (stores into the L2). */
 bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty, bool *evicted_dirty);

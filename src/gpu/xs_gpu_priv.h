@@ -68,7 +68,7 @@ typedef struct xs_gpu_wave {
 	uint16_t ra_line;        /* next line of the entry at ra_head */
 	uint8_t ra_head, ra_n;   /* run-ahead entries: next to issue, recorded */
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
-	bool w64;                /* wave64: VALU and VMEM take two passes */
+	bool w64;                /* w.lanes == 64 (VALU and VMEM take two passes), kept in this line */
 	xs_gpu_cnt cnt[XS_GPU_NCNT];
 	/* the records, from the second line on */
 	_Alignas(64) xs_gpu_ra_ent ra[XS_GPU_RA];
