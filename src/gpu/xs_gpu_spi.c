@@ -347,14 +347,10 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	uint32_t bx = d->block[0], by = d->block[1];
 	uint64_t exec = 0;
 	w->nvgpr = d->vgprs;
-	/* VGPRs start at zero (defined runs); a wave32 never reads lanes 32-63 of
-	 * a row, so only the half it uses is cleared. */
-	if (lanes == 64) {
-		memset(w->v, 0, (size_t)w->nvgpr * sizeof(w->v[0]));
-	} else {
-		for (uint32_t r = 0; r < w->nvgpr; r++)
-			memset(w->v[r], 0, 32 * sizeof(w->v[0][0]));
-	}
+	/* VGPRs start at zero (defined runs); a wave never reads lanes past its
+	 * size, so a wave32 clears only the half of each row it uses. */
+	for (uint32_t r = 0; r < w->nvgpr; r++)
+		memset(w->v[r], 0, lanes * sizeof(w->v[0][0]));
 	uint32_t t = wave_in_group * lanes;
 	uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by); /* then stepped: no division per lane */
 	for (uint32_t l = 0; l < lanes && t < d->group_threads; l++, t++) {
