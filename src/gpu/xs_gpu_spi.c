@@ -615,7 +615,7 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
  * VGPRs, LDS, barriers, scratch counts, groups), so that the device can run
  * the next dispatch from an empty GPU. Call after finishing the dispatches;
  * the waves themselves are left alone (another host thread may still be
- * returning from one). */
+ * returning from one), which is why this does not retire them one by one. */
 void xs_gpu_spi_evict_all(xs_gpu *g)
 {
 	for (uint32_t s = 0; s < g->nsimd; s++) {
@@ -638,6 +638,8 @@ void xs_gpu_spi_evict_all(xs_gpu *g)
 	g->scratch_in_use = 0;
 }
 
+/* A wave ends: it gives back what launch_group took (xs_gpu_spi_evict_all
+ * gives back the same for every wave at once: keep the two in step). */
 void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 {
 	const xs_devinfo *di = g->info;
