@@ -36,8 +36,10 @@ typedef struct xs_gpu_cnt {
  * the run stops). Waves that do — an atomic's returned value, a flag
  * spun on — still see a legal interleaving, only an earlier one. */
 #define XS_GPU_RA 128            /* entries run ahead per wave */
-#define XS_GPU_RA_LINES 1024     /* cache lines they may record (>= 2 x XS_MTRACE_MAX) */
+#define XS_GPU_RA_LINES 1024     /* cache lines they may record */
 #define XS_GPU_RA_NOWAIT 0xff
+_Static_assert(XS_GPU_RA_LINES >= XS_MTRACE_MAX, "a run always has room for one memory instruction's lines");
+_Static_assert(XS_GPU_RA <= 255 && XS_GPU_RA_LINES <= 65535, "ra_head/ra_n are bytes, ra_line 16 bits");
 
 enum {
 	XS_GPU_RA_TAKEN = 1,     /* a branch that was taken */
