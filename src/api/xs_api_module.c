@@ -24,7 +24,8 @@ XS_API xs_status xs_module_load(xs_device *dev, const void *bytes, size_t size, 
 	}
 	m->dev = dev;
 	m->co = co;
-	if (co->load_size == 0 || xs_vm_alloc(dev->vm, co->load_size, XS_VM_PAGE_SIZE, &m->load_va, &e)) {
+	uint64_t span = XS_ALIGN_UP(co->load_size, (uint64_t)XS_VM_PAGE_SIZE); /* fetch may read ahead */
+	if (co->load_size == 0 || xs_vm_alloc(dev->vm, span, XS_VM_PAGE_SIZE, &m->load_va, &e)) {
 		xs_module_destroy(m);
 		if (co->load_size == 0)
 			return xs_api_failf(dev, XS_E_BAD_CODE_OBJECT, "code object has no loadable segment");

@@ -129,26 +129,29 @@ static void get_store(const xs_wave *w, unsigned data, unsigned lane, const memd
 typedef struct tlb {
 	uint64_t page[TLB_N];
 	uint8_t *host[TLB_N];
+	uint16_t lim[TLB_N];  /* bytes valid in the page (an allocation may end inside it) */
 	bool wr[TLB_N];
 } tlb;
 
-#define TLB_INIT { { ~0ull, ~0ull, ~0ull, ~0ull }, { NULL, NULL, NULL, NULL }, { false, false, false, false } }
+#define TLB_INIT { { ~0ull, ~0ull, ~0ull, ~0ull }, { NULL, NULL, NULL, NULL }, { 0, 0, 0, 0 }, { false, false, false, false } }
 
 static inline uint8_t *tlb_get(xs_vm *vm, tlb *t, uint64_t va, unsigned n, bool wr)
 {
-	if (XS_UNLIKELY((va & (XS_VM_PAGE_SIZE - 1)) + n > XS_VM_PAGE_SIZE))
-		return NULL;
-	uint64_t pg = va & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
+	uint32_t off = (uint32_t)(va & (XS_VM_PAGE_SIZE - 1));
+	uint64_t pg = va - off;
 	unsigned i = (unsigned)(pg >> XS_VM_PAGE_SHIFT) & (TLB_N - 1);
-	if (XS_LIKELY(pg == t->page[i] && (t->wr[i] || !wr)))
-		return t->host[i] + (va & (XS_VM_PAGE_SIZE - 1));
+	if (XS_LIKELY(pg == t->page[i] && (t->wr[i] || !wr) && off + n <= t->lim[i]))
+		return t->host[i] + off;
+	if (XS_UNLIKELY(off + n > XS_VM_PAGE_SIZE))
+		return NULL;
 	uint8_t *p = xs_vm_ptr(vm, pg, wr);
 	if (!p)
 		return NULL;
 	t->page[i] = pg;
 	t->host[i] = p;
+	t->lim[i] = (uint16_t)xs_vm_page_bytes(vm, pg);
 	t->wr[i] = wr;
-	return p + (va & (XS_VM_PAGE_SIZE - 1));
+	return off + n <= t->lim[i] ? p + off : NULL;
 }
 
 static bool read_chunks(xs_exec *x, xs_wave *w, tlb *t, const lane_acc *a, uint8_t *buf, uint64_t *bad)
@@ -189,8 +192,8 @@ static bool write_chunks(xs_exec *x, xs_wave *w, tlb *t, const lane_acc *a, cons
 	}
 	/* probe every VM chunk first so that a faulting store writes nothing */
 	for (unsigned i = 0; i < a->nc; i++)
-		if (a->c[i].sp == SP_VM && !xs_vm_ptr(x->vm, a->c[i].addr, false)) {
-			*bad = a->c[i].addr;
+		if (a->c[i].sp == SP_VM && !xs_vm_ptr_n(x->vm, a->c[i].addr, a->c[i].n, false)) {
+			*bad = xs_vm_first_bad(x->vm, a->c[i].addr);
 			return false;
 		}
 	for (unsigned i = 0; i < a->nc; i++) {
@@ -699,7 +702,7 @@ static bool vm_atomic(xs_vm *vm, uint64_t va, unsigned aop, uint64_t src, uint64
 		*old = o;
 		return true;
 	}
-	uint8_t *p = xs_vm_ptr(vm, va, true);
+	uint8_t *p = xs_vm_ptr_n(vm, va, sz, true);
 	if (!p) {
 		*bad = va;
 		return false;

@@ -139,7 +139,7 @@ bool xs_icache_fill(xs_vm *vm, uint64_t pc, xs_inst *slot, xs_fault *f)
 	size_t n = 0;
 	/* Fetch dword by dword: an instruction may straddle the page end. */
 	for (; n < MAX_INST_DWORDS; n++) {
-		const uint8_t *p = xs_vm_ptr(vm, pc + 4 * n, false);
+		const uint8_t *p = xs_vm_ptr_n(vm, pc + 4 * n, 4, false);
 		if (!p)
 			break;
 		memcpy(&words[n], p, 4);

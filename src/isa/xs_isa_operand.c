@@ -401,9 +401,9 @@ bool xs_gmem_read(xs_vm *vm, uint64_t va, void *dst, unsigned n, uint64_t *bad)
 		unsigned chunk = XS_VM_PAGE_SIZE - (unsigned)(va & (XS_VM_PAGE_SIZE - 1));
 		if (chunk > n)
 			chunk = n;
-		const uint8_t *p = xs_vm_ptr(vm, va, false);
+		const uint8_t *p = xs_vm_ptr_n(vm, va, chunk, false);
 		if (!p) {
-			*bad = va;
+			*bad = xs_vm_first_bad(vm, va);
 			return false;
 		}
 		memcpy(d, p, chunk);
@@ -424,8 +424,8 @@ bool xs_gmem_write(xs_vm *vm, uint64_t va, const void *src, unsigned n, uint64_t
 		unsigned chunk = XS_VM_PAGE_SIZE - (unsigned)(a & (XS_VM_PAGE_SIZE - 1));
 		if (chunk > left)
 			chunk = left;
-		if (!xs_vm_ptr(vm, a, false)) {
-			*bad = a;
+		if (!xs_vm_ptr_n(vm, a, chunk, false)) {
+			*bad = xs_vm_first_bad(vm, a);
 			return false;
 		}
 		a += chunk;
@@ -435,9 +435,9 @@ bool xs_gmem_write(xs_vm *vm, uint64_t va, const void *src, unsigned n, uint64_t
 		unsigned chunk = XS_VM_PAGE_SIZE - (unsigned)(va & (XS_VM_PAGE_SIZE - 1));
 		if (chunk > n)
 			chunk = n;
-		uint8_t *p = xs_vm_ptr(vm, va, true);
+		uint8_t *p = xs_vm_ptr_n(vm, va, chunk, true);
 		if (!p) {
-			*bad = va;
+			*bad = xs_vm_first_bad(vm, va);
 			return false;
 		}
 		memcpy(p, s, chunk);

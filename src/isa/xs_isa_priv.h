@@ -335,7 +335,7 @@ bool xs_gmem_write(xs_vm *vm, uint64_t va, const void *src, unsigned n, uint64_t
 static inline bool xs_gmem_read_fast(xs_vm *vm, uint64_t va, void *dst, unsigned n, uint64_t *bad)
 {
 	if (XS_LIKELY((va & (XS_VM_PAGE_SIZE - 1)) + n <= XS_VM_PAGE_SIZE)) {
-		const uint8_t *p = xs_vm_ptr(vm, va, false);
+		const uint8_t *p = xs_vm_ptr_n(vm, va, n, false);
 		if (XS_LIKELY(p != NULL)) {
 			memcpy(dst, p, n);
 			return true;
@@ -347,7 +347,7 @@ static inline bool xs_gmem_read_fast(xs_vm *vm, uint64_t va, void *dst, unsigned
 static inline bool xs_gmem_write_fast(xs_vm *vm, uint64_t va, const void *src, unsigned n, uint64_t *bad)
 {
 	if (XS_LIKELY((va & (XS_VM_PAGE_SIZE - 1)) + n <= XS_VM_PAGE_SIZE)) {
-		uint8_t *p = xs_vm_ptr(vm, va, true);
+		uint8_t *p = xs_vm_ptr_n(vm, va, n, true);
 		if (XS_LIKELY(p != NULL)) {
 			memcpy(p, src, n);
 			return true;

@@ -1,5 +1,6 @@
 #include "mem/xs_vm.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -84,7 +85,7 @@ static void unmap_range(xs_vm *vm, uint64_t va, uint64_t size)
 		for (; leaf && a < end; a += XS_VM_PAGE_SIZE) {
 			uintptr_t *ent = &leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
 			if (*ent) {
-				page_put(vm, (void *)*ent);
+				page_put(vm, (void *)(*ent & ~XS_VM_PAGE_MASK));
 				*ent = 0;
 				vm->backed_pages--;
 			}
@@ -97,8 +98,12 @@ void xs_vm_destroy(xs_vm *vm)
 {
 	if (!vm)
 		return;
-	for (size_t i = 0; i < vm->nallocs; i++)
+	for (size_t i = 0; i < vm->nallocs; i++) {
 		unmap_range(vm, vm->allocs[i].va, vm->allocs[i].size);
+		free(vm->allocs[i].name);
+	}
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(vm->freed); i++)
+		free(vm->freed[i].name);
 	for (size_t i = 0; i < XS_VM_DIR_ENTRIES; i++)
 		free(vm->dir[i]);
 	for (size_t i = 0; i < vm->nslabs; i++)
@@ -142,7 +147,7 @@ xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	/* Bump allocation keeps the list sorted; a guard page separates
 	 * allocations so that running off the end of one faults. */
-	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span };
+	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span, size, NULL };
 	vm->next_va = base + span + XS_VM_PAGE_SIZE;
 	*va = base;
 	return XS_OK;
@@ -159,9 +164,75 @@ const xs_vm_alloc_rec *xs_vm_find(const xs_vm *vm, uint64_t va)
 		else if (va >= r->va + r->size)
 			lo = mid + 1;
 		else
-			return r;
+			return va < r->va + r->bytes ? r : NULL;
 	}
 	return NULL;
+}
+
+uint64_t xs_vm_first_bad(const xs_vm *vm, uint64_t va)
+{
+	const xs_vm_alloc_rec *r = xs_vm_find(vm, va);
+	return r ? r->va + r->bytes : va;
+}
+
+xs_status xs_vm_set_name(xs_vm *vm, uint64_t va, const char *name, xs_err *e)
+{
+	xs_vm_alloc_rec *r = (xs_vm_alloc_rec *)xs_vm_find(vm, va);
+	if (!r || r->va != va)
+		return xs_err_set(e, XS_E_INVALID_ARG, "0x%llx is not the start of a GPU allocation",
+				  (unsigned long long)va);
+	char *copy = NULL;
+	if (name && !(copy = strndup(name, 200)))
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	free(r->name);
+	r->name = copy;
+	return XS_OK;
+}
+
+static int rec_text(const xs_vm_alloc_rec *r, char *buf, size_t n)
+{
+	return snprintf(buf, n, "'%s' [0x%llx, +%llu bytes)", r->name ? r->name : "(unnamed)",
+			(unsigned long long)r->va, (unsigned long long)r->bytes);
+}
+
+void xs_vm_describe(const xs_vm *vm, uint64_t va, char *buf, size_t n)
+{
+	char what[300];
+	/* The allocation at or below va, and the one above. */
+	const xs_vm_alloc_rec *below = NULL, *above = NULL;
+	for (size_t i = 0; i < vm->nallocs; i++) {
+		const xs_vm_alloc_rec *r = &vm->allocs[i];
+		if (r->va <= va)
+			below = r;
+		else if (!above)
+			above = r;
+	}
+	if (below && va < below->va + below->bytes) {
+		rec_text(below, what, sizeof(what));
+		snprintf(buf, n, "inside %s at +%llu", what, (unsigned long long)(va - below->va));
+		return;
+	}
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(vm->freed); i++) {
+		const xs_vm_alloc_rec *f = &vm->freed[i];
+		if (f->bytes && va >= f->va && va < f->va + f->bytes) {
+			rec_text(f, what, sizeof(what));
+			snprintf(buf, n, "in %s, which was freed", what);
+			return;
+		}
+	}
+	if (below && va - (below->va + below->bytes) < (above ? above->va - va : UINT64_MAX)) {
+		rec_text(below, what, sizeof(what));
+		uint64_t past = va - below->va - below->bytes;
+		if (past)
+			snprintf(buf, n, "%llu bytes past the end of %s", (unsigned long long)past, what);
+		else
+			snprintf(buf, n, "the first byte past the end of %s", what);
+	} else if (above) {
+		rec_text(above, what, sizeof(what));
+		snprintf(buf, n, "%llu bytes before %s", (unsigned long long)(above->va - va), what);
+	} else {
+		snprintf(buf, n, "in no allocation (none exist)");
+	}
 }
 
 xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
@@ -172,17 +243,55 @@ xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
 				  (unsigned long long)va);
 	size_t i = (size_t)(r - vm->allocs);
 	unmap_range(vm, r->va, r->size);
+	xs_vm_alloc_rec *slot = &vm->freed[vm->nfreed++ % XS_ARRAY_SIZE(vm->freed)];
+	free(slot->name);
+	*slot = *r; /* the name moves to the freed ring */
 	memmove(&vm->allocs[i], &vm->allocs[i + 1], (vm->nallocs - i - 1) * sizeof(*r));
 	vm->nallocs--;
 	return XS_OK;
 }
 
-uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, bool for_write)
+/* The entry value for a host page at page_va of allocation r: the page,
+ * with the valid byte count in the low bits when r ends inside it. */
+static uintptr_t page_entry(const xs_vm_alloc_rec *r, uint64_t page_va, void *page)
 {
-	if (!xs_vm_find(vm, va))
+	uint64_t end = r->va + r->bytes;
+	return (uintptr_t)page | (end - page_va < XS_VM_PAGE_SIZE ? (uintptr_t)(end - page_va) : 0);
+}
+
+uint32_t xs_vm_page_bytes(const xs_vm *vm, uint64_t page_va)
+{
+	const uintptr_t *leaf = page_va >> XS_VM_VA_BITS ? NULL : vm->dir[page_va >> XS_VM_LEAF_SHIFT];
+	uintptr_t p = leaf ? __atomic_load_n(&leaf[(page_va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)],
+					     __ATOMIC_ACQUIRE) : 0;
+	if (p) /* backed: the entry says */
+		return (p & XS_VM_PAGE_MASK) ? (uint32_t)(p & XS_VM_PAGE_MASK) : XS_VM_PAGE_SIZE;
+	const xs_vm_alloc_rec *r = xs_vm_find(vm, page_va);
+	if (!r)
+		return 0;
+	uint64_t end = r->va + r->bytes;
+	return end - page_va < XS_VM_PAGE_SIZE ? (uint32_t)(end - page_va) : XS_VM_PAGE_SIZE;
+}
+
+uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, unsigned n, bool for_write)
+{
+	if (va >> XS_VM_VA_BITS)
+		return NULL;
+	uint64_t off = va & XS_VM_PAGE_MASK, page_va = va - off;
+	uintptr_t *leaf0 = __atomic_load_n(&vm->dir[va >> XS_VM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
+	if (leaf0) {
+		uintptr_t p = __atomic_load_n(&leaf0[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)], __ATOMIC_ACQUIRE);
+		if (p) { /* a partial last page: its valid bytes are in the low bits */
+			uintptr_t valid = p & XS_VM_PAGE_MASK;
+			return valid && off + n <= valid ? (uint8_t *)(p & ~XS_VM_PAGE_MASK) + off
+							 : (valid ? NULL : (uint8_t *)p + off);
+		}
+	}
+	const xs_vm_alloc_rec *r = xs_vm_find(vm, va);
+	if (!r || va + n > r->va + r->bytes)
 		return NULL;
 	if (!for_write)
-		return (uint8_t *)xs_vm_zero_page + (va & (XS_VM_PAGE_SIZE - 1));
+		return (uint8_t *)xs_vm_zero_page + off;
 	uintptr_t **slot = &vm->dir[va >> XS_VM_LEAF_SHIFT];
 	uintptr_t *leaf = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 	if (!leaf) {
@@ -202,14 +311,14 @@ uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, bool for_write)
 	if (!page)
 		return NULL;
 	uintptr_t expect = 0;
-	if (__atomic_compare_exchange_n(ent, &expect, (uintptr_t)page, false, __ATOMIC_ACQ_REL,
+	if (__atomic_compare_exchange_n(ent, &expect, page_entry(r, page_va, page), false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
 		__atomic_fetch_add(&vm->backed_pages, 1, __ATOMIC_RELAXED);
 	} else {
 		page_put(vm, page); /* another thread backed it first */
-		page = (void *)expect;
+		page = (void *)(expect & ~XS_VM_PAGE_MASK);
 	}
-	return (uint8_t *)page + (va & (XS_VM_PAGE_SIZE - 1));
+	return (uint8_t *)page + off;
 }
 
 typedef enum { COPY_READ, COPY_WRITE, COPY_FILL } copy_mode;
@@ -221,10 +330,10 @@ static bool vm_copy(xs_vm *vm, uint64_t va, void *buf, uint8_t fill, size_t n, c
 	while (n) {
 		size_t in_page = XS_VM_PAGE_SIZE - (va & (XS_VM_PAGE_SIZE - 1));
 		size_t chunk = XS_MIN(n, in_page);
-		uint8_t *h = xs_vm_ptr(vm, va, mode != COPY_READ);
+		uint8_t *h = xs_vm_ptr_n(vm, va, (unsigned)chunk, mode != COPY_READ);
 		if (!h) {
 			if (bad_va)
-				*bad_va = va;
+				*bad_va = xs_vm_first_bad(vm, va);
 			return false;
 		}
 		if (mode == COPY_READ)
@@ -273,7 +382,7 @@ xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e)
 	if (!reserve_record(vm))
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	memmove(&vm->allocs[i + 1], &vm->allocs[i], (vm->nallocs - i) * sizeof(*vm->allocs));
-	vm->allocs[i] = (xs_vm_alloc_rec){ va, span };
+	vm->allocs[i] = (xs_vm_alloc_rec){ va, span, size, NULL };
 	vm->nallocs++;
 	vm->next_va = XS_MAX(vm->next_va, va + span + XS_VM_PAGE_SIZE);
 	return XS_OK;
@@ -289,7 +398,7 @@ void xs_vm_each_page(const xs_vm *vm, void (*fn)(void *user, uint64_t va, const 
 			for (; leaf && a < leaf_end; a += XS_VM_PAGE_SIZE) {
 				uintptr_t p = leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
 				if (p)
-					fn(user, a, (const uint8_t *)p);
+					fn(user, a, (const uint8_t *)(p & ~XS_VM_PAGE_MASK));
 			}
 			a = leaf_end;
 		}

@@ -7,7 +7,13 @@
  * the interpreter records a VM fault (address, wave, PC).
  *
  * Validity comes from the allocation list (sorted, binary-searched), so an
- * allocation costs O(1) whatever its size. Host backing is a page table: a
+ * allocation costs O(1) whatever its size. An allocation is valid to the
+ * byte it asked for, not to the end of its last page (hardware faults only
+ * at page granularity; xs12 is stricter so that a store one element past a
+ * buffer is caught): the page-table entry of a partial last page carries
+ * its valid byte count in the low 12 bits, so full pages cost nothing
+ * extra. Allocations may carry a name for fault reports (xs_vm_describe).
+ * Host backing is a page table: a
  * directory of 2^18 entries (1 GiB each) pointing at leaf tables of 2^18
  * host-page pointers (4 KiB each); a page never written has no host page and
  * reads as zeros. Entries are set with atomics so several host threads may
@@ -36,7 +42,9 @@
 #define XS_VM_HEAP_BASE 0x100000000ull
 
 typedef struct xs_vm_alloc_rec {
-	uint64_t va, size;
+	uint64_t va, size;         /* size: whole pages (the span reserved) */
+	uint64_t bytes;            /* bytes valid from va (<= size) */
+	char *name;                /* for reports, or NULL (owned) */
 } xs_vm_alloc_rec;
 
 typedef struct xs_vm {
@@ -45,6 +53,9 @@ typedef struct xs_vm {
 	xs_vm_alloc_rec *allocs;           /* sorted by va */
 	size_t nallocs, cap;
 	uint64_t backed_pages;             /* host pages in use */
+	/* recently freed allocations, for fault reports (a ring) */
+	xs_vm_alloc_rec freed[8];
+	unsigned nfreed;
 	/* host page pool */
 	pthread_mutex_t pool_lock;
 	uint8_t **slabs;
@@ -65,21 +76,33 @@ xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e);
 /* Calls fn for every host-backed page inside an allocation, in address
  * order (pages never written are zeros and are skipped). */
 void xs_vm_each_page(const xs_vm *vm, void (*fn)(void *user, uint64_t va, const uint8_t *page), void *user);
-/* The allocation containing va, or NULL. */
+/* The allocation containing va (within its valid bytes), or NULL. */
 const xs_vm_alloc_rec *xs_vm_find(const xs_vm *vm, uint64_t va);
+/* The first byte at or after va outside every allocation: va itself, or
+ * the end of the allocation va is in (for the address a fault reports). */
+uint64_t xs_vm_first_bad(const xs_vm *vm, uint64_t va);
+/* Names the allocation at va (a copy is kept; NULL clears). */
+xs_status xs_vm_set_name(xs_vm *vm, uint64_t va, const char *name, xs_err *e);
+/* Where va lies, for a fault report: "inside 'arg 2 (out)' [0x..+4096) at
+ * +16", "24 bytes past the end of 'arg 2 (out)' [...]", "in 'x' freed
+ * earlier", or "in no allocation; nearest: ..." */
+void xs_vm_describe(const xs_vm *vm, uint64_t va, char *buf, size_t n);
 /* Host copies; false (and nothing copied past the first bad byte) when any
  * byte is unmapped; *bad_va gets that byte's address if non-NULL. */
 bool xs_vm_write(xs_vm *vm, uint64_t va, const void *src, size_t n, uint64_t *bad_va);
 bool xs_vm_read(xs_vm *vm, uint64_t va, void *dst, size_t n, uint64_t *bad_va);
 bool xs_vm_fill(xs_vm *vm, uint64_t va, uint8_t byte, size_t n, uint64_t *bad_va);
 
-/* Slow path of xs_vm_ptr: a page with no host page yet. */
-uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, bool for_write);
+/* Slow path of xs_vm_ptr_n: a page with no host page yet, or a partial page. */
+uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, unsigned n, bool for_write);
 
-/* Hot path: host address of va for an access that does not cross a page
- * (callers split at page boundaries). NULL when unmapped. A read of a page
- * never written returns the shared zero page. */
-static inline uint8_t *xs_vm_ptr(xs_vm *vm, uint64_t va, bool for_write)
+#define XS_VM_PAGE_MASK ((uintptr_t)XS_VM_PAGE_SIZE - 1)
+
+/* Hot path: host address of [va, va + n) for an access that does not cross
+ * a page (callers split at page boundaries; n >= 1). NULL when any of it is
+ * outside an allocation. A read of a page never written returns the shared
+ * zero page. */
+static inline uint8_t *xs_vm_ptr_n(xs_vm *vm, uint64_t va, unsigned n, bool for_write)
 {
 	if (XS_UNLIKELY(va >> XS_VM_VA_BITS))
 		return NULL;
@@ -87,10 +110,20 @@ static inline uint8_t *xs_vm_ptr(xs_vm *vm, uint64_t va, bool for_write)
 	if (XS_LIKELY(leaf != NULL)) {
 		uintptr_t p = __atomic_load_n(&leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)],
 					      __ATOMIC_ACQUIRE);
-		if (XS_LIKELY(p))
-			return (uint8_t *)p + (va & (XS_VM_PAGE_SIZE - 1));
+		if (XS_LIKELY(p && !(p & XS_VM_PAGE_MASK))) /* a whole page */
+			return (uint8_t *)p + (va & XS_VM_PAGE_MASK);
 	}
-	return xs_vm_ptr_slow(vm, va, for_write);
+	return xs_vm_ptr_slow(vm, va, n, for_write);
 }
+
+static inline uint8_t *xs_vm_ptr(xs_vm *vm, uint64_t va, bool for_write)
+{
+	return xs_vm_ptr_n(vm, va, 1, for_write);
+}
+
+/* Bytes valid in the page at page_va (XS_VM_PAGE_SIZE, or fewer for the
+ * last page of an allocation that ends inside it; 0 if none): caches of
+ * host pages (the interpreter's TLB) keep only whole pages. */
+uint32_t xs_vm_page_bytes(const xs_vm *vm, uint64_t page_va);
 
 #endif
