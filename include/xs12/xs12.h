@@ -37,6 +37,7 @@ typedef enum xs_status {
 	XS_E_OUT_OF_MEMORY,     /* host or GPU virtual address space exhausted */
 	XS_E_IO,                /* file could not be read or written */
 	XS_E_DEVICE_REMOVED,    /* a shader faulted, hung or hit an unimplemented instruction */
+	XS_E_INTERRUPTED,       /* xs_device_interrupt() stopped the work (e.g. Ctrl-C) */
 } xs_status;
 
 typedef enum xs_machine {
@@ -53,7 +54,9 @@ typedef struct xs_module xs_module;
 typedef struct xs_machine_info {
 	const char *name;                  /* "Xbox Series X" */
 	uint32_t num_se, num_cu;
+	uint32_t simds_per_cu;
 	uint32_t wave_slots_per_simd;
+	uint32_t lds_max_per_group;        /* bytes (S3.3) */
 	uint32_t default_scratch_waves;    /* the driver's compute ring (SPEC S1.8) */
 	uint32_t max_scratch_waves;        /* 32 per CU (S1.13) */
 	uint32_t sclk_mhz;
@@ -68,8 +71,17 @@ typedef struct xs_device_desc {
 	/* Compute scratch ring slots (COMPUTE_TMPRING_SIZE.WAVES); 0 = driver
 	 * default (SPEC S1.8). More than 32 per CU is an error (S1.13). */
 	uint32_t scratch_waves;
-	/* Wave instructions one wave may execute before the watchdog removes
-	 * the device (a shader that loops); 0 = 2^32. */
+	/* Hang detection, as a GPU driver's timeout detection does it (Windows
+	 * resets a GPU that stops responding for 2 s): the device is removed
+	 * when a dispatch that has waves on the GPU completes no thread group
+	 * for hang_gpu_ms of simulated GPU time (deterministic, the same in a
+	 * replay) or for hang_host_ms of host time (catches a simulation that
+	 * runs slower than the GPU would). A grid whose groups keep completing
+	 * is never stopped. 0 = the default (XS_HANG_GPU_MS_DEFAULT,
+	 * XS_HANG_HOST_MS_DEFAULT); XS_WATCHDOG_OFF = never. */
+	uint32_t hang_gpu_ms, hang_host_ms;
+	/* Wave instructions one wave may execute before the device is removed;
+	 * 0 = no per-wave budget (hang detection above still applies). */
 	uint64_t watchdog_wave_insts;
 	/* Functional execution only: no timing model (fastest); cycles then
 	 * count one per wave32 instruction per SIMD. Default: timing on. */
@@ -85,7 +97,16 @@ typedef struct xs_device_desc {
 	void *progress_user;
 } xs_device_desc;
 
+#define XS_HANG_GPU_MS_DEFAULT 2000u
+#define XS_HANG_HOST_MS_DEFAULT 10000u
+#define XS_WATCHDOG_OFF 0xffffffffu
+
 XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out);
+/* Asks the device to stop the work it is running as soon as it can (from
+ * any thread, or a signal handler: it only sets a flag). The running call
+ * returns XS_E_INTERRUPTED with what was done so far; later calls run
+ * normally. */
+XS_API void xs_device_interrupt(xs_device *dev);
 XS_API void xs_device_destroy(xs_device *dev);
 /* Message for the last failed call on this device (or on NULL: the last
  * failure of a call that had no device). Never NULL. */
@@ -94,8 +115,14 @@ XS_API const char *xs_status_name(xs_status s);
 
 /* ---- GPU memory (48-bit virtual address space, lazily backed) -------- */
 
+/* An allocation is valid to the byte asked for: a shader access past
+ * va + size faults (a device-removed report) even inside the last page,
+ * where hardware would let it pass. */
 XS_API xs_status xs_mem_alloc(xs_device *dev, uint64_t size, uint64_t align, uint64_t *va);
 XS_API xs_status xs_mem_free(xs_device *dev, uint64_t va);
+/* Names the allocation that starts at va; VM fault reports then say which
+ * allocation the faulting address falls in or is nearest to. */
+XS_API xs_status xs_mem_set_name(xs_device *dev, uint64_t va, const char *name);
 XS_API xs_status xs_mem_write(xs_device *dev, uint64_t va, const void *src, size_t size);
 XS_API xs_status xs_mem_read(xs_device *dev, uint64_t va, void *dst, size_t size);
 
@@ -155,18 +182,48 @@ typedef enum xs_limiter {
 } xs_limiter;
 
 typedef struct xs_occupancy {
-	uint32_t waves_per_simd;          /* theoretical, 0..16 */
+	uint32_t waves_per_simd;          /* theoretical, 0..16 (0: a group can never launch) */
 	xs_limiter limiter;
 	uint32_t vgpr_alloc;              /* VGPRs allocated per wave after granule rounding */
-	uint32_t lds_alloc;               /* LDS bytes allocated per workgroup after rounding */
+	uint64_t lds_alloc;               /* LDS bytes allocated per workgroup after rounding */
 	uint32_t waves_per_group;
 	uint32_t by_slots, by_vgpr, by_lds, by_workgroup; /* each limit on its own */
+	/* Scratch (kernels with SCRATCH_EN): the ring's slots are shared by the
+	 * whole chip on gfx10.3, so they bound the waves in flight on all SIMDs
+	 * together; by_scratch is their average per SIMD (rounded down, at least
+	 * 1 while a group fits), scratch_waves_per_simd the exact average. A
+	 * SIMD may hold more than the average (up to by_slots) while others
+	 * hold none. */
+	bool scratch_en;
+	uint64_t scratch_per_wave;        /* bytes, S1.11 (xs_kernel_scratch_per_wave) */
+	uint32_t scratch_slots;           /* ring slots (COMPUTE_TMPRING_SIZE.WAVES) used for this */
+	uint32_t scratch_slots_usable;    /* of them, what 32 waves per CU allow (S1.13) */
+	uint32_t by_scratch;
+	double scratch_waves_per_simd;
+	/* RGA-style hints: VGPRs per wave at most for the next occupancy step
+	 * (0 when VGPRs do not bind); ring slots that reach the occupancy the
+	 * other limits allow (0 without scratch). */
+	uint32_t vgprs_for_next_step, next_step_waves;
+	uint32_t scratch_slots_for_full;
 } xs_occupancy;
 
+typedef struct xs_occupancy_query {
+	uint32_t group_size;      /* threads per group; 0 = the kernel's .max_flat_workgroup_size */
+	uint32_t dynamic_lds;     /* bytes added to the static LDS (S3.7) */
+	/* Scratch ring slots; 0 = the machine's driver default (S1.8). */
+	uint32_t scratch_slots;
+} xs_occupancy_query;
+
 XS_API const char *xs_limiter_name(xs_limiter l);
-/* group_size 0 = the kernel's max_flat_workgroup_size; dynamic_lds adds to the static LDS. */
-XS_API xs_status xs_kernel_occupancy(xs_machine m, const xs_kernel_info *k, uint32_t group_size,
-                                     uint32_t dynamic_lds, xs_occupancy *out);
+/* Theoretical occupancy of k on machine m, with the ring's limit for a
+ * kernel that uses scratch. q may be NULL (all defaults). */
+XS_API xs_status xs_kernel_occupancy(xs_machine m, const xs_kernel_info *k, const xs_occupancy_query *q,
+                                     xs_occupancy *out);
+/* Scratch bytes one wave of k needs (SPEC S1.11): the lane bytes times the
+ * wave size, rounded up to 1 KB; 1 KB when SCRATCH_EN is set with no
+ * private bytes; 0 without SCRATCH_EN. What GetInformationX reports, in
+ * units of 1 KB. */
+XS_API uint64_t xs_kernel_scratch_per_wave(const xs_kernel_info *k);
 
 /* ---- dispatch ---------------------------------------------------------- */
 

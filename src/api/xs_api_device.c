@@ -39,6 +39,7 @@ XS_API const char *xs_status_name(xs_status s)
 		[XS_E_BAD_CODE_OBJECT] = "bad code object", [XS_E_UNSUPPORTED] = "unsupported",
 		[XS_E_NOT_FOUND] = "not found", [XS_E_OUT_OF_MEMORY] = "out of memory",
 		[XS_E_IO] = "i/o error", [XS_E_DEVICE_REMOVED] = "device removed",
+		[XS_E_INTERRUPTED] = "interrupted",
 	};
 	return (unsigned)s < XS_ARRAY_SIZE(names) && names[s] ? names[s] : "unknown status";
 }
@@ -88,6 +89,11 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 	xs_gpu_set_watchdog(dev->gpu, desc->watchdog_wave_insts);
 	dev->functional = desc->functional;
 	dev->watchdog = desc->watchdog_wave_insts;
+	/* Hang detection (no forward progress), as a driver's TDR. */
+	uint32_t gpu_ms = desc->hang_gpu_ms ? desc->hang_gpu_ms : XS_HANG_GPU_MS_DEFAULT;
+	uint32_t host_ms = desc->hang_host_ms ? desc->hang_host_ms : XS_HANG_HOST_MS_DEFAULT;
+	dev->hang_cycles = gpu_ms == XS_WATCHDOG_OFF ? 0 : (uint64_t)gpu_ms * info->sclk_mhz * 1000;
+	xs_gpu_set_hang_limits(dev->gpu, dev->hang_cycles, host_ms == XS_WATCHDOG_OFF ? 0 : host_ms / 1000.0);
 	xs_gpu_set_timing(dev->gpu, !desc->functional);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	dev->threads = desc->threads ? desc->threads : (uint32_t)(ncpu > 0 ? ncpu : 1);
@@ -95,6 +101,12 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 	xs_gpu_set_progress(dev->gpu, desc->progress, desc->progress_user);
 	*out = dev;
 	return XS_OK;
+}
+
+XS_API void xs_device_interrupt(xs_device *dev)
+{
+	if (dev)
+		xs_gpu_interrupt(dev->gpu);
 }
 
 XS_API void xs_device_destroy(xs_device *dev)
@@ -122,6 +134,14 @@ XS_API xs_status xs_mem_free(xs_device *dev, uint64_t va)
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_free: NULL device");
 	xs_err e;
 	return xs_vm_free(dev->vm, va, &e) ? xs_api_fail(dev, &e) : XS_OK;
+}
+
+XS_API xs_status xs_mem_set_name(xs_device *dev, uint64_t va, const char *name)
+{
+	if (!dev)
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_set_name: NULL device");
+	xs_err e;
+	return xs_vm_set_name(dev->vm, va, name, &e) ? xs_api_fail(dev, &e) : XS_OK;
 }
 
 XS_API xs_status xs_mem_write(xs_device *dev, uint64_t va, const void *src, size_t size)

@@ -9,6 +9,7 @@
  *   kernel descriptor enables them -> COMPUTE_* registers -> DISPATCH_DIRECT.
  */
 #include "api/xs_api_priv.h"
+#include "gpu/xs_gpu_occupancy.h"
 #include "pm4/xs_pm4.h"
 #include "pm4/xs_pm4_build.h"
 
@@ -77,8 +78,10 @@ static xs_status ensure_scratch(xs_device *dev, uint64_t bytes, xs_err *e)
 		xs_vm_free(dev->vm, dev->scratch_va, NULL);
 	dev->scratch_va = dev->scratch_size = 0;
 	xs_status st = xs_vm_alloc(dev->vm, bytes, 1024, &dev->scratch_va, e);
-	if (st == XS_OK)
+	if (st == XS_OK) {
 		dev->scratch_size = bytes;
+		xs_vm_set_name(dev->vm, dev->scratch_va, "the driver's default scratch ring (shared by every queue, S1.8)", e);
+	}
 	return st;
 }
 
@@ -138,9 +141,18 @@ static xs_status check_desc(xs_device *dev, const xs_dispatch_desc *d, xs_err *e
 	if (d->kernargs_size > ki->kernarg_size)
 		return xs_err_set(e, XS_E_INVALID_ARG, "%s: %zu bytes of arguments for a %u-byte kernarg segment",
 				  ki->name, d->kernargs_size, ki->kernarg_size);
-	if (d->cu_mask && !(d->cu_mask & (di->num_cu >= 64 ? ~0ull : (1ull << di->num_cu) - 1)))
-		return xs_err_set(e, XS_E_INVALID_ARG, "%s: CU mask 0x%llx enables none of the %u CUs",
-				  ki->name, (unsigned long long)d->cu_mask, di->num_cu);
+	uint64_t all = di->num_cu >= 64 ? ~0ull : (1ull << di->num_cu) - 1;
+	if (d->cu_mask & ~all)
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: CU mask 0x%llx has bits above CU %u: %s has %u CUs",
+				  ki->name, (unsigned long long)d->cu_mask, di->num_cu - 1, di->name, di->num_cu);
+	if (d->cu_mask && ki->wgp_mode) {
+		/* WGP mode: a group takes a whole WGP, CUs 2n and 2n + 1 (the SPI's rule). */
+		uint64_t pairs = d->cu_mask & (d->cu_mask >> 1) & 0x5555555555555555ull;
+		if (!pairs)
+			return xs_err_set(e, XS_E_INVALID_ARG,
+					  "%s: CU mask 0x%llx enables no whole WGP: a WGP-mode kernel needs both CUs of "
+					  "a WGP (CUs 2n and 2n+1), e.g. 0x3", ki->name, (unsigned long long)d->cu_mask);
+	}
 	return XS_OK;
 }
 
@@ -185,8 +197,7 @@ static xs_status prepare(xs_device *dev, const xs_dispatch_desc *d, prepared *p,
 	uint32_t wave_size = ki->wavefront_size;
 	const xs_scratch_ring *ring = &dev->ring[d->queue];
 	uint64_t scratch_base = 0, ring_bytes = 0;
-	p->per_wave = XS_ALIGN_UP((uint64_t)ki->private_segment_fixed_size * wave_size,
-				  (uint64_t)di->scratch_wavesize_granule);
+	p->per_wave = xs_gpu_scratch_per_wave(di, ki->rsrc2, ki->private_segment_fixed_size, wave_size);
 	p->scratch_en = G_00B84C_SCRATCH_EN(ki->rsrc2);
 	if (p->per_wave > di->max_wave_scratch) {
 		free(karg);
@@ -194,8 +205,6 @@ static xs_status prepare(xs_device *dev, const xs_dispatch_desc *d, prepared *p,
 				  "holds at most %u", ki->name, (unsigned long long)p->per_wave, di->max_wave_scratch);
 	}
 	if (p->scratch_en) {
-		if (p->per_wave == 0)
-			p->per_wave = di->scratch_wavesize_granule; /* SCRATCH_EN with no size: one unit */
 		uint32_t waves;
 		if (ring->va) {
 			/* The title's ring (SetShaderScratchSpaceX, S1.1): its slots must hold
@@ -226,8 +235,10 @@ static xs_status prepare(xs_device *dev, const xs_dispatch_desc *d, prepared *p,
 	}
 
 	/* ---- kernarg segment and AQL packet in GPU memory ---- */
-	if ((st = xs_vm_alloc(dev->vm, karg_bytes, 64, &p->karg_va, e)) ||
-	    (st = xs_vm_alloc(dev->vm, AQL_PACKET_SIZE, 64, &p->pkt_va, e))) {
+	/* Whole pages: a scalar load may read past the segment's last byte
+	 * (s_load_dwordx8 of the last arguments), which real kernarg memory allows. */
+	if ((st = xs_vm_alloc(dev->vm, XS_ALIGN_UP(karg_bytes, XS_VM_PAGE_SIZE), 64, &p->karg_va, e)) ||
+	    (st = xs_vm_alloc(dev->vm, XS_VM_PAGE_SIZE, 64, &p->pkt_va, e))) {
 		free(karg);
 		return st;
 	}
@@ -500,6 +511,17 @@ XS_API xs_status xs_set_scratch_space(xs_device *dev, uint32_t queue, uint64_t v
 		return xs_api_failf(dev, XS_E_INVALID_ARG,
 				    "SizePerWaveInBytes %u: COMPUTE_TMPRING_SIZE.WAVESIZE holds at most %u bytes",
 				    size_per_wave, dev->info->max_wave_scratch);
+	/* The ring's memory must be GPU memory: a ring at an address nobody
+	 * allocated would fault later at an address nobody can place. */
+	const xs_vm_alloc_rec *r = xs_vm_find(dev->vm, va);
+	if (!r || va + size_bytes > r->va + r->bytes) {
+		char where[400];
+		xs_vm_describe(dev->vm, r ? r->va + r->bytes : va, where, sizeof(where));
+		return xs_api_failf(dev, XS_E_INVALID_ARG,
+				    "S1.5: the scratch space 0x%llx + SizeBytes %llu is not inside one GPU allocation "
+				    "(0x%llx is %s)", (unsigned long long)va, (unsigned long long)size_bytes,
+				    (unsigned long long)(r ? r->va + r->bytes : va), where);
+	}
 	/* S1.10: memory is not checked for reuse; the title owns it. */
 	dev->ring[queue] = (xs_scratch_ring){ .va = va, .size = size_bytes, .per_wave = size_per_wave };
 	return XS_OK;

@@ -29,7 +29,8 @@ struct xs_device {
 	uint64_t dispatch_id;
 	xs_scratch_ring ring[XS_GPU_MAX_QUEUES];
 	bool functional;
-	uint64_t watchdog;
+	uint64_t watchdog;        /* per-wave instruction budget, 0 = none */
+	uint64_t hang_cycles;     /* GPU-time hang limit in cycles, 0 = off (recorded: deterministic) */
 	uint32_t threads;
 	FILE *record;             /* xs_device_record */
 };

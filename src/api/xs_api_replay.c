@@ -7,8 +7,8 @@
  * fresh device, through the GPU model alone, and checks that the same
  * cycles and bytes come out. The reader is strict and bounded.
  *
- *   file   := "XS12RPL1" u32 version(1) batch*
- *   batch  := u32 'B' u32 machine u32 functional u64 watchdog u32 threads
+ *   file   := "XS12RPL1" u32 version(2) batch*
+ *   batch  := u32 'B' u32 machine u32 functional u64 watchdog u64 hang_cycles u32 threads
  *             u32 nalloc (u64 va, u64 size)* u32 npage (u64 va, 4096 bytes)*
  *             u32 nsub (u32 queue, u64 va, u32 ndw, u32 nresults)*
  *             u32 status u32 nres (u64 cycles, u64 waves, u64 insts)* u64 digest
@@ -21,10 +21,14 @@
 #include <string.h>
 
 #define MAGIC "XS12RPL1"
+#define VERSION 2
 #define MAX_ALLOCS (1u << 20)
 #define MAX_PAGES (1u << 22)  /* 16 GiB of written memory */
 #define MAX_SUBS 256
 #define MAX_RESULTS 4096
+/* A replayed dispatch may run twice its recorded cycles plus this before
+ * it is stopped as diverged (runs are deterministic: equal ones match). */
+#define REPLAY_SLACK_CYCLES (1u << 20)
 
 static void w32(FILE *f, uint32_t v) { fwrite(&v, 4, 1, f); }
 static void w64(FILE *f, uint64_t v) { fwrite(&v, 8, 1, f); }
@@ -96,7 +100,7 @@ XS_API xs_status xs_device_record(xs_device *dev, const char *path)
 	dev->threads = 1;
 	xs_gpu_set_threads(dev->gpu, 1);
 	fwrite(MAGIC, 1, 8, dev->record);
-	w32(dev->record, 1);
+	w32(dev->record, VERSION);
 	return XS_OK;
 }
 
@@ -109,11 +113,12 @@ void xs_api_record_before(xs_device *dev, const xs_api_sub *subs, uint32_t nsub)
 	w32(f, dev->info->machine);
 	w32(f, dev->functional);
 	w64(f, dev->watchdog);
+	w64(f, dev->hang_cycles);
 	w32(f, dev->threads);
 	w32(f, (uint32_t)dev->vm->nallocs);
 	for (size_t i = 0; i < dev->vm->nallocs; i++) {
 		w64(f, dev->vm->allocs[i].va);
-		w64(f, dev->vm->allocs[i].size);
+		w64(f, dev->vm->allocs[i].bytes);
 	}
 	page_ctx c = { .f = f };
 	xs_vm_each_page(dev->vm, count_page, &c);
@@ -179,9 +184,9 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 {
 	xs_err *e = r->e;
 	uint32_t machine, functional, threads, nalloc, npage, nsub, status, nres;
-	uint64_t watchdog, digest;
+	uint64_t watchdog, hang_cycles, digest;
 	if (!rd32(r, &machine, "machine") || !rd32(r, &functional, "mode") || !rd64(r, &watchdog, "watchdog") ||
-	    !rd32(r, &threads, "threads"))
+	    !rd64(r, &hang_cycles, "hang limit") || !rd32(r, &threads, "threads"))
 		return e->status;
 	if (threads != 1)
 		return xs_err_set(e, XS_E_INVALID_ARG, "%s: recorded with %u host threads; recordings are of "
@@ -198,10 +203,13 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	}
 	xs_gpu_set_timing(gpu, functional == 0);
 	xs_gpu_set_watchdog(gpu, watchdog);
+	/* The GPU-time limit is part of the run (deterministic); the host-time
+	 * one is not recorded: the replay's bounds below end a damaged run. */
+	xs_gpu_set_hang_limits(gpu, hang_cycles, 0);
 	xs_gpu_set_threads(gpu, threads);
 	xs_status st = XS_OK;
 	xs_api_sub subs[MAX_SUBS];
-	xs_gpu_dispatch_result *res = NULL;
+	xs_gpu_dispatch_result *res = NULL, *rec = NULL;
 	if (!rd32(r, &nalloc, "allocation count") || !bounded(r, nalloc, MAX_ALLOCS, 16, "allocations"))
 		goto fail;
 	for (uint32_t i = 0; i < nalloc; i++) {
@@ -222,7 +230,8 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 			free(page);
 			goto fail;
 		}
-		if (va % XS_VM_PAGE_SIZE || !xs_vm_write(vm, va, page, XS_VM_PAGE_SIZE, NULL)) {
+		uint32_t valid = va % XS_VM_PAGE_SIZE ? 0 : xs_vm_page_bytes(vm, va); /* an allocation's last page: its part */
+		if (!valid || !xs_vm_write(vm, va, page, valid, NULL)) {
 			xs_err_set(e, XS_E_INVALID_ARG, "%s: page %u at 0x%llx is not in a recorded allocation", r->path, i,
 				   (unsigned long long)va);
 			free(page);
@@ -245,9 +254,26 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 		total += subs[i].nresults;
 	}
 	res = calloc(total ? total : 1, sizeof(*res));
-	if (!res) {
+	rec = calloc(total ? total : 1, sizeof(*rec));
+	if (!res || !rec) {
 		xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 		goto fail;
+	}
+	/* What came out, read before running: it bounds the run, so that a
+	 * damaged or hostile recording (a dispatch of 2^32 groups, a loop) ends
+	 * in seconds with the difference named, not after hours. */
+	if (!rd32(r, &status, "status") || !rd32(r, &nres, "result count"))
+		goto fail;
+	if (nres != total) {
+		xs_err_set(e, XS_E_INVALID_ARG, "%s: %u results recorded for %u dispatches", r->path, nres, total);
+		goto fail;
+	}
+	for (uint32_t i = 0; i < nres; i++) {
+		if (!rd64(r, &rec[i].cycles, "result") || !rd64(r, &rec[i].waves_launched, "result") ||
+		    !rd64(r, &rec[i].wave_insts, "result"))
+			goto fail;
+		res[i].limit_waves = XS_MAX(rec[i].waves_launched, 1u);
+		res[i].limit_cycles = rec[i].cycles > (UINT64_MAX >> 2) ? 0 : 2 * rec[i].cycles + REPLAY_SLACK_CYCLES;
 	}
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < nsub; i++) {
@@ -259,12 +285,6 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	}
 	xs_err run_err = { 0 };
 	xs_status got = xs_gpu_execute(gpu, &run_err);
-	if (!rd32(r, &status, "status") || !rd32(r, &nres, "result count"))
-		goto fail;
-	if (nres != total) {
-		xs_err_set(e, XS_E_INVALID_ARG, "%s: %u results recorded for %u dispatches", r->path, nres, total);
-		goto fail;
-	}
 	rep->batches++;
 	rep->dispatches += total;
 	if ((uint32_t)got != status && rep->identical) {
@@ -273,9 +293,7 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 			 xs_status_name(got), xs_status_name((xs_status)status), run_err.msg);
 	}
 	for (uint32_t i = 0; i < nres; i++) {
-		uint64_t cyc, waves, insts;
-		if (!rd64(r, &cyc, "result") || !rd64(r, &waves, "result") || !rd64(r, &insts, "result"))
-			goto fail;
+		uint64_t cyc = rec[i].cycles, waves = rec[i].waves_launched, insts = rec[i].wave_insts;
 		rep->cycles += res[i].cycles;
 		if ((cyc != res[i].cycles || waves != res[i].waves_launched || insts != res[i].wave_insts) &&
 		    rep->identical) {
@@ -296,12 +314,14 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 			 rep->batches, (unsigned long long)now, (unsigned long long)digest);
 	}
 	free(res);
+	free(rec);
 	xs_gpu_destroy(gpu);
 	xs_vm_destroy(vm);
 	return XS_OK;
 fail:
 	st = e->status ? e->status : XS_E_INVALID_ARG;
 	free(res);
+	free(rec);
 	xs_gpu_destroy(gpu);
 	xs_vm_destroy(vm);
 	return st;
@@ -324,8 +344,8 @@ XS_API xs_status xs_replay(const char *path, xs_replay_report *rep)
 	xs_status st = XS_OK;
 	if (!rd(&r, magic, 8, "magic") || !rd32(&r, &version, "version"))
 		st = e.status;
-	else if (memcmp(magic, MAGIC, 8) || version != 1)
-		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: not an xs12 recording (version 1)", path);
+	else if (memcmp(magic, MAGIC, 8) || version != VERSION)
+		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: not an xs12 recording of version %d", path, VERSION);
 	while (!st && fread(&tag, 4, 1, f) == 1) {
 		if (tag != 'B') {
 			st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", path, ftell(f) - 4);

@@ -28,16 +28,12 @@ static inline uint32_t xs_bits(uint32_t v, unsigned lo, unsigned hi)
 {
 	return (v >> lo) & (hi - lo == 31 ? 0xffffffffu : ((1u << (hi - lo + 1)) - 1));
 }
-static inline uint64_t xs_bits64(uint64_t v, unsigned lo, unsigned hi)
-{
-	return (v >> lo) & (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1));
-}
 
 /* An error: status plus a message that names the rule, field, byte or
  * argument at fault. Filled once; callers add context with xs_err_prefix(). */
 typedef struct xs_err {
 	xs_status status;
-	char msg[512];
+	char msg[1024];
 } xs_err;
 
 xs_status xs_err_set(xs_err *e, xs_status s, const char *fmt, ...) XS_PRINTF(3, 4);

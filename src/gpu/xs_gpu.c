@@ -25,7 +25,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 		return NULL;
 	g->info = info;
 	g->vm = vm;
-	g->watchdog = 1ull << 32;
+	g->watchdog = UINT64_MAX;
 	g->timing = true;
 	g->threads = 1;
 	g->dram_bytes_per_clk = (double)info->mem_bandwidth_gbs * 1e9 * info->dram_efficiency_pct / 100.0 /
@@ -137,9 +137,13 @@ void xs_gpu_destroy(xs_gpu *g)
 	free(g);
 }
 
-const xs_devinfo *xs_gpu_info(const xs_gpu *g) { return g->info; }
-xs_vm *xs_gpu_vm(xs_gpu *g) { return g->vm; }
-void xs_gpu_set_watchdog(xs_gpu *g, uint64_t n) { g->watchdog = n ? n : 1ull << 32; }
+void xs_gpu_set_watchdog(xs_gpu *g, uint64_t n) { g->watchdog = n ? n : UINT64_MAX; }
+void xs_gpu_set_hang_limits(xs_gpu *g, uint64_t gpu_cycles, double host_seconds)
+{
+	g->hang_cycles = gpu_cycles;
+	g->hang_host_s = host_seconds;
+}
+void xs_gpu_interrupt(xs_gpu *g) { g->interrupt = 1; }
 void xs_gpu_set_timing(xs_gpu *g, bool on)
 {
 	g->timing = on;
@@ -152,7 +156,6 @@ void xs_gpu_set_progress(xs_gpu *g, xs_gpu_progress_fn fn, void *user)
 	g->progress = fn;
 	g->progress_user = user;
 }
-uint64_t xs_gpu_now(const xs_gpu *g) { return g->now; }
 
 void xs_gpu_set_sh_reg(xs_gpu *g, unsigned queue, uint32_t reg, uint32_t value)
 {

@@ -33,6 +33,11 @@ typedef struct xs_gpu_queue_regs {
 } xs_gpu_queue_regs;
 
 typedef struct xs_gpu_dispatch_result {
+	/* Inputs, kept by xs_gpu_submit: bounds a replay knows from its
+	 * recording (0 = none). A dispatch that launches more waves or runs
+	 * more cycles is stopped and the device removed, naming the bound. */
+	uint64_t limit_waves, limit_cycles;
+	/* Outputs. */
 	uint64_t waves_launched;
 	uint64_t groups_launched;
 	uint64_t wave_insts;
@@ -51,10 +56,15 @@ typedef struct xs_gpu xs_gpu;
 
 xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm);
 void xs_gpu_destroy(xs_gpu *gpu);
-const xs_devinfo *xs_gpu_info(const xs_gpu *gpu);
-xs_vm *xs_gpu_vm(xs_gpu *gpu);
-/* Per-wave instruction budget before the watchdog removes the device. */
+/* Per-wave instruction budget before the device is removed; 0 = none. */
 void xs_gpu_set_watchdog(xs_gpu *gpu, uint64_t wave_insts);
+/* Hang detection (no forward progress): the device is removed when a
+ * dispatch with waves resident completes no thread group for gpu_cycles
+ * simulated cycles or host_seconds of host time; 0 = that limit off. */
+void xs_gpu_set_hang_limits(xs_gpu *gpu, uint64_t gpu_cycles, double host_seconds);
+/* Stops the running work at the next check (any thread; only sets a
+ * flag): the run returns XS_E_INTERRUPTED. */
+void xs_gpu_interrupt(xs_gpu *gpu);
 /* Called every so many wave instructions while running (progress lines). */
 typedef void (*xs_gpu_progress_fn)(void *user, uint64_t groups_launched, uint64_t groups_total,
 				   uint64_t cycles);
@@ -73,10 +83,6 @@ uint32_t xs_gpu_get_sh_reg(const xs_gpu *gpu, unsigned queue, uint32_t reg);
  * never launch (the message names the register and field). */
 xs_status xs_gpu_dispatch_begin(xs_gpu *gpu, unsigned queue, uint32_t dim_x, uint32_t dim_y,
 				uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r, xs_err *e);
-/* Runs until every begun dispatch has completed. XS_E_DEVICE_REMOVED when a
- * wave faulted or hung (its dispatch's r->fault, and a report naming the
- * wave, its place and PC in *e); the other dispatches are abandoned. */
-xs_status xs_gpu_run(xs_gpu *gpu, xs_err *e);
 /* Queues a command buffer of ndw dwords at va (in GPU memory) on a queue,
  * as a doorbell would: the queue's CP runs it after earlier submissions.
  * results[k] gets the figures of its k-th dispatch packet. */
@@ -87,10 +93,6 @@ xs_status xs_gpu_submit(xs_gpu *gpu, unsigned queue, uint64_t va, uint32_t ndw,
  * and dword; a fault or a hang (a WAIT_REG_MEM nothing will satisfy, a wave
  * past the watchdog) is XS_E_DEVICE_REMOVED with a report. */
 xs_status xs_gpu_execute(xs_gpu *gpu, xs_err *e);
-/* begin + run. */
-xs_status xs_gpu_dispatch_direct(xs_gpu *gpu, unsigned queue, uint32_t dim_x, uint32_t dim_y,
-				 uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r,
-				 xs_err *e);
 /* Timeline recording (for Chrome trace / Perfetto JSON and SVG charts). */
 typedef struct xs_gpu_trace_wave {
 	uint64_t start, end;      /* cycles */
@@ -122,7 +124,5 @@ const xs_gpu_trace *xs_gpu_trace_get(const xs_gpu *gpu);
 /* COMPUTE_STATIC_THREAD_MGMT_SE0..3 values enabling the CUs of a chip-wide
  * CU bitmap (SA0_CU_EN bits 0..15, SA1_CU_EN 16..31 per SE). */
 void xs_gpu_cu_mask_regs(const xs_gpu *gpu, uint64_t mask, uint32_t regs[XS_MAX_SE]);
-/* Simulated time now (cycles at the shader clock). */
-uint64_t xs_gpu_now(const xs_gpu *gpu);
 
 #endif

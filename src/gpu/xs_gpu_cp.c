@@ -332,7 +332,8 @@ xs_status xs_gpu_submit(xs_gpu *g, unsigned q, uint64_t va, uint32_t ndw, xs_gpu
 		return xs_err_set(e, XS_E_UNSUPPORTED, "queue %u: more than %d submissions pending", q,
 				  XS_GPU_CP_MAX_SUBS);
 	for (uint32_t i = 0; i < nresults; i++)
-		memset(&results[i], 0, sizeof(results[i]));
+		results[i] = (xs_gpu_dispatch_result){ .limit_waves = results[i].limit_waves,
+						       .limit_cycles = results[i].limit_cycles };
 	cp->sub[cp->sub_tail++ % XS_GPU_CP_MAX_SUBS] = (xs_gpu_cp_sub){ va, ndw, results, nresults };
 	return XS_OK;
 }

@@ -25,9 +25,18 @@ uint32_t xs_gpu_vgprs_from_rsrc1(const xs_devinfo *d, uint32_t wave_size, uint32
 	return (G_00B848_VGPRS(rsrc1) + 1) * g;
 }
 
-uint32_t xs_gpu_lds_alloc(const xs_devinfo *d, uint32_t lds_bytes)
+uint64_t xs_gpu_lds_alloc(const xs_devinfo *d, uint64_t lds_bytes)
 {
-	return XS_ALIGN_UP(lds_bytes, d->lds_alloc_granule);
+	return XS_ALIGN_UP(lds_bytes, (uint64_t)d->lds_alloc_granule);
+}
+
+uint64_t xs_gpu_scratch_per_wave(const xs_devinfo *d, uint32_t rsrc2, uint32_t lane_bytes, uint32_t wave_size)
+{
+	if (!G_00B84C_SCRATCH_EN(rsrc2))
+		return 0;
+	uint64_t g = d->scratch_wavesize_granule;
+	uint64_t b = XS_ALIGN_UP((uint64_t)lane_bytes * wave_size, g);
+	return b ? b : g;
 }
 
 /* Waves per SIMD when `waves` spread over `simds`: rounded down, but at
@@ -56,7 +65,7 @@ void xs_gpu_occupancy(const xs_devinfo *d, const xs_occ_params *p, xs_occupancy 
 		o->by_lds = slots;
 	} else {
 		uint32_t pool = p->wgp_mode ? d->lds_per_wgp : d->lds_per_wgp / d->cus_per_wgp;
-		uint32_t groups = pool / o->lds_alloc;
+		uint32_t groups = o->lds_alloc > d->lds_max_per_group ? 0 : (uint32_t)(pool / o->lds_alloc);
 		o->by_lds = XS_MIN(slots, per_simd(groups * wpg, simds));
 	}
 
@@ -83,5 +92,34 @@ void xs_gpu_occupancy(const xs_devinfo *d, const xs_occ_params *p, xs_occupancy 
 	if (o->by_workgroup < o->waves_per_simd) {
 		o->waves_per_simd = o->by_workgroup;
 		o->limiter = XS_LIMIT_WORKGROUP;
+	}
+
+	/* Hint: the most VGPRs a wave may use for one more wave per SIMD. */
+	if (o->by_vgpr < slots) {
+		uint32_t g = p->wave_size == 32 ? d->vgpr_granule_w32 : d->vgpr_granule_w64;
+		uint32_t v = total_vgprs / (o->by_vgpr + 1) / g * g;
+		if (v >= g) {
+			o->vgprs_for_next_step = v;
+			o->next_step_waves = o->by_vgpr + 1;
+		}
+	}
+
+	/* Scratch: the ring is one pool for the chip (SPEC S1.1, S1.13). */
+	o->scratch_en = p->scratch_en;
+	if (p->scratch_en) {
+		uint32_t nsimd = d->num_cu * d->simds_per_cu, cap = d->max_scratch_waves_per_cu * d->num_cu;
+		o->scratch_slots = p->scratch_slots;
+		o->scratch_slots_usable = XS_MIN(p->scratch_slots, cap);
+		uint32_t waves = o->scratch_slots_usable / wpg * wpg; /* whole groups */
+		o->by_scratch = XS_MIN(slots, per_simd(waves, nsimd));
+		o->scratch_waves_per_simd = (double)waves / nsimd;
+		if (o->scratch_waves_per_simd < o->waves_per_simd) {
+			o->waves_per_simd = o->by_scratch;
+			o->limiter = XS_LIMIT_SCRATCH;
+		}
+		/* Slots for the occupancy the other limits allow. */
+		uint32_t other = XS_MIN(XS_MIN(o->by_slots, o->by_vgpr), XS_MIN(o->by_lds, o->by_workgroup));
+		uint64_t need = XS_ALIGN_UP((uint64_t)other * nsimd, (uint64_t)wpg);
+		o->scratch_slots_for_full = (uint32_t)XS_MIN(need, (uint64_t)cap / wpg * wpg);
 	}
 }

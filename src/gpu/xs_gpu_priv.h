@@ -7,6 +7,7 @@
 #include "gpu/xs_gpu_occupancy.h"
 #include "pm4/xs_pm4_parse.h"
 
+#include <signal.h>
 #include <stddef.h>
 
 #define XS_GPU_MAX_WAVES_PER_GROUP 32
@@ -184,6 +185,13 @@ struct xs_gpu_disp {
 	uint64_t cu_cand;        /* CUs the scan visits (enabled; first CU of a WGP in WGP mode) */
 	int blocked;             /* xs_gpu_wait_cause of the first pending group, -1 none */
 	uint64_t blocked_since;
+	/* Forward progress (hang detection, xs_gpu_watch): the cycle its last
+	 * group completed (or its first wave launched onto an empty GPU slot
+	 * after none of its groups was resident), and for the host-time limit
+	 * the groups done when the host clock was last read. */
+	uint64_t progress_cycle;
+	uint64_t groups_done, host_seen_done;
+	double host_stamp;
 };
 
 /* Command processor state of one queue (xs_gpu_cp.c). */
@@ -248,7 +256,11 @@ struct xs_gpu {
 	const xs_devinfo *info;
 	xs_vm *vm;
 	xs_isa_ctx ctx;
-	uint64_t watchdog;
+	uint64_t watchdog;       /* per-wave instruction budget; UINT64_MAX = none */
+	uint64_t hang_cycles;    /* no-progress limits; 0 = off */
+	double hang_host_s;
+	uint32_t watch_count;    /* events since the last xs_gpu_watch */
+	volatile sig_atomic_t interrupt; /* xs_gpu_interrupt */
 	bool timing;
 	uint32_t threads;        /* host threads for functional mode */
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
@@ -320,6 +332,11 @@ xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e);
 xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
 /* Runs waves until every dispatch has completed, or (until_one) until one has. */
 xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e);
+/* Hang detection, replay bounds and interrupts, checked every
+ * XS_GPU_WATCH_EVERY events: XS_OK, or the device is removed
+ * (XS_E_DEVICE_REMOVED with a report) or the work stopped (XS_E_INTERRUPTED). */
+#define XS_GPU_WATCH_EVERY 4096u
+xs_status xs_gpu_watch(xs_gpu *g, xs_err *e);
 /* Queues a wave to issue at w->ready (>= the current cycle). */
 void xs_gpu_evq_push(xs_gpu *g, xs_gpu_wave *w);
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);

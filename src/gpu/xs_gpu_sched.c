@@ -29,6 +29,7 @@
  * flags) see a different, still legal, interleaving.
  */
 #include "gpu/xs_gpu_priv.h"
+#include "isa/xs_isa_disasm.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -151,27 +152,52 @@ static void evq_clear(xs_gpu *g)
 
 /* ---- reports ----------------------------------------------------------------- */
 
+/* "wave 0 of group (0,0,0) of dispatch 1 on queue 0, SE0 SA0 CU3 SIMD1 slot 2" */
+static int wave_place(const xs_gpu *g, const xs_gpu_wave *gw, char *buf, size_t n)
+{
+	const xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
+	const xs_gpu_group *grp = gw->group;
+	return snprintf(buf, n, "wave %u of group (%u,%u,%u) of dispatch %u on queue %u, SE%u SA%u CU%u SIMD%u slot %u",
+			gw->w.wave_in_group, grp->id[0], grp->id[1], grp->id[2], grp->disp->id, grp->disp->queue,
+			c->se, c->sa % g->info->num_sa_per_se, c->cu_in_sa, gw->simd % g->info->simds_per_cu,
+			gw->slot);
+}
+
+/* The instruction at pc as llvm-objdump prints it, or "" if not in memory. */
+static void inst_text(const xs_gpu *g, uint64_t pc, char *buf, size_t n)
+{
+	uint32_t words[3] = { 0 };
+	size_t nw = 3;
+	while (nw && !xs_vm_read(g->vm, pc, words, nw * 4, NULL))
+		nw--;
+	buf[0] = 0;
+	if (nw) {
+		xs_disasm_result r;
+		xs_isa_disasm(words, nw, pc, NULL, buf, n, &r);
+	}
+}
+
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 {
 	static const char *const kind[] = {
 		[XS_FAULT_NONE] = "fault", [XS_FAULT_VM] = "VM fault", [XS_FAULT_ILLEGAL] = "illegal instruction",
 		[XS_FAULT_UNIMPLEMENTED] = "unimplemented instruction", [XS_FAULT_LDS] = "LDS fault",
-		[XS_FAULT_WATCHDOG] = "watchdog: wave ran past its instruction budget (hang?)",
+		[XS_FAULT_WATCHDOG] = "watchdog: the wave ran past its instruction budget",
+		[XS_FAULT_HANG] = "hang",
 	};
 	const xs_fault *f = &g->ctx.fault;
-	const xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
-	const xs_gpu_group *grp = gw->group;
-	char addr[48] = "";
-	if (f->kind == XS_FAULT_VM || f->kind == XS_FAULT_LDS)
-		snprintf(addr, sizeof(addr), " at address 0x%llx", (unsigned long long)f->addr);
-	xs_err_set(e, XS_E_DEVICE_REMOVED,
-		   "device removed: %s%s, PC 0x%llx (%s); wave %u of group (%u,%u,%u) of dispatch %u on "
-		   "queue %u, SE%u SA%u CU%u SIMD%u slot %u, after %llu instructions, cycle %llu",
-		   kind[f->kind <= XS_FAULT_WATCHDOG ? f->kind : 0], addr, (unsigned long long)f->pc,
-		   f->what[0] ? f->what : "?", gw->w.wave_in_group, grp->id[0], grp->id[1], grp->id[2],
-		   grp->disp->id, grp->disp->queue, c->se, c->sa % g->info->num_sa_per_se, c->cu_in_sa,
-		   gw->simd % g->info->simds_per_cu, gw->slot, (unsigned long long)gw->w.insts,
-		   (unsigned long long)g->now);
+	char addr[400] = "", place[160];
+	if (f->kind == XS_FAULT_VM) {
+		char where[340];
+		xs_vm_describe(g->vm, f->addr, where, sizeof(where));
+		snprintf(addr, sizeof(addr), " at address 0x%llx (%s)", (unsigned long long)f->addr, where);
+	} else if (f->kind == XS_FAULT_LDS) {
+		snprintf(addr, sizeof(addr), " at LDS address 0x%llx", (unsigned long long)f->addr);
+	}
+	wave_place(g, gw, place, sizeof(place));
+	xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: %s%s, PC 0x%llx (%s); %s, after %llu instructions, cycle %llu",
+		   kind[f->kind <= XS_FAULT_HANG ? f->kind : 0], addr, (unsigned long long)f->pc,
+		   f->what[0] ? f->what : "?", place, (unsigned long long)gw->w.insts, (unsigned long long)g->now);
 }
 
 /* Every dispatch in flight ends where it is and its waves leave the GPU
@@ -199,10 +225,108 @@ xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 static xs_status no_progress(xs_gpu *g, xs_err *e)
 {
 	uint32_t resident = g->resident;
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+		if (g->disp[i].active)
+			g->disp[i].r->fault = (xs_fault){ .kind = XS_FAULT_HANG, .what = "no wave can make progress" };
 	xs_gpu_abandon_all(g);
 	return xs_err_set(e, XS_E_DEVICE_REMOVED,
 			  "device removed: no wave can make progress (%u resident) and thread groups are waiting "
 			  "to launch", resident);
+}
+
+/* Removes the device for a dispatch that stopped making progress: the
+ * report names the limit that fired and the dispatch's resident waves with
+ * their PCs and instructions (as a driver's hang dump does). */
+static xs_status hang(xs_gpu *g, xs_gpu_disp *disp, const char *why, xs_err *e)
+{
+	char waves[640];
+	size_t len = 0;
+	uint32_t n = 0, shown = 0;
+	const xs_gpu_wave *first = NULL;
+	for (uint32_t s = 0; s < g->nsimd; s++)
+		for (uint32_t k = 0; k < g->info->wave_slots_per_simd; k++) {
+			const xs_gpu_wave *gw = g->simd[s].wave[k];
+			if (!gw || gw->group->disp != disp)
+				continue;
+			disp->r->wave_insts += gw->w.insts;
+			first = first ? first : gw;
+			if (n++ >= 3 || len + 200 >= sizeof(waves))
+				continue;
+			char place[160], inst[XS_DISASM_TEXT_MAX];
+			wave_place(g, gw, place, sizeof(place));
+			inst_text(g, gw->w.pc, inst, sizeof(inst));
+			len += (size_t)snprintf(waves + len, sizeof(waves) - len, "%s%s at PC 0x%llx `%.60s` after %llu instructions",
+						shown++ ? "; " : "", place, (unsigned long long)gw->w.pc, inst,
+						(unsigned long long)gw->w.insts);
+		}
+	if (n > shown)
+		snprintf(waves + len, sizeof(waves) - len, "; and %u more", n - shown);
+	disp->r->fault = (xs_fault){ .kind = XS_FAULT_HANG, .pc = first ? first->w.pc : 0 };
+	snprintf(disp->r->fault.what, sizeof(disp->r->fault.what), "no forward progress");
+	xs_err_set(e, XS_E_DEVICE_REMOVED,
+		   "device removed: hang: no thread group of dispatch %u on queue %u completed for %s; "
+		   "%u of its waves resident: %s", disp->id, disp->queue, why, n, n ? waves : "none");
+	xs_gpu_abandon_all(g);
+	return XS_E_DEVICE_REMOVED;
+}
+
+xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
+{
+	g->watch_count = 0;
+	if (g->interrupt) {
+		g->interrupt = 0;
+		uint64_t launched = 0, total = 0;
+		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+			if (g->disp[i].active) {
+				launched += g->disp[i].next;
+				total += g->disp[i].total;
+			}
+		xs_gpu_abandon_all(g);
+		return xs_err_set(e, XS_E_INTERRUPTED,
+				  "interrupted: stopped by the host at cycle %llu, %llu of %llu thread groups launched",
+				  (unsigned long long)g->now, (unsigned long long)launched, (unsigned long long)total);
+	}
+	double host = g->hang_host_s > 0 ? xs_now_seconds() : 0;
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
+		xs_gpu_disp *d = &g->disp[i];
+		if (!d->active)
+			continue;
+		const xs_gpu_dispatch_result *r = d->r;
+		char why[200];
+		if (r->limit_waves && r->waves_launched > r->limit_waves) {
+			snprintf(why, sizeof(why), "its recorded run: it launched %llu waves, more than the %llu recorded "
+				 "(replay bound)", (unsigned long long)r->waves_launched, (unsigned long long)r->limit_waves);
+			return hang(g, d, why, e);
+		}
+		if (r->limit_cycles && g->now - r->start_cycle > r->limit_cycles) {
+			snprintf(why, sizeof(why), "its recorded run: it ran %llu cycles, more than the %llu allowed "
+				 "(replay bound)", (unsigned long long)(g->now - r->start_cycle),
+				 (unsigned long long)r->limit_cycles);
+			return hang(g, d, why, e);
+		}
+		if (d->groups_live == 0) {
+			d->host_stamp = host; /* nothing of it on the GPU: nothing owed */
+			continue;
+		}
+		if (g->hang_cycles && g->now - d->progress_cycle > g->hang_cycles) {
+			snprintf(why, sizeof(why), "%.2f s of simulated GPU time (%llu cycles at %u MHz: the GPU-time limit)",
+				 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e6),
+				 (unsigned long long)(g->now - d->progress_cycle), g->info->sclk_mhz);
+			return hang(g, d, why, e);
+		}
+		if (g->hang_host_s > 0) {
+			if (d->groups_done != d->host_seen_done) {
+				d->host_seen_done = d->groups_done;
+				d->host_stamp = host;
+			} else if (host - d->host_stamp > g->hang_host_s) {
+				snprintf(why, sizeof(why), "%.1f s of host time (the host-time limit; %.3f s of simulated GPU "
+					 "time passed)", host - d->host_stamp,
+					 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e6));
+				return hang(g, d, why, e);
+			}
+		}
+	}
+	return XS_OK;
 }
 
 static bool watchdog_hit(xs_gpu *g, xs_gpu_wave *gw)
@@ -286,6 +410,12 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 			xs_gpu_spi_launch_pending(g);
 		} else if (ws == XS_WAVE_BARRIER) {
 			xs_gpu_spi_barrier_arrive(g, gw);
+		}
+		/* a quantum is up to XS_QUANTUM instructions: check every few */
+		if ((g->watch_count += 64) >= XS_GPU_WATCH_EVERY) {
+			xs_status st = xs_gpu_watch(g, e);
+			if (st)
+				return st;
 		}
 	}
 	return XS_OK;
@@ -648,6 +778,8 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 			continue;
 		}
 		xs_status st = issue_one(g, gw, e);
+		if (!st && ++g->watch_count >= XS_GPU_WATCH_EVERY)
+			st = xs_gpu_watch(g, e);
 		if (st)
 			return st;
 		progress(g, 1);
@@ -662,15 +794,3 @@ xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e)
 	return g->threads > 1 ? xs_gpu_run_functional_mt(g, until_one, e) : run_functional(g, until_one, e);
 }
 
-xs_status xs_gpu_run(xs_gpu *g, xs_err *e)
-{
-	return xs_gpu_run_until(g, false, e);
-}
-
-xs_status xs_gpu_dispatch_direct(xs_gpu *g, unsigned queue, uint32_t dim_x, uint32_t dim_y,
-				 uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r,
-				 xs_err *e)
-{
-	xs_status st = xs_gpu_dispatch_begin(g, queue, dim_x, dim_y, dim_z, initiator, r, e);
-	return st ? st : xs_gpu_run(g, e);
-}

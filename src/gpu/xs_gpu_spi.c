@@ -187,7 +187,7 @@ static void slot_give(xs_gpu *g, xs_gpu_ring *r, uint32_t slot)
 xs_status xs_gpu_dispatch_begin(xs_gpu *g, unsigned queue, uint32_t dim_x, uint32_t dim_y,
 				uint32_t dim_z, uint32_t initiator, xs_gpu_dispatch_result *r, xs_err *e)
 {
-	memset(r, 0, sizeof(*r));
+	*r = (xs_gpu_dispatch_result){ .limit_waves = r->limit_waves, .limit_cycles = r->limit_cycles };
 	r->start_cycle = r->end_cycle = g->now;
 	if (queue >= XS_GPU_MAX_QUEUES)
 		return xs_err_set(e, XS_E_INVALID_ARG, "no hardware queue %u", queue);
@@ -220,6 +220,8 @@ xs_status xs_gpu_dispatch_begin(xs_gpu *g, unsigned queue, uint32_t dim_x, uint3
 	disp->ring = ring;
 	disp->r = r;
 	disp->last_change = g->now;
+	disp->progress_cycle = g->now;
+	disp->host_stamp = xs_now_seconds();
 	disp->blocked = -1;
 	disp->cu_unknown = ~0ull;
 	for (uint32_t cu = 0; cu < g->info->num_cu; cu++) {
@@ -466,7 +468,8 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 			c->barriers_used++;
 	}
 	g->se_waves[c->se] += d->waves_per_group;
-	disp->groups_live++;
+	if (disp->groups_live++ == 0)
+		disp->progress_cycle = g->now; /* progress is owed from when it has waves on the GPU */
 
 	for (uint32_t wi = 0; wi < d->waves_per_group; wi++) {
 		uint32_t simd = first_simd + simd_of_wave[wi];
@@ -677,6 +680,8 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 		}
 		g->free_groups[g->nfree_groups++] = (uint32_t)(grp - g->groups);
 		disp->groups_live--;
+		disp->groups_done++;
+		disp->progress_cycle = g->now;
 		if (disp->next >= disp->total && disp->groups_live == 0)
 			xs_gpu_disp_finish(g, disp);
 	} else if (grp->at_barrier == grp->live) {

@@ -140,6 +140,9 @@ static void *worker_main(void *arg)
 		} else if (ws == XS_WAVE_BARRIER) {
 			xs_gpu_spi_barrier_arrive(g, gw);
 		}
+		if (!sh->stop && (g->watch_count += 256) >= XS_GPU_WATCH_EVERY &&
+		    (sh->status = xs_gpu_watch(g, sh->e)))
+			sh->stop = true;
 		pthread_cond_broadcast(&sh->cv);
 	}
 	pthread_cond_broadcast(&sh->cv);

@@ -259,7 +259,8 @@ typedef enum xs_fault_kind {
 	XS_FAULT_ILLEGAL,        /* word that decodes to nothing */
 	XS_FAULT_UNIMPLEMENTED,  /* known instruction the interpreter does not run yet */
 	XS_FAULT_LDS,            /* LDS access outside the group's allocation (reported, not fatal on HW; xs12 halts) */
-	XS_FAULT_WATCHDOG,       /* instruction budget exhausted */
+	XS_FAULT_WATCHDOG,       /* the wave's instruction budget is exhausted */
+	XS_FAULT_HANG,           /* set by the GPU: its dispatch made no forward progress (src/gpu) */
 } xs_fault_kind;
 
 typedef struct xs_fault {
