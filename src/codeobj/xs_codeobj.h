@@ -90,5 +90,12 @@ bool xs_codeobj_is_gfx103(const char *processor);
 #define XS_CODEOBJ_MAX_STRING 4096
 #define XS_CODEOBJ_MAX_BUNDLE_ENTRIES 4096
 #define XS_CODEOBJ_MAX_LOAD_SIZE (1ull << 32)  /* GPU bytes one code object may need */
+/* Kernarg segment: at most 4 KiB of explicit arguments (the kernel
+ * parameter limit of CUDA and HIP; ROCclr reports CL_DEVICE_MAX_PARAMETER_SIZE
+ * 1024 for OpenCL) plus the 256 bytes of hidden arguments of code object V5
+ * (AMDGPUUsage, "Code Object V5 Metadata": hidden arguments follow the
+ * explicit ones). A dispatch copies the segment, so a larger declared size
+ * is refused at load, before anything is allocated. */
+#define XS_CODEOBJ_MAX_KERNARG (4096u + 256u)
 
 #endif

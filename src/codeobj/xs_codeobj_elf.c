@@ -111,6 +111,40 @@ static xs_status check_ident(const uint8_t *img, size_t size, xs_codeobj *co, xs
 	return check_target(xs_codeobj_rd32(img + EH_FLAGS), co, e);
 }
 
+/* The section header table inside the image (relocatable objects too). */
+static xs_status check_shdrs(const uint8_t *img, size_t size, xs_codeobj_elf *ev, xs_err *e)
+{
+	uint64_t shoff = xs_codeobj_rd64(img + EH_SHOFF);
+	unsigned shnum = xs_codeobj_rd16(img + EH_SHNUM), shentsize = xs_codeobj_rd16(img + EH_SHENTSIZE);
+	unsigned shstrndx = xs_codeobj_rd16(img + EH_SHSTRNDX);
+	if (shnum == 0)
+		return bad(e, "e_shnum is 0 (e_shoff 0x%llx): no section headers%s", (unsigned long long)shoff,
+		           shoff ? " (extended numbering is not supported)" : "");
+	if (shentsize != SHDR_SIZE)
+		return bad(e, "e_shentsize %u is not %d", shentsize, SHDR_SIZE);
+	if (!xs_codeobj_in_bounds(shoff, (uint64_t)shnum * SHDR_SIZE, size))
+		return bad(e, "section header table: e_shoff 0x%llx + %u headers x %d bytes runs past the "
+		              "end of the image (%zu bytes)",
+		           (unsigned long long)shoff, shnum, SHDR_SIZE, size);
+	if (shstrndx >= shnum)
+		return bad(e, "e_shstrndx %u is not below e_shnum %u", shstrndx, shnum);
+	if (ev) {
+		ev->shnum = shnum;
+		ev->shstrndx = shstrndx;
+	}
+	return XS_OK;
+}
+
+xs_status xs_codeobj_elf_check_layout(const uint8_t *img, size_t size, xs_err *e)
+{
+	if (size < EHDR_SIZE)
+		return bad(e, "ELF header truncated: the image has %zu bytes, an ELF64 header needs %d", size,
+		           EHDR_SIZE);
+	if (memcmp(img, ELFMAG, SELFMAG) != 0 || img[EI_CLASS] != ELFCLASS64)
+		return bad(e, "not an ELF64 image");
+	return check_shdrs(img, size, NULL, e);
+}
+
 static xs_status check_tables(const uint8_t *img, size_t size, xs_codeobj_elf *ev, xs_err *e)
 {
 	unsigned type = xs_codeobj_rd16(img + EH_TYPE);
@@ -135,23 +169,7 @@ static xs_status check_tables(const uint8_t *img, size_t size, xs_codeobj_elf *e
 		              "end of the image (%zu bytes)",
 		           (unsigned long long)phoff, phnum, PHDR_SIZE, size);
 
-	uint64_t shoff = xs_codeobj_rd64(img + EH_SHOFF);
-	unsigned shnum = xs_codeobj_rd16(img + EH_SHNUM), shentsize = xs_codeobj_rd16(img + EH_SHENTSIZE);
-	unsigned shstrndx = xs_codeobj_rd16(img + EH_SHSTRNDX);
-	if (shnum == 0)
-		return bad(e, "e_shnum is 0 (e_shoff 0x%llx): no section headers%s", (unsigned long long)shoff,
-		           shoff ? " (extended numbering is not supported)" : "");
-	if (shentsize != SHDR_SIZE)
-		return bad(e, "e_shentsize %u is not %d", shentsize, SHDR_SIZE);
-	if (!xs_codeobj_in_bounds(shoff, (uint64_t)shnum * SHDR_SIZE, size))
-		return bad(e, "section header table: e_shoff 0x%llx + %u headers x %d bytes runs past the "
-		              "end of the image (%zu bytes)",
-		           (unsigned long long)shoff, shnum, SHDR_SIZE, size);
-	if (shstrndx >= shnum)
-		return bad(e, "e_shstrndx %u is not below e_shnum %u", shstrndx, shnum);
-	ev->shnum = shnum;
-	ev->shstrndx = shstrndx;
-	return XS_OK;
+	return check_shdrs(img, size, ev, e);
 }
 
 const char *xs_codeobj_elf_secname(const xs_codeobj_elf *ev, size_t i)

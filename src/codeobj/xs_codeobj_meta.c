@@ -321,6 +321,9 @@ static xs_status parse_kernel(meta_ctx *c, const msgpack_object *m, uint32_t idx
 	TRY(get_bool(c, m, ".uses_dynamic_stack", &ki->uses_dynamic_stack));
 	if (ki->wavefront_size != 32 && ki->wavefront_size != 64)
 		return meta_bad(c, ".wavefront_size %u is neither 32 nor 64", ki->wavefront_size);
+	if (ki->kernarg_size > XS_CODEOBJ_MAX_KERNARG)
+		return meta_bad(c, ".kernarg_segment_size %u is over %u bytes (4 KiB of explicit arguments, the HIP and "
+		                "CUDA limit, plus 256 of hidden ones)", ki->kernarg_size, XS_CODEOBJ_MAX_KERNARG);
 	if (!XS_IS_POW2(k->kernarg_segment_align))
 		return meta_bad(c, ".kernarg_segment_align %u is not a power of two",
 		                k->kernarg_segment_align);

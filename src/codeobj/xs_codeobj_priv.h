@@ -111,6 +111,9 @@ typedef struct xs_codeobj_elf {
 /* Header checks, target (fills co->processor, co->code_object_version),
  * section table bounds; opens libelf on co->image. */
 xs_status xs_codeobj_elf_open(xs_codeobj_elf *ev, xs_codeobj *co, xs_err *e);
+/* The ELF64 header and section header table inside the image: the part of
+ * xs_codeobj_elf_open that relocatable objects (disassembly) need too. */
+xs_status xs_codeobj_elf_check_layout(const uint8_t *img, size_t size, xs_err *e);
 void xs_codeobj_elf_close(xs_codeobj_elf *ev);
 xs_status xs_codeobj_elf_segments(xs_codeobj_elf *ev, xs_codeobj *co, xs_err *e);
 xs_status xs_codeobj_elf_symbols(xs_codeobj_elf *ev, xs_err *e);

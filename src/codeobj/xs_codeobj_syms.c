@@ -130,6 +130,8 @@ static xs_status read_image(xs_codeobj_code *c, Elf *elf, xs_err *e)
 		qsort(t->syms, t->nsyms, sizeof(xs_codeobj_symbol), sym_order);
 	}
 	free(sec_of_text);
+	if (s == XS_OK && c->ntexts == 0)
+		s = bad(e, "no executable section (SHT_PROGBITS with SHF_EXECINSTR) to disassemble");
 	return s;
 }
 
@@ -149,6 +151,12 @@ xs_status xs_codeobj_code_open(const uint8_t *bytes, size_t size, xs_codeobj_cod
 	}
 	memcpy(c->image, bytes + src.offset, src.size);
 	c->image_size = src.size;
+	if ((s = xs_codeobj_elf_check_layout(c->image, c->image_size, e)) != XS_OK) {
+		if (src.origin[0])
+			xs_err_prefix(e, "%s", src.origin);
+		xs_codeobj_code_free(c);
+		return s;
+	}
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		xs_codeobj_code_free(c);
 		return xs_err_set(e, XS_E_UNSUPPORTED, "libelf: %s", elf_errmsg(-1));
