@@ -99,6 +99,65 @@ void xs_cli_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+const xs_kernel_info *xs_cli_pick_kernel(const char *verb, const xs_module *mod, const char *name, const char *path,
+					 int *rc)
+{
+	uint32_t n = xs_module_kernel_count(mod);
+	const xs_kernel_info *k = name ? xs_module_find_kernel(mod, name) : n == 1 ? xs_module_kernel(mod, 0) : NULL;
+	if (k)
+		return k;
+	if (name)
+		fprintf(stderr, "xs12 %s: %s has no kernel '%s'; its kernels:\n", verb, path, name);
+	else
+		fprintf(stderr, "xs12 %s: %s has %u kernels; pick one with --kernel NAME:\n", verb, path, n);
+	for (uint32_t i = 0; i < n; i++)
+		fprintf(stderr, "  %s\n", xs_module_kernel(mod, i)->name);
+	*rc = XS_CLI_USAGE_ERROR;
+	return NULL;
+}
+
+const char *xs_cli_arg_desc(const xs_kernel_arg *a, char *buf, size_t n)
+{
+	static const char *const kinds[] = {
+		[XS_ARG_BY_VALUE] = "by value", [XS_ARG_GLOBAL_BUFFER] = "global buffer",
+		[XS_ARG_DYNAMIC_SHARED_POINTER] = "__local pointer: dynamic LDS", [XS_ARG_HIDDEN] = "hidden",
+		[XS_ARG_OTHER] = "other",
+	};
+	const char *kind = (unsigned)a->kind < sizeof(kinds) / sizeof(kinds[0]) ? kinds[a->kind] : "other";
+	snprintf(buf, n, "%s: %s (%s, %u bytes)", a->name && *a->name ? a->name : "unnamed",
+		 a->type_name && *a->type_name ? a->type_name : "no type name", kind, a->size);
+	return buf;
+}
+
+int xs_cli_parse_bytes(const char *verb, const char *opt, const char *s, uint64_t max, uint64_t *out)
+{
+	char err[300];
+	if (xs_argspec_bytes(s, max, out, NULL, err, sizeof(err)))
+		return xs_cli_usage_error(verb, "%s '%s': %s", opt, s, err);
+	return 0;
+}
+
+int xs_cli_parse_title_scratch(const char *verb, const char *s, uint64_t per_wave, xs_machine m, uint32_t *slots)
+{
+	xs_machine_info mi;
+	xs_machine_describe(m, &mi);
+	uint64_t v;
+	bool bytes;
+	char err[300];
+	if (xs_argspec_bytes(s, UINT64_MAX, &v, &bytes, err, sizeof(err)))
+		return xs_cli_usage_error(verb, "--title-scratch '%s': %s (a number of slots, or bytes with K, M or G)",
+					  s, err);
+	uint64_t n = bytes ? (per_wave ? v / per_wave : mi.max_scratch_waves) : v;
+	if (bytes && per_wave && n == 0)
+		return xs_cli_usage_error(verb, "--title-scratch %s: smaller than one slot of %llu KB (the kernel's "
+					  "scratch per wave, S1.11)", s, (unsigned long long)per_wave / 1024);
+	if (n > mi.max_scratch_waves)
+		return xs_cli_usage_error(verb, "--title-scratch %s: %llu slots; a ring holds at most %u on %s (32 per CU, "
+					  "SPEC S1.13)", s, (unsigned long long)n, mi.max_scratch_waves, mi.name);
+	*slots = (uint32_t)n;
+	return 0;
+}
+
 double xs_cli_now(void)
 {
 	struct timespec ts;
@@ -133,6 +192,8 @@ int main(int argc, char **argv)
 		return xs_cli_replay(argc - 1, argv + 1);
 	if (!strcmp(verb, "demo"))
 		return xs_cli_demo(argc - 1, argv + 1);
+	if (!strcmp(verb, "cc"))
+		return xs_cli_cc(argc - 1, argv + 1);
 	fprintf(stderr, "xs12: unknown command '%s'\n", verb);
 	usage(stderr);
 	return XS_CLI_USAGE_ERROR;

@@ -126,32 +126,49 @@ static int parse_float(const char *spec, const char *v, xs_argspec *a, char *err
 	return 0;
 }
 
-static int parse_bytes(const char *spec, const char *v, uint64_t *out, char *err, size_t errlen)
+int xs_argspec_bytes(const char *v, uint64_t max, uint64_t *out, bool *suffixed, char *err, size_t errlen)
 {
-	if (!*v)
-		return fail(err, errlen, spec, "missing byte count");
+	if (!*v) {
+		snprintf(err, errlen, "missing byte count");
+		return -1;
+	}
 	uint64_t n;
 	const char *end;
 	int r = parse_digits(v, &n, &end);
-	if (r == -1)
-		return fail(err, errlen, spec, "byte count '%s' is not a number (decimal or 0x hex, "
-		            "optional K or M suffix)", v);
-	if (r == -2)
-		return fail(err, errlen, spec, "byte count '%s' is over the limit of %llu bytes (1 GiB)",
-		            v, (unsigned long long)XS_ARGSPEC_MAX_BYTES);
+	if (r == -1) {
+		snprintf(err, errlen, "byte count '%s' is not a number (decimal or 0x hex, optional K, M or G suffix)", v);
+		return -1;
+	}
 	uint64_t mul = 1;
 	if (*end == 'K' || *end == 'k')
-		mul = 1024, end++;
+		mul = 1ull << 10, end++;
 	else if (*end == 'M' || *end == 'm')
-		mul = 1024 * 1024, end++;
-	if (*end)
-		return fail(err, errlen, spec, "byte count '%s': junk '%s' (suffixes: K, M)", v, end);
-	if (n > XS_ARGSPEC_MAX_BYTES / mul)
-		return fail(err, errlen, spec, "byte count '%s' is over the limit of %llu bytes (1 GiB)",
-		            v, (unsigned long long)XS_ARGSPEC_MAX_BYTES);
-	if (n == 0)
-		return fail(err, errlen, spec, "byte count must be at least 1");
+		mul = 1ull << 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		mul = 1ull << 30, end++;
+	if (suffixed)
+		*suffixed = mul != 1;
+	if (*end) {
+		snprintf(err, errlen, "byte count '%s': junk '%s' (suffixes: K, M, G)", v, end);
+		return -1;
+	}
+	if (r == -2 || n > max / mul) {
+		snprintf(err, errlen, "byte count '%s' is over the limit of %llu bytes", v, (unsigned long long)max);
+		return -1;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "byte count must be at least 1");
+		return -1;
+	}
 	*out = n * mul;
+	return 0;
+}
+
+static int parse_bytes(const char *spec, const char *v, uint64_t *out, char *err, size_t errlen)
+{
+	char msg[300];
+	if (xs_argspec_bytes(v, XS_ARGSPEC_MAX_BYTES, out, NULL, msg, sizeof(msg)))
+		return fail(err, errlen, spec, "%s%s", msg, strstr(msg, "limit") ? " (1 GiB)" : "");
 	return 0;
 }
 

@@ -11,7 +11,7 @@
  *   inout:FILE:OUTFILE        buffer filled from FILE, written to OUTFILE after the run
  *   local:BYTES               dynamic LDS for a __local pointer argument
  *
- * BYTES: decimal or 0x hex, optional suffix K (KiB) or M (MiB), 1 .. 1 GiB.
+ * BYTES: decimal or 0x hex, optional suffix K (KiB), M (MiB) or G (GiB), 1 .. 1 GiB.
  * out:FILE:BYTES splits at the LAST ':' (FILE may hold ':'); inout:FILE:OUTFILE
  * splits at the FIRST ':' (OUTFILE may hold ':').
  *
@@ -47,6 +47,11 @@ typedef struct xs_argspec {
  * need not outlive it). Returns 0, or -1 with a message naming the problem in
  * err (and *out left empty). After success call xs_argspec_free. */
 int xs_argspec_parse(const char *s, xs_argspec *out, char *err, size_t errlen);
+
+/* A byte count: decimal or 0x hex with an optional K, M or G suffix (KiB,
+ * MiB, GiB), 1 .. max. *suffixed (may be NULL) says whether a suffix was
+ * given. 0, or -1 with the reason in err. */
+int xs_argspec_bytes(const char *v, uint64_t max, uint64_t *out, bool *suffixed, char *err, size_t errlen);
 
 /* "i32", "u32", ..., "local". */
 const char *xs_argspec_kind_name(xs_argspec_kind k);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "xs12/xs12.h"
+#include "xs_argspec.h"
 
 #define XS_CLI_USAGE_ERROR 2
 
@@ -14,6 +15,24 @@ int xs_cli_demo(int argc, char **argv);
 int xs_cli_disasm(int argc, char **argv);
 int xs_cli_pm4(int argc, char **argv);
 int xs_cli_replay(int argc, char **argv);
+int xs_cli_cc(int argc, char **argv);
+
+/* xs_cli_cc.c: compiling kernels (xs12 cc) and the compile cache. */
+typedef struct xs_cc_opts {
+	int opt;       /* -O level, 0..3 */
+	bool wave64, debug;
+} xs_cc_opts;
+#define XS_CC_OPTS_DEFAULT { .opt = 2 }
+/* One flag (-O0..-O3, --wave64, --wave32, -g) into *o: 0, or -1 if unknown. */
+int xs_cc_flag(const char *arg, xs_cc_opts *o);
+/* Flags separated by blanks or commas ("-O0 --wave64"): 0, or -1 with the
+ * bad one in bad. */
+int xs_cc_flags(const char *s, xs_cc_opts *o, char *bad, size_t n);
+bool xs_cli_is_source(const char *path);
+/* path itself for a code object; for FILE.cl / FILE.hip the cached code
+ * object compiled from it (compiling when the source, an included file or
+ * the flags changed). NULL after printing why to stderr. */
+const char *xs_cli_code_path(const char *verb, const char *path, const xs_cc_opts *o, char *buf, size_t n);
 
 /* Prints "xs12 <verb>: message" to stderr; returns XS_CLI_USAGE_ERROR. */
 int xs_cli_usage_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -43,6 +62,18 @@ double xs_cli_now(void);
 int xs_cli_run_kernel(xs_device *dev, const xs_module *mod, const xs_kernel_info *k,
 		      const uint32_t groups[3], const uint32_t block[3], uint32_t work_dim,
 		      const char *const *specs, int nspecs, xs_dispatch_stats *stats);
-const xs_kernel_info *xs_cli_pick_kernel(const xs_module *mod, const char *name, const char *path);
+/* The kernel named name, or the only one. Missing name with several
+ * kernels or an unknown name: prints the list, *rc = XS_CLI_USAGE_ERROR. */
+const xs_kernel_info *xs_cli_pick_kernel(const char *verb, const xs_module *mod, const char *name, const char *path,
+					 int *rc);
+/* "x: float* (global buffer, 8 bytes)"; "unnamed" when the code object has
+ * no argument names (compiled without -cl-kernel-arg-info, or HIP). */
+const char *xs_cli_arg_desc(const xs_kernel_arg *a, char *buf, size_t n);
+/* --title-scratch SIZE: a plain number of slots, or bytes with a K/M/G
+ * suffix (SetShaderScratchSpaceX's SizeBytes; slots = bytes / per_wave).
+ * Checks S1.13's 32 slots per CU. 0, or XS_CLI_USAGE_ERROR after a message. */
+int xs_cli_parse_title_scratch(const char *verb, const char *s, uint64_t per_wave, xs_machine m, uint32_t *slots);
+/* Byte count with K/M/G, 1..max, for option `opt`: 0 or XS_CLI_USAGE_ERROR. */
+int xs_cli_parse_bytes(const char *verb, const char *opt, const char *s, uint64_t max, uint64_t *out);
 
 #endif

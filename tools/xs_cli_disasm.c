@@ -16,12 +16,13 @@
 
 static void help(FILE *f)
 {
-	fprintf(f, "usage: xs12 disasm FILE [--kernel NAME]\n"
+	fprintf(f, "usage: xs12 disasm FILE [--kernel NAME] [--cc FLAGS]\n"
 		   "\n"
 		   "Disassembles the code sections of FILE (an ELF code object or relocatable object,\n"
 		   "an offload bundle, or a host ELF with .hip_fatbin) as llvm-objdump -d\n"
 		   "--mcpu=gfx1030 does: one block per symbol, each instruction with its address and\n"
-		   "words. --kernel NAME prints only the block of that symbol.\n");
+		   "words. --kernel NAME prints only the block of that symbol. FILE may be an OpenCL C\n"
+		   "(.cl) or HIP (.hip) source, compiled first with --cc FLAGS (see 'xs12 cc --help').\n");
 }
 
 typedef struct sec_view {
@@ -159,16 +160,23 @@ int xs_cli_disasm(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "cc", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *kernel = NULL;
+	xs_cc_opts cc = XS_CC_OPTS_DEFAULT;
+	char bad[64];
 	int c;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': kernel = optarg; break;
+		case 'c':
+			if (xs_cc_flags(optarg, &cc, bad, sizeof(bad)))
+				return xs_cli_usage_error("disasm", "--cc: unknown flag '%s' (-O0..-O3, --wave64, -g)", bad);
+			break;
 		case 'h': help(stdout); return 0;
 		default: return xs_cli_usage_error("disasm", "unknown option '%s'", argv[optind - 1]);
 		}
@@ -176,11 +184,15 @@ int xs_cli_disasm(int argc, char **argv)
 	if (optind != argc - 1)
 		return xs_cli_usage_error("disasm", "expected one code object file");
 	const char *path = argv[optind];
+	char cached[4096];
+	const char *file = xs_cli_code_path("disasm", path, &cc, cached, sizeof(cached));
+	if (!file)
+		return 1;
 
 	xs_err e = { 0 };
 	uint8_t *data;
 	size_t size;
-	if (xs_read_file(path, MAX_FILE, &data, &size, &e) != XS_OK) {
+	if (xs_read_file(file, MAX_FILE, &data, &size, &e) != XS_OK) {
 		fprintf(stderr, "xs12 disasm: %s\n", e.msg);
 		return 1;
 	}

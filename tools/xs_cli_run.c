@@ -1,12 +1,13 @@
-/* xs12 run FILE ...: one kernel dispatch with arguments from --arg SPECs
- * (tools/xs_argspec.h; the PoCL oracle takes the same syntax). */
+/* xs12 run FILE ...: one kernel dispatch (or two at once with --async) with
+ * arguments from --arg SPECs (tools/xs_argspec.h; the PoCL oracle takes the
+ * same syntax). docs/cli.md is the manual. */
 #include "xs_cli.h"
-#include "xs_argspec.h"
 
 #include <getopt.h>
-#include <unistd.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_ARGS 64
 
@@ -15,226 +16,67 @@ static void help(FILE *f)
 	fprintf(f,
 		"usage: xs12 run FILE --groups X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...\n"
 		"                [--kernel NAME] [--queue direct|compute] [--cu-mask M]\n"
-		"                [--machine seriesx|seriess] [--scratch-waves N] [--title-scratch N]\n"
-		"                [--timing|--functional] [--watchdog N] [--json]\n"
-		"                [--trace FILE.json] [--svg FILE.svg] [--record FILE]\n"
+		"                [--machine seriesx|seriess] [--scratch-waves N] [--title-scratch SIZE]\n"
+		"                [--timing|--functional] [--threads N] [--watchdog SPEC] [--json]\n"
+		"                [--trace FILE.json] [--svg FILE.svg] [--record FILE] [--cc FLAGS]\n"
 		"                [--async FILE2 --groups .. --block .. [--arg ..] [--kernel ..] [--cu-mask ..]]\n"
 		"\n"
-		"  --groups        thread groups per dimension (as D3D12 Dispatch)\n"
-		"  --block         threads per group per dimension\n"
-		"  --arg SPEC      one per explicit kernel argument, in order:\n"
+		"Options of a kernel (the first, or the --async one after --async):\n"
+		"  --groups X,Y,Z  thread groups per dimension (as D3D12 Dispatch)\n"
+		"  --block X,Y,Z   threads per group per dimension\n"
+		"  --arg SPEC      one per explicit kernel argument, in order (see 'xs12 info FILE'):\n"
 		"                  i32:V u32:V i64:V u64:V f32:V f64:V   by value\n"
 		"                  in:FILE               buffer filled from FILE\n"
 		"                  out:FILE:BYTES        zeroed buffer, written to FILE after the run\n"
 		"                  inout:FILE:OUTFILE    filled from FILE, written to OUTFILE\n"
 		"                  local:BYTES           dynamic LDS for a __local pointer argument\n"
-		"  --kernel        kernel name (needed when the code object has several)\n"
-		"  --queue         direct (graphics ring, default) or compute (async compute queue)\n"
-		"  --cu-mask M     CUs the dispatch may use, one bit per CU (chip-wide index)\n"
-		"  --async FILE2 … a second kernel, on the compute queue, started at the same time\n"
-		"  --title-scratch N  each queue gets its own scratch ring of N slots\n"
-		"                  (SetShaderScratchSpaceX); default: the driver's shared ring (S1.8)\n"
-		"  --timing        timing model (default); --functional: no timing, fastest\n"
+		"                  BYTES: decimal or 0x hex with an optional K, M or G suffix\n"
+		"  --kernel NAME   the kernel, when the code object has several\n"
+		"  --queue Q       direct (graphics ring, default) or compute (async compute queue);\n"
+		"                  the --async kernel always runs on the compute queue\n"
+		"  --cu-mask M     CUs the dispatch may use, one bit per CU (chip-wide index); a\n"
+		"                  WGP-mode kernel needs both CUs of a WGP (e.g. 0x3)\n"
+		"\n"
+		"Options of the run (before --async):\n"
+		"  --machine M     seriesx (default) or seriess\n"
+		"  --scratch-waves N  slots of the driver's shared compute ring (COMPUTE_TMPRING_SIZE\n"
+		"                  .WAVES); default: the driver default of SPEC S1.8, 4 per CU;\n"
+		"                  at most 32 per CU (S1.13)\n"
+		"  --title-scratch SIZE  each queue gets its own ring (SetShaderScratchSpaceX): SIZE\n"
+		"                  slots, or bytes with a K/M/G suffix, in slots of the kernel's need\n"
+		"  --timing        timing model (default); --functional: no timing, fastest (its\n"
+		"                  cycles are issue counts, not modelled time)\n"
 		"  --threads N     host threads for --functional (default: all cores)\n"
-		"  --trace FILE    Chrome trace / Perfetto JSON timeline, one track per wave slot\n"
+		"  --watchdog SPEC hang detection: 'off', or a list of gpu=TIME, host=TIME (TIME in\n"
+		"                  s or ms, or 'off') and insts=N (a per-wave instruction budget).\n"
+		"                  Default gpu=2s,host=10s: the device is removed when a dispatch\n"
+		"                  completes no thread group for 2 s of simulated GPU time or 10 s\n"
+		"                  of host time\n"
+		"  --trace FILE    Chrome trace / Perfetto JSON timeline\n"
 		"  --svg FILE      SVG chart of waves in flight and scratch slots over time\n"
-		"  --record FILE   save the run (GPU memory, PM4, results) for `xs12 replay`\n"
-		"  --scratch-waves compute scratch ring slots (COMPUTE_TMPRING_SIZE.WAVES);\n"
-		"                  default: the driver default of SPEC S1.8\n"
-		"  --watchdog N    wave instructions a wave may run before the device is removed\n"
-		"  --json          print the run's figures as JSON\n");
+		"  --record FILE   save the run (GPU memory, PM4, results) for 'xs12 replay'\n"
+		"  --cc FLAGS      for FILE.cl / FILE.hip: compiler flags, e.g. '-O0 --wave64'\n"
+		"  --json          the run's figures as JSON on stdout (with \"error\" on failure)\n"
+		"  --async FILE2 …  a second kernel on the compute queue, started at the same time\n"
+		"\n"
+		"The summary goes to stdout; errors and the progress line (long runs on a terminal)\n"
+		"to stderr. Ctrl-C stops a run cleanly: out files get what was written so far.\n"
+		"Exit: 0 ok, 1 run failed (device removed, I/O), 2 usage error, 130 interrupted.\n");
 }
 
-typedef struct run_arg {
-	xs_argspec spec;
-	uint64_t va; /* GPU buffer */
-	uint64_t size;
-} run_arg;
+/* ---- options ---------------------------------------------------------------- */
 
-static const char *arg_desc(const xs_kernel_arg *a, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s%s%s (%s, %u bytes)", a->name && *a->name ? a->name : "?",
-		 a->type_name && *a->type_name ? ": " : "", a->type_name ? a->type_name : "", a->value_kind,
-		 a->size);
-	return buf;
-}
+enum { OPT_KERNEL = 'k', OPT_GROUPS = 'g', OPT_BLOCK = 'b', OPT_ARG = 'a', OPT_QUEUE = 'q', OPT_CU_MASK = 'c' };
+#define KERNEL_OPTS "kgbaqc" /* the options each kernel has; the others are the run's */
 
-/* Binds SPECs to the kernel's explicit arguments; writes kernargs. */
-static int bind_args(xs_device *dev, const xs_kernel_info *k, run_arg *ra, int nra, uint8_t *kargs,
-		     uint32_t *dynamic_lds)
-{
-	int explicit_n = 0;
-	for (uint32_t i = 0; i < k->num_args; i++)
-		explicit_n += k->args[i].kind != XS_ARG_HIDDEN;
-	if (explicit_n != nra) {
-		fprintf(stderr, "xs12 run: kernel %s takes %d explicit argument%s, got %d --arg:\n", k->name,
-			explicit_n, explicit_n == 1 ? "" : "s", nra);
-		char buf[256];
-		for (uint32_t i = 0, j = 0; i < k->num_args; i++)
-			if (k->args[i].kind != XS_ARG_HIDDEN)
-				fprintf(stderr, "  argument %u: %s\n", j++, arg_desc(&k->args[i], buf, sizeof(buf)));
-		return XS_CLI_USAGE_ERROR;
-	}
-	uint32_t lds_off = XS_ALIGN_UP_CLI(k->group_segment_fixed_size, 16);
-	for (uint32_t i = 0, j = 0; i < k->num_args; i++) {
-		const xs_kernel_arg *a = &k->args[i];
-		if (a->kind == XS_ARG_HIDDEN)
-			continue;
-		run_arg *r = &ra[j];
-		char buf[256], err[512];
-		xs_argspec_kind sk = r->spec.kind;
-		bool ok;
-		switch (a->kind) {
-		case XS_ARG_GLOBAL_BUFFER: ok = xs_argspec_is_buffer(&r->spec); break;
-		case XS_ARG_DYNAMIC_SHARED_POINTER: ok = sk == XS_AS_LOCAL; break;
-		case XS_ARG_BY_VALUE: ok = xs_argspec_value_size(&r->spec) == a->size; break;
-		default: ok = false; break;
-		}
-		if (!ok) {
-			fprintf(stderr, "xs12 run: --arg %d (%s) does not fit argument %u: %s\n", j,
-				xs_argspec_kind_name(sk), j, arg_desc(a, buf, sizeof(buf)));
-			return XS_CLI_USAGE_ERROR;
-		}
-		if (a->kind == XS_ARG_BY_VALUE) {
-			xs_argspec_value_bytes(&r->spec, kargs + a->offset);
-		} else if (a->kind == XS_ARG_DYNAMIC_SHARED_POINTER) {
-			/* The argument is the LDS offset of the dynamic region. */
-			uint32_t v = lds_off;
-			memcpy(kargs + a->offset, &v, XS_MIN_CLI(a->size, 4u));
-			lds_off = XS_ALIGN_UP_CLI(lds_off + (uint32_t)r->spec.bytes, 16);
-			*dynamic_lds = lds_off - k->group_segment_fixed_size; /* alignment gaps included */
-		} else {
-			if (xs_argspec_load(&r->spec, err, sizeof(err))) {
-				fprintf(stderr, "xs12 run: %s\n", err);
-				return 1;
-			}
-			r->size = r->spec.bytes;
-			if (xs_mem_alloc(dev, r->size, 256, &r->va) ||
-			    (r->spec.data && xs_mem_write(dev, r->va, r->spec.data, r->size))) {
-				fprintf(stderr, "xs12 run: argument %u: %s\n", j, xs_last_error(dev));
-				return 1;
-			}
-			memcpy(kargs + a->offset, &r->va, XS_MIN_CLI(a->size, 8u));
-		}
-		j++;
-	}
-	return 0;
-}
-
-int xs_cli_run_kernel(xs_device *dev, const xs_module *mod, const xs_kernel_info *k, const uint32_t groups[3],
-		      const uint32_t block[3], uint32_t work_dim, const char *const *specs, int nspecs,
-		      xs_dispatch_stats *stats)
-{
-	xs_cli_job job = { .mod = mod, .k = k, .work_dim = work_dim, .specs = specs, .nspecs = nspecs };
-	memcpy(job.groups, groups, sizeof(job.groups));
-	memcpy(job.block, block, sizeof(job.block));
-	return xs_cli_run_jobs(dev, &job, 1, stats);
-}
-
-/* Runs jobs as one batch (xs_dispatch_batch): parse and bind every job's
- * SPECs, dispatch, then write out/inout files (also after a device-removed
- * report: what the waves wrote before the fault is there to inspect). */
-int xs_cli_run_jobs(xs_device *dev, xs_cli_job *jobs, int njobs, xs_dispatch_stats *stats)
-{
-	run_arg(*ra)[MAX_ARGS] = calloc((size_t)njobs, sizeof(*ra));
-	uint8_t **kargs = calloc((size_t)njobs, sizeof(*kargs));
-	xs_dispatch_desc *descs = calloc((size_t)njobs, sizeof(*descs));
-	int *parsed = calloc((size_t)njobs, sizeof(*parsed));
-	int rc = 0;
-	char err[512];
-	if (!ra || !kargs || !descs || !parsed) {
-		fprintf(stderr, "xs12 run: out of memory\n");
-		rc = 1;
-		goto out;
-	}
-	for (int j = 0; j < njobs && !rc; j++) {
-		xs_cli_job *job = &jobs[j];
-		if (job->nspecs > MAX_ARGS) {
-			fprintf(stderr, "xs12 run: at most %d --arg\n", MAX_ARGS);
-			rc = XS_CLI_USAGE_ERROR;
-			break;
-		}
-		for (int i = 0; i < job->nspecs; i++, parsed[j]++)
-			if (xs_argspec_parse(job->specs[i], &ra[j][i].spec, err, sizeof(err))) {
-				fprintf(stderr, "xs12 run: %s\n", err);
-				rc = XS_CLI_USAGE_ERROR;
-				break;
-			}
-		if (rc)
-			break;
-		kargs[j] = calloc(1, job->k->kernarg_size ? job->k->kernarg_size : 1);
-		uint32_t dynamic_lds = 0;
-		if (!kargs[j] || (rc = bind_args(dev, job->k, ra[j], job->nspecs, kargs[j], &dynamic_lds)))
-			break;
-		descs[j] = (xs_dispatch_desc){
-			.kernel = job->k, .module = job->mod, .kernargs = kargs[j], .kernargs_size = job->k->kernarg_size,
-			.dynamic_lds = dynamic_lds, .work_dim = job->work_dim, .queue = job->queue, .cu_mask = job->cu_mask,
-		};
-		memcpy(descs[j].groups, job->groups, sizeof(descs[j].groups));
-		memcpy(descs[j].block, job->block, sizeof(descs[j].block));
-	}
-	if (!rc && xs_dispatch_batch(dev, descs, (uint32_t)njobs, stats)) {
-		fprintf(stderr, "xs12 run: %s\n", xs_last_error(dev));
-		rc = 1;
-	}
-	for (int j = 0; j < njobs && parsed; j++)
-		for (int i = 0; i < parsed[j]; i++) {
-			run_arg *a = &ra[j][i];
-			if (!a->va || (a->spec.kind != XS_AS_OUT && a->spec.kind != XS_AS_INOUT))
-				continue;
-			uint8_t *buf = malloc(a->size);
-			if (!buf || xs_mem_read(dev, a->va, buf, a->size) ||
-			    xs_argspec_store(&a->spec, buf, a->size, err, sizeof(err))) {
-				fprintf(stderr, "xs12 run: %s\n", buf ? err : "out of memory");
-				rc = rc ? rc : 1;
-			}
-			free(buf);
-		}
-out:
-	for (int j = 0; j < njobs && parsed; j++) {
-		for (int i = 0; i < parsed[j]; i++) {
-			if (ra[j][i].va)
-				xs_mem_free(dev, ra[j][i].va);
-			xs_argspec_free(&ra[j][i].spec);
-		}
-		free(kargs ? kargs[j] : NULL);
-	}
-	free(ra);
-	free(kargs);
-	free(descs);
-	free(parsed);
-	return rc;
-}
-
-const xs_kernel_info *xs_cli_pick_kernel(const xs_module *mod, const char *name, const char *path)
-{
-	uint32_t n = xs_module_kernel_count(mod);
-	if (name) {
-		const xs_kernel_info *k = xs_module_find_kernel(mod, name);
-		if (!k)
-			fprintf(stderr, "xs12 run: %s has no kernel '%s'\n", path, name);
-		if (!k)
-			for (uint32_t i = 0; i < n; i++)
-				fprintf(stderr, "  kernel: %s\n", xs_module_kernel(mod, i)->name);
-		return k;
-	}
-	if (n == 1)
-		return xs_module_kernel(mod, 0);
-	fprintf(stderr, "xs12 run: %s has %u kernels; pick one with --kernel:\n", path, n);
-	for (uint32_t i = 0; i < n; i++)
-		fprintf(stderr, "  kernel: %s\n", xs_module_kernel(mod, i)->name);
-	return NULL;
-}
-
-/* Options of one kernel: its file comes first, then these. */
 static const struct option kernel_opts[] = {
-	{ "kernel", required_argument, NULL, 'k' },
-	{ "groups", required_argument, NULL, 'g' },
-	{ "block", required_argument, NULL, 'b' },
-	{ "arg", required_argument, NULL, 'a' },
-	{ "queue", required_argument, NULL, 'q' },
-	{ "cu-mask", required_argument, NULL, 'c' },
-	/* global options (first kernel only) */
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "groups", required_argument, NULL, OPT_GROUPS },
+	{ "block", required_argument, NULL, OPT_BLOCK },
+	{ "arg", required_argument, NULL, OPT_ARG },
+	{ "queue", required_argument, NULL, OPT_QUEUE },
+	{ "cu-mask", required_argument, NULL, OPT_CU_MASK },
+	/* options of the whole run: the first kernel's part only */
 	{ "machine", required_argument, NULL, 'm' },
 	{ "scratch-waves", required_argument, NULL, 's' },
 	{ "title-scratch", required_argument, NULL, 'T' },
@@ -246,82 +88,153 @@ static const struct option kernel_opts[] = {
 	{ "svg", required_argument, NULL, 'v' },
 	{ "record", required_argument, NULL, 'R' },
 	{ "threads", required_argument, NULL, 'N' },
+	{ "cc", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
 
 typedef struct run_opts {
 	xs_machine machine;
-	uint32_t scratch_waves, title_scratch, watchdog, threads;
+	uint32_t scratch_waves, threads;
+	const char *title_scratch;
+	xs_device_desc watch;    /* hang_gpu_ms, hang_host_ms, watchdog_wave_insts */
 	bool json, functional;
 	const char *trace, *svg, *record;
+	xs_cc_opts cc;
 } run_opts;
 
-typedef struct kernel_opts_t {
+typedef struct kernel_cli {
 	const char *path, *kernel;
 	const char *specs[MAX_ARGS];
 	int nspecs, gdims, bdims;
 	uint32_t groups[3], block[3], queue;
 	uint64_t cu_mask;
+	bool queue_given;
 } kernel_cli;
 
-/* Parses argv[0] = FILE then options; global ones only when g != NULL.
- * Returns 0, XS_CLI_USAGE_ERROR, or -1 for --help (printed). */
+/* "2s", "1500ms", "off" -> milliseconds (XS_WATCHDOG_OFF). */
+static bool parse_time_ms(const char *s, uint32_t *ms)
+{
+	if (!strcmp(s, "off")) {
+		*ms = XS_WATCHDOG_OFF;
+		return true;
+	}
+	char *end;
+	double v = strtod(s, &end);
+	double scale = !strcmp(end, "s") ? 1000 : !strcmp(end, "ms") ? 1 : 0;
+	if (end == s || scale == 0 || !(v > 0) || v * scale >= XS_WATCHDOG_OFF)
+		return false;
+	*ms = (uint32_t)(v * scale + 0.5);
+	return *ms > 0;
+}
+
+static int parse_watchdog(const char *s, xs_device_desc *d)
+{
+	if (!strcmp(s, "off")) {
+		d->hang_gpu_ms = d->hang_host_ms = XS_WATCHDOG_OFF;
+		d->watchdog_wave_insts = 0;
+		return 0;
+	}
+	char buf[128];
+	if (strlen(s) >= sizeof(buf))
+		return xs_cli_usage_error("run", "--watchdog: too long");
+	strcpy(buf, s);
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *v = strchr(t, '=');
+		bool ok = v != NULL;
+		if (ok) {
+			*v++ = 0;
+			if (!strcmp(t, "gpu"))
+				ok = parse_time_ms(v, &d->hang_gpu_ms);
+			else if (!strcmp(t, "host"))
+				ok = parse_time_ms(v, &d->hang_host_ms);
+			else if (!strcmp(t, "insts")) {
+				uint32_t n;
+				ok = !strcmp(v, "off") ? (d->watchdog_wave_insts = 0, true)
+						       : xs_cli_parse_u32(v, &n) && n && (d->watchdog_wave_insts = n, true);
+			} else
+				ok = false;
+		}
+		if (!ok)
+			return xs_cli_usage_error("run", "--watchdog '%s': expected 'off' or a list of gpu=TIME, host=TIME "
+						  "(TIME: 2s, 500ms or off) and insts=N, e.g. gpu=2s,host=30s", s);
+	}
+	return 0;
+}
+
+/* Parses argv[0] = the verb or "--async", then FILE and options; run-wide
+ * options only when g != NULL. Returns 0, XS_CLI_USAGE_ERROR, or -1 for
+ * --help (printed). */
 static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, const char *who)
 {
-	int c;
+	int c, li = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", kernel_opts, NULL)) != -1) {
-		bool global = strchr("msTwjtfrvRN", c) != NULL;
-		if (global && !g)
-			return xs_cli_usage_error("run", "%s: '%s' applies to the whole run: put it before --async",
-						  who, argv[optind - 1]);
+	const char *file = NULL;
+	/* "+": stop at the first non-option, so FILE may come before or after options. */
+	while (optind < argc) {
+		if ((c = getopt_long(argc, argv, "+", kernel_opts, &li)) == -1) {
+			if (file)
+				return xs_cli_usage_error("run", "%s: one code object file ('%s' and '%s')", who, file,
+							  argv[optind]);
+			file = argv[optind++];
+			continue;
+		}
+		bool global = strchr(KERNEL_OPTS, c) == NULL;
+		if (global && !g && c != 'h') {
+			const char *name = li >= 0 ? kernel_opts[li].name : "?";
+			if (c == '?' && optopt == 0 && !strcmp(argv[optind - 1], "--async"))
+				return xs_cli_usage_error("run", "a second --async: the command runs at most two kernels at "
+							  "once (the first and one --async kernel); the C API takes up to 8");
+			if (c == '?')
+				return xs_cli_usage_error("run", "%s: unknown option or missing value: '%s'", who,
+							  argv[optind - 1]);
+			return xs_cli_usage_error("run", "--%s applies to the whole run: put it before --async", name);
+		}
 		switch (c) {
-		case 'k': kc->kernel = optarg; break;
-		case 'g':
+		case OPT_KERNEL: kc->kernel = optarg; break;
+		case OPT_GROUPS:
 			if (!(kc->gdims = xs_cli_parse_dims(optarg, kc->groups)))
 				return xs_cli_usage_error("run", "--groups '%s': expected X[,Y[,Z]] of positive integers", optarg);
 			break;
-		case 'b':
+		case OPT_BLOCK:
 			if (!(kc->bdims = xs_cli_parse_dims(optarg, kc->block)))
 				return xs_cli_usage_error("run", "--block '%s': expected X[,Y[,Z]] of positive integers", optarg);
 			break;
-		case 'a':
+		case OPT_ARG:
 			if (kc->nspecs == MAX_ARGS)
 				return xs_cli_usage_error("run", "at most %d --arg", MAX_ARGS);
 			kc->specs[kc->nspecs++] = optarg;
 			break;
-		case 'q':
-			if (!strcmp(optarg, "direct"))
-				kc->queue = 0;
-			else if (!strcmp(optarg, "compute"))
-				kc->queue = 1;
-			else
+		case OPT_QUEUE:
+			if (strcmp(optarg, "direct") && strcmp(optarg, "compute"))
 				return xs_cli_usage_error("run", "--queue '%s': direct or compute", optarg);
+			if (!g && !strcmp(optarg, "direct"))
+				return xs_cli_usage_error("run", "--queue direct after --async: the --async kernel runs on the "
+							  "compute queue beside the first; to run the first kernel on the "
+							  "compute queue, put --queue compute before --async");
+			kc->queue = !strcmp(optarg, "compute");
+			kc->queue_given = true;
 			break;
-		case 'c': {
+		case OPT_CU_MASK: {
 			char *end;
 			kc->cu_mask = strtoull(optarg, &end, 0);
-			if (*end || !kc->cu_mask)
+			if (*end || end == optarg || !kc->cu_mask)
 				return xs_cli_usage_error("run", "--cu-mask '%s': a non-zero bit mask of CUs (e.g. 0xff)", optarg);
 			break;
 		}
 		case 'm':
 			if (!xs_cli_parse_machine(optarg, &g->machine))
-				return xs_cli_usage_error("run", "unknown machine '%s' (seriesx, seriess)", optarg);
+				return xs_cli_usage_error("run", "--machine '%s': seriesx or seriess", optarg);
 			break;
 		case 's':
 			if (!xs_cli_parse_u32(optarg, &g->scratch_waves) || g->scratch_waves == 0)
 				return xs_cli_usage_error("run", "--scratch-waves '%s': expected a positive integer", optarg);
 			break;
-		case 'T':
-			if (!xs_cli_parse_u32(optarg, &g->title_scratch) || g->title_scratch == 0)
-				return xs_cli_usage_error("run", "--title-scratch '%s': expected a positive integer", optarg);
-			break;
+		case 'T': g->title_scratch = optarg; break;
 		case 'w':
-			if (!xs_cli_parse_u32(optarg, &g->watchdog) || g->watchdog == 0)
-				return xs_cli_usage_error("run", "--watchdog '%s': expected a positive integer", optarg);
+			if (parse_watchdog(optarg, &g->watch))
+				return XS_CLI_USAGE_ERROR;
 			break;
 		case 'j': g->json = true; break;
 		case 't': g->functional = false; break;
@@ -333,39 +246,184 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 			if (!xs_cli_parse_u32(optarg, &g->threads) || g->threads == 0)
 				return xs_cli_usage_error("run", "--threads '%s': expected a positive integer", optarg);
 			break;
+		case 'C': {
+			char bad[64];
+			if (xs_cc_flags(optarg, &g->cc, bad, sizeof(bad)))
+				return xs_cli_usage_error("run", "--cc: unknown flag '%s' (-O0..-O3, --wave64, -g)", bad);
+			break;
+		}
 		case 'h': help(stdout); return -1;
 		default:
 			return xs_cli_usage_error("run", "unknown option or missing value: '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1)
-		return xs_cli_usage_error("run", "%s: expected one code object file", who);
-	kc->path = argv[optind];
+	if (!file)
+		return xs_cli_usage_error("run", "%s: expected a code object file", who);
+	kc->path = file;
 	if (!kc->gdims || !kc->bdims)
 		return xs_cli_usage_error("run", "%s: --groups and --block are required", who);
 	return 0;
 }
 
-static void print_stats_json(const xs_kernel_info *k, const kernel_cli *kc, const xs_dispatch_stats *st, bool ok)
+/* ---- arguments ------------------------------------------------------------------- */
+
+typedef struct run_arg {
+	xs_argspec spec;
+	uint64_t va; /* GPU buffer */
+	uint64_t size;
+} run_arg;
+
+/* What a by-value argument's metadata type is (OpenCL .type_name). */
+typedef enum { T_NONE, T_SINT, T_UINT, T_FLOAT, T_OTHER } tclass;
+
+static tclass classify(const char *t)
 {
-	printf("{\"kernel\": ");
-	xs_cli_json_string(stdout, k->name);
-	printf(", \"queue\": \"%s\", \"ok\": %s, \"waves_launched\": %llu, \"wave_instructions\": %llu, "
-	       "\"cycles\": %llu, \"start_cycle\": %llu, \"end_cycle\": %llu, \"microseconds\": %.4f, "
-	       "\"peak_waves_in_flight\": %u, \"peak_waves_per_simd\": %u, \"avg_waves_per_simd\": %.4f, "
-	       "\"peak_scratch_slots\": %u, \"scratch_waves\": %u, \"scratch_wavesize_kb\": %u, \"wait_cycles\": {",
-	       kc->queue ? "compute" : "direct", ok ? "true" : "false", (unsigned long long)st->waves_launched,
-	       (unsigned long long)st->wave_instructions, (unsigned long long)st->cycles,
-	       (unsigned long long)st->start_cycle, (unsigned long long)st->end_cycle, st->microseconds,
-	       st->peak_waves_in_flight, st->peak_waves_per_simd, st->avg_waves_per_simd, st->peak_scratch_slots,
-	       st->scratch_waves, st->scratch_wavesize_kb);
-	for (int i = 0; i < XS_WAIT_COUNT; i++)
-		printf("%s\"%s\": %llu", i ? ", " : "", xs_wait_cause_name((xs_wait_cause)i),
-		       (unsigned long long)st->wait_cycles[i]);
-	printf("}, \"cu_busy_cycles\": [");
-	for (uint32_t i = 0; i < st->num_cu && i < XS_MAX_CUS; i++)
-		printf("%s%llu", i ? ", " : "", (unsigned long long)st->cu_busy_cycles[i]);
-	printf("], \"host_seconds\": %.6f}", st->host_seconds);
+	if (!t || !*t)
+		return T_NONE;
+	while (!strncmp(t, "const ", 6) || !strncmp(t, "volatile ", 9))
+		t += t[0] == 'c' ? 6 : 9;
+	static const char *const sint[] = { "char", "short", "int", "long", "signed char", "long long", "ptrdiff_t",
+					    "intptr_t", NULL };
+	static const char *const uint[] = { "uchar", "ushort", "uint", "ulong", "unsigned char", "unsigned short",
+					    "unsigned int", "unsigned long", "size_t", "uintptr_t", "bool", NULL };
+	static const char *const fl[] = { "half", "float", "double", NULL };
+	for (int i = 0; sint[i]; i++)
+		if (!strcmp(t, sint[i]))
+			return T_SINT;
+	for (int i = 0; uint[i]; i++)
+		if (!strcmp(t, uint[i]))
+			return T_UINT;
+	for (int i = 0; fl[i]; i++)
+		if (!strcmp(t, fl[i]))
+			return T_FLOAT;
+	return T_OTHER; /* vectors, structs: checked by size */
+}
+
+static tclass spec_class(xs_argspec_kind k)
+{
+	switch (k) {
+	case XS_AS_I32: case XS_AS_I64: return T_SINT;
+	case XS_AS_U32: case XS_AS_U64: return T_UINT;
+	case XS_AS_F32: case XS_AS_F64: return T_FLOAT;
+	default: return T_OTHER;
+	}
+}
+
+/* The SPEC a by-value argument of this type takes, e.g. "u32:V". */
+static const char *wanted(const xs_kernel_arg *a, tclass t)
+{
+	if (t == T_FLOAT)
+		return a->size == 8 ? "f64:V" : a->size == 4 ? "f32:V" : "a float SPEC of its size";
+	if (t == T_SINT)
+		return a->size == 8 ? "i64:V" : a->size == 4 ? "i32:V" : "an integer SPEC of its size";
+	if (t == T_UINT)
+		return a->size == 8 ? "u64:V" : a->size == 4 ? "u32:V" : "an integer SPEC of its size";
+	return a->size == 8 ? "a 64-bit SPEC (i64, u64, f64)" : a->size == 4 ? "a 32-bit SPEC (i32, u32, f32)"
+									   : "a SPEC of its size";
+}
+
+static int bad_arg(int j, const char *spec, const xs_kernel_arg *a, const char *why)
+{
+	char buf[300];
+	fprintf(stderr, "xs12 run: --arg %d '%s' does not fit argument %d, %s: %s\n", j, spec, j,
+		xs_cli_arg_desc(a, buf, sizeof(buf)), why);
+	return XS_CLI_USAGE_ERROR;
+}
+
+/* Binds SPECs to the kernel's explicit arguments; writes kernargs. */
+static int bind_args(xs_device *dev, const xs_kernel_info *k, run_arg *ra, int nra, const char *const *specs,
+		     uint8_t *kargs, uint32_t *dynamic_lds)
+{
+	int explicit_n = 0;
+	for (uint32_t i = 0; i < k->num_args; i++)
+		explicit_n += k->args[i].kind != XS_ARG_HIDDEN;
+	if (explicit_n != nra) {
+		fprintf(stderr, "xs12 run: kernel %s takes %d explicit argument%s, got %d --arg:\n", k->name, explicit_n,
+			explicit_n == 1 ? "" : "s", nra);
+		char buf[300];
+		for (uint32_t i = 0, j = 0; i < k->num_args; i++)
+			if (k->args[i].kind != XS_ARG_HIDDEN)
+				fprintf(stderr, "  argument %u: %s\n", j++, xs_cli_arg_desc(&k->args[i], buf, sizeof(buf)));
+		return XS_CLI_USAGE_ERROR;
+	}
+	uint32_t lds_off = XS_ALIGN_UP_CLI(k->group_segment_fixed_size, 16);
+	for (uint32_t i = 0, j = 0; i < k->num_args; i++) {
+		const xs_kernel_arg *a = &k->args[i];
+		if (a->kind == XS_ARG_HIDDEN)
+			continue;
+		run_arg *r = &ra[j];
+		xs_argspec_kind sk = r->spec.kind;
+		char why[200];
+		switch (a->kind) {
+		case XS_ARG_GLOBAL_BUFFER:
+			if (!xs_argspec_is_buffer(&r->spec))
+				return bad_arg((int)j, specs[j], a, "a buffer takes in:FILE, out:FILE:BYTES or inout:FILE:OUTFILE");
+			break;
+		case XS_ARG_DYNAMIC_SHARED_POINTER:
+			if (sk != XS_AS_LOCAL)
+				return bad_arg((int)j, specs[j], a, "a __local pointer takes local:BYTES");
+			break;
+		case XS_ARG_BY_VALUE: {
+			tclass t = classify(a->type_name);
+			size_t vs = xs_argspec_value_size(&r->spec);
+			if (!vs)
+				return bad_arg((int)j, specs[j], a, "a by-value argument takes i32, u32, i64, u64, f32 or f64");
+			if (t == T_NONE && vs != a->size) {
+				snprintf(why, sizeof(why), "expected %s (the code object has no type names, as HIP code "
+					 "objects do not: checked by size only)", wanted(a, T_OTHER));
+				return bad_arg((int)j, specs[j], a, why);
+			}
+			if ((t != T_NONE && t != T_OTHER && spec_class(sk) != t) || vs != a->size) {
+				snprintf(why, sizeof(why), "expected %s", wanted(a, t == T_NONE ? T_OTHER : t));
+				return bad_arg((int)j, specs[j], a, why);
+			}
+			break;
+		}
+		default:
+			return bad_arg((int)j, specs[j], a, "xs12 run cannot pass this kind of argument");
+		}
+		if (a->kind == XS_ARG_BY_VALUE) {
+			xs_argspec_value_bytes(&r->spec, kargs + a->offset);
+		} else if (a->kind == XS_ARG_DYNAMIC_SHARED_POINTER) {
+			/* The argument is the LDS offset of the dynamic region. */
+			uint32_t v = lds_off;
+			memcpy(kargs + a->offset, &v, XS_MIN_CLI(a->size, 4u));
+			lds_off = XS_ALIGN_UP_CLI(lds_off + (uint32_t)r->spec.bytes, 16);
+			*dynamic_lds = lds_off - k->group_segment_fixed_size; /* alignment gaps included */
+		} else {
+			char err[600];
+			if (xs_argspec_load(&r->spec, err, sizeof(err))) {
+				fprintf(stderr, "xs12 run: %s\n", err);
+				return 1;
+			}
+			r->size = r->spec.bytes;
+			/* Exactly the bytes asked for: an access past them faults and the
+			 * report names this argument (xs_mem_alloc is byte-exact). */
+			char name[300], desc[300];
+			snprintf(name, sizeof(name), "--arg %u %s (%s)", j, specs[j], xs_cli_arg_desc(a, desc, sizeof(desc)));
+			if (xs_mem_alloc(dev, r->size, 256, &r->va) || xs_mem_set_name(dev, r->va, name) ||
+			    (r->spec.data && xs_mem_write(dev, r->va, r->spec.data, r->size))) {
+				fprintf(stderr, "xs12 run: argument %u: %s\n", j, xs_last_error(dev));
+				return 1;
+			}
+			memcpy(kargs + a->offset, &r->va, XS_MIN_CLI(a->size, 8u));
+		}
+		j++;
+	}
+	return 0;
+}
+
+/* ---- progress and Ctrl-C ----------------------------------------------------------- */
+
+static xs_device *volatile running_dev;
+static volatile sig_atomic_t interrupts;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (interrupts++ || !running_dev)
+		_exit(130); /* a second Ctrl-C: leave at once */
+	xs_device_interrupt(running_dev);
 }
 
 typedef struct progress_state {
@@ -376,12 +434,82 @@ typedef struct progress_state {
 static void show_progress(void *user, uint64_t launched, uint64_t total, uint64_t cycles)
 {
 	progress_state *p = user;
-	if (xs_cli_now() - p->start < 1.0)
+	double t = xs_cli_now() - p->start;
+	if (t < 1.0)
 		return;
-	fprintf(stderr, "\r%llu/%llu groups launched, %llu cycles simulated   ", (unsigned long long)launched,
-		(unsigned long long)total, (unsigned long long)cycles);
+	char eta[64] = "";
+	if (launched && launched < total)
+		snprintf(eta, sizeof(eta), ", about %.0f s left", t * (double)(total - launched) / (double)launched);
+	fprintf(stderr, "\r%llu/%llu groups launched, %llu cycles simulated, %.0f s%s (Ctrl-C stops)   ",
+		(unsigned long long)launched, (unsigned long long)total, (unsigned long long)cycles, t, eta);
 	p->shown = true;
 }
+
+/* ---- output ------------------------------------------------------------------------- */
+
+/* One dispatch's figures; with error_field, "error" too (a message or null). */
+static void print_stats_json(const xs_kernel_info *k, const kernel_cli *kc, const xs_dispatch_stats *st, bool ok,
+			     bool functional, bool error_field, const char *error)
+{
+	printf("{\"kernel\": ");
+	xs_cli_json_string(stdout, k ? k->name : "");
+	printf(", \"queue\": \"%s\", \"ok\": %s, \"mode\": \"%s\", \"waves_launched\": %llu, \"wave_instructions\": %llu, "
+	       "\"cycles\": %llu, \"start_cycle\": %llu, \"end_cycle\": %llu, \"microseconds\": ",
+	       kc->queue ? "compute" : "direct", ok ? "true" : "false", functional ? "functional" : "timing",
+	       (unsigned long long)st->waves_launched, (unsigned long long)st->wave_instructions,
+	       (unsigned long long)st->cycles, (unsigned long long)st->start_cycle, (unsigned long long)st->end_cycle);
+	if (functional)
+		printf("null"); /* issue counts are no modelled time */
+	else
+		printf("%.4f", st->microseconds);
+	printf(", \"peak_waves_in_flight\": %u, \"peak_waves_per_simd\": %u, \"avg_waves_per_simd\": %.4f, "
+	       "\"peak_scratch_slots\": %u, \"scratch_waves\": %u, \"scratch_wavesize_kb\": %u, \"wait_cycles\": {",
+	       st->peak_waves_in_flight, st->peak_waves_per_simd, st->avg_waves_per_simd, st->peak_scratch_slots,
+	       st->scratch_waves, st->scratch_wavesize_kb);
+	for (int i = 0; i < XS_WAIT_COUNT; i++)
+		printf("%s\"%s\": %llu", i ? ", " : "", xs_wait_cause_name((xs_wait_cause)i),
+		       (unsigned long long)st->wait_cycles[i]);
+	printf("}, \"cu_busy_cycles\": [");
+	for (uint32_t i = 0; i < st->num_cu && i < XS_MAX_CUS; i++)
+		printf("%s%llu", i ? ", " : "", (unsigned long long)st->cu_busy_cycles[i]);
+	printf("], \"host_seconds\": %.6f", st->host_seconds);
+	if (error_field) {
+		printf(", \"error\": ");
+		if (error)
+			xs_cli_json_string(stdout, error);
+		else
+			printf("null");
+	}
+	printf("}");
+}
+
+static void print_summary(const xs_kernel_info *k, const kernel_cli *kc, const xs_dispatch_stats *st, bool functional)
+{
+	printf("%s (%s queue): %llu waves, %llu wave instructions, ", k->name, kc->queue ? "compute" : "direct",
+	       (unsigned long long)st->waves_launched, (unsigned long long)st->wave_instructions);
+	if (functional)
+		printf("issue counts %llu..%llu (functional mode: not modelled time)", (unsigned long long)st->start_cycle,
+		       (unsigned long long)st->end_cycle);
+	else
+		printf("cycles %llu..%llu (%.2f us)", (unsigned long long)st->start_cycle, (unsigned long long)st->end_cycle,
+		       st->microseconds);
+	printf(", peak %u waves in flight", st->peak_waves_in_flight);
+	if (st->scratch_waves)
+		printf(", peak %u of %u scratch slots", st->peak_scratch_slots, st->scratch_waves);
+	printf(", %.3f s\n", st->host_seconds);
+}
+
+/* ---- the run ------------------------------------------------------------------------- */
+
+typedef struct job {
+	kernel_cli *kc;
+	xs_module *mod;
+	const xs_kernel_info *k;
+	run_arg ra[MAX_ARGS];
+	int parsed;
+	uint8_t *kargs;
+	xs_dispatch_desc desc;
+} job;
 
 int xs_cli_run(int argc, char **argv)
 {
@@ -392,7 +520,7 @@ int xs_cli_run(int argc, char **argv)
 			split = i;
 			break;
 		}
-	run_opts g = { .machine = XS_MACHINE_SERIES_X };
+	run_opts g = { .machine = XS_MACHINE_SERIES_X, .cc = XS_CC_OPTS_DEFAULT };
 	kernel_cli kc[2] = { { .queue = 0 }, { .queue = 1 } };
 	int njobs = split < argc ? 2 : 1;
 	int r = parse_kernel(split, argv, &kc[0], &g, "first kernel");
@@ -400,84 +528,152 @@ int xs_cli_run(int argc, char **argv)
 		return r < 0 ? 0 : r;
 	if (njobs == 2 && (r = parse_kernel(argc - split, argv + split, &kc[1], NULL, "--async kernel")))
 		return r < 0 ? 0 : r;
+	xs_machine_info mi;
+	xs_machine_describe(g.machine, &mi);
+	if (g.scratch_waves > mi.max_scratch_waves)
+		return xs_cli_usage_error("run", "--scratch-waves %u: at most %u on %s (32 per CU, SPEC S1.13)",
+					  g.scratch_waves, mi.max_scratch_waves, mi.name);
 
 	progress_state ps = { .start = xs_cli_now() };
 	xs_device *dev;
 	xs_device_desc desc = { .machine = g.machine, .scratch_waves = g.scratch_waves,
-				.watchdog_wave_insts = g.watchdog, .functional = g.functional, .threads = g.threads,
-				.progress = isatty(2) ? show_progress : NULL, .progress_user = &ps };
+				.hang_gpu_ms = g.watch.hang_gpu_ms, .hang_host_ms = g.watch.hang_host_ms,
+				.watchdog_wave_insts = g.watch.watchdog_wave_insts, .functional = g.functional,
+				.threads = g.threads, .progress = isatty(2) ? show_progress : NULL, .progress_user = &ps };
 	if (xs_device_create(&desc, &dev)) {
 		fprintf(stderr, "xs12 run: %s\n", xs_last_error(NULL));
 		return XS_CLI_USAGE_ERROR;
 	}
 	if (g.trace || g.svg)
 		xs_device_trace(dev, true);
-	if (g.record && xs_device_record(dev, g.record)) {
-		fprintf(stderr, "xs12 run: %s\n", xs_last_error(dev));
-		xs_device_destroy(dev);
-		return 1;
-	}
-	xs_module *mods[2] = { 0 };
-	xs_cli_job jobs[2];
+	job jobs[2];
+	memset(jobs, 0, sizeof(jobs));
 	int rc = 0;
+	const char *err = NULL;
+	char errbuf[1200];
+	if (g.record && xs_device_record(dev, g.record))
+		rc = 1, err = xs_last_error(dev);
 	for (int j = 0; j < njobs && !rc; j++) {
-		if (xs_module_load_file(dev, kc[j].path, &mods[j])) {
-			fprintf(stderr, "xs12 run: %s\n", xs_last_error(dev));
+		job *jb = &jobs[j];
+		jb->kc = &kc[j];
+		char cached[4096];
+		const char *code = xs_cli_code_path("run", kc[j].path, &g.cc, cached, sizeof(cached));
+		if (!code) {
 			rc = 1;
 			break;
 		}
-		const xs_kernel_info *k = xs_cli_pick_kernel(mods[j], kc[j].kernel, kc[j].path);
-		if (!k) {
-			rc = 1;
+		if (xs_module_load_file(dev, code, &jb->mod)) {
+			rc = 1, err = xs_last_error(dev);
 			break;
 		}
-		jobs[j] = (xs_cli_job){ .mod = mods[j], .k = k, .specs = kc[j].specs, .nspecs = kc[j].nspecs,
-					.work_dim = (uint32_t)(kc[j].gdims > kc[j].bdims ? kc[j].gdims : kc[j].bdims),
-					.queue = kc[j].queue, .cu_mask = kc[j].cu_mask };
-		memcpy(jobs[j].groups, kc[j].groups, sizeof(jobs[j].groups));
-		memcpy(jobs[j].block, kc[j].block, sizeof(jobs[j].block));
-		/* --title-scratch N: the queue gets its own ring of N slots
-		 * (SetShaderScratchSpaceX), sized for this kernel (S1.11). */
-		if (g.title_scratch && k->private_segment_fixed_size) {
-			uint64_t per_wave = ((uint64_t)k->private_segment_fixed_size * k->wavefront_size + 1023) / 1024 * 1024;
+		if (!(jb->k = xs_cli_pick_kernel("run", jb->mod, kc[j].kernel, kc[j].path, &rc)))
+			break;
+		/* --title-scratch: the queue gets its own ring (SetShaderScratchSpaceX),
+		 * in slots of this kernel's need (S1.11). */
+		uint64_t per_wave = xs_kernel_scratch_per_wave(jb->k);
+		uint32_t slots;
+		if (g.title_scratch && per_wave) {
+			if ((rc = xs_cli_parse_title_scratch("run", g.title_scratch, per_wave, g.machine, &slots)))
+				break;
 			uint64_t va;
-			if (xs_mem_alloc(dev, per_wave * g.title_scratch, 1024, &va) ||
-			    xs_set_scratch_space(dev, kc[j].queue, va, per_wave * g.title_scratch, (uint32_t)per_wave)) {
-				fprintf(stderr, "xs12 run: --title-scratch: %s\n", xs_last_error(dev));
-				rc = 1;
+			char name[64];
+			snprintf(name, sizeof(name), "the scratch ring of queue %u (--title-scratch)", kc[j].queue);
+			if (xs_mem_alloc(dev, per_wave * slots, 1024, &va) || xs_mem_set_name(dev, va, name) ||
+			    xs_set_scratch_space(dev, kc[j].queue, va, per_wave * slots, (uint32_t)per_wave)) {
+				snprintf(errbuf, sizeof(errbuf), "--title-scratch: %s", xs_last_error(dev));
+				rc = 1, err = errbuf;
+				break;
 			}
 		}
+		for (int i = 0; i < kc[j].nspecs && !rc; i++, jb->parsed++) {
+			char e[600];
+			if (xs_argspec_parse(kc[j].specs[i], &jb->ra[i].spec, e, sizeof(e))) {
+				rc = xs_cli_usage_error("run", "%s", e);
+				break;
+			}
+		}
+		if (rc)
+			break;
+		uint32_t dynamic_lds = 0;
+		if (!(jb->kargs = calloc(1, jb->k->kernarg_size ? jb->k->kernarg_size : 1))) {
+			rc = 1, err = "host out of memory";
+			break;
+		}
+		if ((rc = bind_args(dev, jb->k, jb->ra, kc[j].nspecs, kc[j].specs, jb->kargs, &dynamic_lds)))
+			break;
+		jb->desc = (xs_dispatch_desc){
+			.kernel = jb->k, .module = jb->mod, .kernargs = jb->kargs, .kernargs_size = jb->k->kernarg_size,
+			.dynamic_lds = dynamic_lds,
+			.work_dim = (uint32_t)(kc[j].gdims > kc[j].bdims ? kc[j].gdims : kc[j].bdims),
+			.queue = kc[j].queue, .cu_mask = kc[j].cu_mask,
+		};
+		memcpy(jb->desc.groups, kc[j].groups, sizeof(jb->desc.groups));
+		memcpy(jb->desc.block, kc[j].block, sizeof(jb->desc.block));
 	}
+
 	xs_dispatch_stats st[2];
 	memset(st, 0, sizeof(st));
-	if (!rc)
-		rc = xs_cli_run_jobs(dev, jobs, njobs, st);
+	bool dispatched = false, interrupted = false;
+	if (!rc) {
+		xs_dispatch_desc descs[2] = { jobs[0].desc, jobs[1].desc };
+		running_dev = dev;
+		interrupts = 0;
+		struct sigaction sa = { .sa_handler = on_sigint }, old;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &old);
+		xs_status s = xs_dispatch_batch(dev, descs, (uint32_t)njobs, st);
+		sigaction(SIGINT, &old, NULL);
+		running_dev = NULL;
+		dispatched = true;
+		if (s) {
+			rc = s == XS_E_INTERRUPTED ? 130 : 1;
+			interrupted = s == XS_E_INTERRUPTED;
+			err = xs_last_error(dev);
+		}
+	}
 	if (ps.shown)
 		fprintf(stderr, "\n");
-	bool ran = st[0].waves_launched || (njobs == 2 && st[1].waves_launched);
-	if (rc == 0 || (rc == 1 && ran)) {
-		if (g.json) {
-			if (njobs == 1) {
-				print_stats_json(jobs[0].k, &kc[0], &st[0], rc == 0);
-			} else {
-				printf("{\"dispatches\": [");
-				for (int j = 0; j < njobs; j++) {
-					printf(j ? ", " : "");
-					print_stats_json(jobs[j].k, &kc[j], &st[j], rc == 0);
-				}
-				printf("]}");
+	/* Out files, also after a device-removed report or an interrupt: what
+	 * the waves wrote is there to inspect. */
+	for (int j = 0; j < njobs && dispatched; j++)
+		for (int i = 0; i < jobs[j].parsed; i++) {
+			run_arg *a = &jobs[j].ra[i];
+			if (!a->va || (a->spec.kind != XS_AS_OUT && a->spec.kind != XS_AS_INOUT))
+				continue;
+			char e[600];
+			uint8_t *buf = malloc(a->size);
+			if (!buf || xs_mem_read(dev, a->va, buf, a->size) ||
+			    xs_argspec_store(&a->spec, buf, a->size, e, sizeof(e))) {
+				fprintf(stderr, "xs12 run: %s\n", buf ? e : "out of memory");
+				rc = rc ? rc : 1;
 			}
-			printf("\n");
-		} else if (rc == 0) {
-			for (int j = 0; j < njobs; j++)
-				fprintf(stderr, "%s (%s queue): %llu waves, %llu wave instructions, cycles %llu..%llu "
-					"(%.2f us), peak %u waves in flight, peak %u of %u scratch slots, %.3f s\n",
-					jobs[j].k->name, kc[j].queue ? "compute" : "direct",
-					(unsigned long long)st[j].waves_launched, (unsigned long long)st[j].wave_instructions,
-					(unsigned long long)st[j].start_cycle, (unsigned long long)st[j].end_cycle,
-					st[j].microseconds, st[j].peak_waves_in_flight, st[j].peak_scratch_slots,
-					st[j].scratch_waves, st[j].host_seconds);
+			free(buf);
 		}
+	if (err)
+		fprintf(stderr, "xs12 run: %s%s\n", err, interrupted ? " (Ctrl-C)" : "");
+	if (g.json && (dispatched || err)) {
+		/* On failure too: "ok": false, "error", and what was measured. */
+		if (njobs == 1) {
+			print_stats_json(jobs[0].k, &kc[0], &st[0], rc == 0, g.functional, true, err);
+		} else {
+			printf("{\"dispatches\": [");
+			for (int j = 0; j < njobs; j++) {
+				printf(j ? ", " : "");
+				print_stats_json(jobs[j].k, &kc[j], &st[j], rc == 0, g.functional, false, NULL);
+			}
+			printf("], \"ok\": %s, \"error\": ", rc == 0 ? "true" : "false");
+			if (err)
+				xs_cli_json_string(stdout, err);
+			else
+				printf("null");
+			printf("}");
+		}
+		printf("\n");
+	} else if (!g.json && rc == 0) {
+		for (int j = 0; j < njobs; j++)
+			print_summary(jobs[j].k, &kc[j], &st[j], g.functional);
+	}
+	if (dispatched && (g.trace || g.svg)) {
 		if (g.trace && xs_trace_write_json(dev, g.trace)) {
 			fprintf(stderr, "xs12 run: %s\n", xs_last_error(dev));
 			rc = rc ? rc : 1;
@@ -487,8 +683,15 @@ int xs_cli_run(int argc, char **argv)
 			rc = rc ? rc : 1;
 		}
 	}
-	for (int j = 0; j < njobs; j++)
-		xs_module_destroy(mods[j]);
+	for (int j = 0; j < njobs; j++) {
+		for (int i = 0; i < jobs[j].parsed; i++) {
+			if (jobs[j].ra[i].va)
+				xs_mem_free(dev, jobs[j].ra[i].va);
+			xs_argspec_free(&jobs[j].ra[i].spec);
+		}
+		free(jobs[j].kargs);
+		xs_module_destroy(jobs[j].mod);
+	}
 	xs_device_destroy(dev);
 	return rc;
 }

@@ -195,6 +195,9 @@ static void test_buffers(void **state)
 	a = parse_ok("out:c.bin:1024M");
 	assert_true(a.bytes == XS_ARGSPEC_MAX_BYTES);
 	xs_argspec_free(&a);
+	a = parse_ok("out:c.bin:1G");   /* G, as K and M */
+	assert_true(a.bytes == XS_ARGSPEC_MAX_BYTES);
+	xs_argspec_free(&a);
 
 	/* the spec string need not outlive the parsed spec */
 	char tmp[64];
@@ -232,7 +235,8 @@ static void test_bad_buffers(void **state)
 	parse_bad("out:c.bin:", "missing byte count");
 	parse_bad("out:c.bin:0", "at least 1");
 	parse_bad("out:c.bin:-4", "not a number");
-	parse_bad("out:c.bin:4G", "junk 'G'");
+	parse_bad("out:c.bin:4G", "over the limit");
+	parse_bad("out:c.bin:4T", "junk 'T'");
 	parse_bad("out:c.bin:4KK", "junk 'K'");
 	parse_bad("out:c.bin:1025M", "over the limit");
 	parse_bad("out:c.bin:99999999999999999999999", "over the limit");

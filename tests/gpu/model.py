@@ -38,8 +38,8 @@ def run(args, tmp):
     return json.loads(p.stdout)
 
 
-def info(kernel):
-    p = subprocess.run([XS12, "info", "--json", os.path.join(KDIR, kernel)], capture_output=True, text=True)
+def info(kernel, *extra):
+    p = subprocess.run([XS12, "info", "--json", os.path.join(KDIR, kernel), *extra], capture_output=True, text=True)
     return json.loads(p.stdout)["kernels"][0]
 
 
@@ -86,7 +86,7 @@ def occupancy(tmp):
         ("limit_lds.O2.w32.hsaco", 64, lambda g: ["--arg", "in:in.bin", "--arg", f"out:o.bin:{g * 256}"]),
     ]
     for name, block, args in cases:
-        ki = info(name)
+        ki = info(name, "--scratch-waves", "1664")  # the ring of the runs below
         o = ki["occupancy"]
         wave = ki["wave_size"]
         wpg = -(-block // wave)
