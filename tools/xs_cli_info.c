@@ -120,7 +120,7 @@ static void print_text(const xs_kernel_info *k, const xs_occupancy *oc, const in
 	int nexp = 0;
 	for (uint32_t i = 0; i < k->num_args; i++)
 		if (k->args[i].kind != XS_ARG_HIDDEN) {
-			printf("  %s %d: %s\n", nexp ? "         " : "arguments", nexp,
+			printf("  %-14s %d: %s\n", nexp ? "" : "arguments", nexp,
 			       xs_cli_arg_desc(&k->args[i], buf, sizeof(buf)));
 			nexp++;
 		}

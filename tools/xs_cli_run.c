@@ -48,7 +48,7 @@ static void help(FILE *f)
 		"                  cycles are issue counts, not modelled time)\n"
 		"  --threads N     host threads for --functional (default: all cores)\n"
 		"  --watchdog SPEC hang detection: 'off', or a list of gpu=TIME, host=TIME (TIME in\n"
-		"                  s or ms, or 'off') and insts=N (a per-wave instruction budget).\n"
+		"                  s, ms or us, or 'off') and insts=N (a per-wave instruction budget).\n"
 		"                  Default gpu=2s,host=10s: the device is removed when a dispatch\n"
 		"                  completes no thread group for 2 s of simulated GPU time or 10 s\n"
 		"                  of host time\n"
@@ -97,7 +97,7 @@ typedef struct run_opts {
 	xs_machine machine;
 	uint32_t scratch_waves, threads;
 	const char *title_scratch;
-	xs_device_desc watch;    /* hang_gpu_ms, hang_host_ms, watchdog_wave_insts */
+	xs_device_desc watch;    /* hang_gpu_us, hang_host_ms, watchdog_wave_insts */
 	bool json, functional;
 	const char *trace, *svg, *record;
 	xs_cc_opts cc;
@@ -112,26 +112,28 @@ typedef struct kernel_cli {
 	bool queue_given;
 } kernel_cli;
 
-/* "2s", "1500ms", "off" -> milliseconds (XS_WATCHDOG_OFF). */
-static bool parse_time_ms(const char *s, uint32_t *ms)
+/* "2s", "1500ms", "20us", "off" -> units of `unit_us` microseconds
+ * (XS_WATCHDOG_OFF for off). */
+static bool parse_time(const char *s, double unit_us, uint32_t *out)
 {
 	if (!strcmp(s, "off")) {
-		*ms = XS_WATCHDOG_OFF;
+		*out = XS_WATCHDOG_OFF;
 		return true;
 	}
 	char *end;
 	double v = strtod(s, &end);
-	double scale = !strcmp(end, "s") ? 1000 : !strcmp(end, "ms") ? 1 : 0;
-	if (end == s || scale == 0 || !(v > 0) || v * scale >= XS_WATCHDOG_OFF)
+	double us = !strcmp(end, "s") ? 1e6 : !strcmp(end, "ms") ? 1e3 : !strcmp(end, "us") ? 1 : 0;
+	double n = v * us / unit_us;
+	if (end == s || us == 0 || !(v > 0) || n >= XS_WATCHDOG_OFF || n < 0.5)
 		return false;
-	*ms = (uint32_t)(v * scale + 0.5);
-	return *ms > 0;
+	*out = (uint32_t)(n + 0.5);
+	return true;
 }
 
 static int parse_watchdog(const char *s, xs_device_desc *d)
 {
 	if (!strcmp(s, "off")) {
-		d->hang_gpu_ms = d->hang_host_ms = XS_WATCHDOG_OFF;
+		d->hang_gpu_us = d->hang_host_ms = XS_WATCHDOG_OFF;
 		d->watchdog_wave_insts = 0;
 		return 0;
 	}
@@ -145,9 +147,9 @@ static int parse_watchdog(const char *s, xs_device_desc *d)
 		if (ok) {
 			*v++ = 0;
 			if (!strcmp(t, "gpu"))
-				ok = parse_time_ms(v, &d->hang_gpu_ms);
+				ok = parse_time(v, 1, &d->hang_gpu_us);
 			else if (!strcmp(t, "host"))
-				ok = parse_time_ms(v, &d->hang_host_ms);
+				ok = parse_time(v, 1000, &d->hang_host_ms);
 			else if (!strcmp(t, "insts")) {
 				uint32_t n;
 				ok = !strcmp(v, "off") ? (d->watchdog_wave_insts = 0, true)
@@ -157,7 +159,7 @@ static int parse_watchdog(const char *s, xs_device_desc *d)
 		}
 		if (!ok)
 			return xs_cli_usage_error("run", "--watchdog '%s': expected 'off' or a list of gpu=TIME, host=TIME "
-						  "(TIME: 2s, 500ms or off) and insts=N, e.g. gpu=2s,host=30s", s);
+						  "(TIME: 2s, 500ms, 20us or off) and insts=N, e.g. gpu=2s,host=30s", s);
 	}
 	return 0;
 }
@@ -399,8 +401,9 @@ static int bind_args(xs_device *dev, const xs_kernel_info *k, run_arg *ra, int n
 			r->size = r->spec.bytes;
 			/* Exactly the bytes asked for: an access past them faults and the
 			 * report names this argument (xs_mem_alloc is byte-exact). */
-			char name[300], desc[300];
-			snprintf(name, sizeof(name), "--arg %u %s (%s)", j, specs[j], xs_cli_arg_desc(a, desc, sizeof(desc)));
+			char name[300];
+			snprintf(name, sizeof(name), "--arg %u %s, argument %s (%s)", j, specs[j],
+				 a->name && *a->name ? a->name : "unnamed", a->type_name && *a->type_name ? a->type_name : "?");
 			if (xs_mem_alloc(dev, r->size, 256, &r->va) || xs_mem_set_name(dev, r->va, name) ||
 			    (r->spec.data && xs_mem_write(dev, r->va, r->spec.data, r->size))) {
 				fprintf(stderr, "xs12 run: argument %u: %s\n", j, xs_last_error(dev));
@@ -485,15 +488,16 @@ static void print_stats_json(const xs_kernel_info *k, const kernel_cli *kc, cons
 
 static void print_summary(const xs_kernel_info *k, const kernel_cli *kc, const xs_dispatch_stats *st, bool functional)
 {
-	printf("%s (%s queue): %llu waves, %llu wave instructions, ", k->name, kc->queue ? "compute" : "direct",
-	       (unsigned long long)st->waves_launched, (unsigned long long)st->wave_instructions);
+	printf("%s (%s queue): %llu wave%s, %llu wave instructions, ", k->name, kc->queue ? "compute" : "direct",
+	       (unsigned long long)st->waves_launched, st->waves_launched == 1 ? "" : "s",
+	       (unsigned long long)st->wave_instructions);
 	if (functional)
 		printf("issue counts %llu..%llu (functional mode: not modelled time)", (unsigned long long)st->start_cycle,
 		       (unsigned long long)st->end_cycle);
 	else
 		printf("cycles %llu..%llu (%.2f us)", (unsigned long long)st->start_cycle, (unsigned long long)st->end_cycle,
 		       st->microseconds);
-	printf(", peak %u waves in flight", st->peak_waves_in_flight);
+	printf(", peak %u wave%s in flight", st->peak_waves_in_flight, st->peak_waves_in_flight == 1 ? "" : "s");
 	if (st->scratch_waves)
 		printf(", peak %u of %u scratch slots", st->peak_scratch_slots, st->scratch_waves);
 	printf(", %.3f s\n", st->host_seconds);
@@ -537,7 +541,7 @@ int xs_cli_run(int argc, char **argv)
 	progress_state ps = { .start = xs_cli_now() };
 	xs_device *dev;
 	xs_device_desc desc = { .machine = g.machine, .scratch_waves = g.scratch_waves,
-				.hang_gpu_ms = g.watch.hang_gpu_ms, .hang_host_ms = g.watch.hang_host_ms,
+				.hang_gpu_us = g.watch.hang_gpu_us, .hang_host_ms = g.watch.hang_host_ms,
 				.watchdog_wave_insts = g.watch.watchdog_wave_insts, .functional = g.functional,
 				.threads = g.threads, .progress = isatty(2) ? show_progress : NULL, .progress_user = &ps };
 	if (xs_device_create(&desc, &dev)) {

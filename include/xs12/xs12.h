@@ -3,8 +3,8 @@
  *
  * A simulated Xbox Series GPU (RDNA2, gfx10.3) that runs real AMDGPU code
  * objects. This header is the runtime layer (device, GPU memory, code objects,
- * dispatch); the D3D12-style interfaces of ../../shared/ROADMAP.md item 1 will
- * be a second public header built on the same objects.
+ * dispatch); the D3D12 interfaces are a second public header built on the
+ * same runtime.
  *
  * Every call returns an xs_status; on failure xs_last_error() gives a message
  * that names the rule, field, byte offset or argument at fault.
@@ -74,12 +74,13 @@ typedef struct xs_device_desc {
 	/* Hang detection, as a GPU driver's timeout detection does it (Windows
 	 * resets a GPU that stops responding for 2 s): the device is removed
 	 * when a dispatch that has waves on the GPU completes no thread group
-	 * for hang_gpu_ms of simulated GPU time (deterministic, the same in a
-	 * replay) or for hang_host_ms of host time (catches a simulation that
-	 * runs slower than the GPU would). A grid whose groups keep completing
-	 * is never stopped. 0 = the default (XS_HANG_GPU_MS_DEFAULT,
-	 * XS_HANG_HOST_MS_DEFAULT); XS_WATCHDOG_OFF = never. */
-	uint32_t hang_gpu_ms, hang_host_ms;
+	 * for hang_gpu_us microseconds of simulated GPU time (deterministic, the
+	 * same in a replay) or for hang_host_ms of host time (catches a
+	 * simulation that runs slower than the GPU would). A grid whose groups
+	 * keep completing is never stopped. 0 = the default
+	 * (XS_HANG_GPU_US_DEFAULT, XS_HANG_HOST_MS_DEFAULT); XS_WATCHDOG_OFF =
+	 * never. */
+	uint32_t hang_gpu_us, hang_host_ms;
 	/* Wave instructions one wave may execute before the device is removed;
 	 * 0 = no per-wave budget (hang detection above still applies). */
 	uint64_t watchdog_wave_insts;
@@ -97,7 +98,7 @@ typedef struct xs_device_desc {
 	void *progress_user;
 } xs_device_desc;
 
-#define XS_HANG_GPU_MS_DEFAULT 2000u
+#define XS_HANG_GPU_US_DEFAULT 2000000u
 #define XS_HANG_HOST_MS_DEFAULT 10000u
 #define XS_WATCHDOG_OFF 0xffffffffu
 

@@ -90,9 +90,9 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 	dev->functional = desc->functional;
 	dev->watchdog = desc->watchdog_wave_insts;
 	/* Hang detection (no forward progress), as a driver's TDR. */
-	uint32_t gpu_ms = desc->hang_gpu_ms ? desc->hang_gpu_ms : XS_HANG_GPU_MS_DEFAULT;
+	uint32_t gpu_us = desc->hang_gpu_us ? desc->hang_gpu_us : XS_HANG_GPU_US_DEFAULT;
 	uint32_t host_ms = desc->hang_host_ms ? desc->hang_host_ms : XS_HANG_HOST_MS_DEFAULT;
-	dev->hang_cycles = gpu_ms == XS_WATCHDOG_OFF ? 0 : (uint64_t)gpu_ms * info->sclk_mhz * 1000;
+	dev->hang_cycles = gpu_us == XS_WATCHDOG_OFF ? 0 : (uint64_t)gpu_us * info->sclk_mhz;
 	xs_gpu_set_hang_limits(dev->gpu, dev->hang_cycles, host_ms == XS_WATCHDOG_OFF ? 0 : host_ms / 1000.0);
 	xs_gpu_set_timing(dev->gpu, !desc->functional);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

@@ -1,7 +1,7 @@
 /*
  * One kernel dispatch, done as ROCr + the CP firmware do for an AQL packet
  * (LLVM AMDGPUUsage "Initial Kernel Execution State", "Kernel Descriptor";
- * ../shared/reference/gfx103-registers.md sections 1 and 6):
+ * docs/hardware.md sections 3 and 5):
  *
  *   kernarg segment (explicit + hidden arguments) and the AQL dispatch packet
  *   in GPU memory -> scratch ring sized and programmed (COMPUTE_TMPRING_SIZE,

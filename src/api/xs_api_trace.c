@@ -1,9 +1,14 @@
-/* Timelines of what the GPU did: Chrome trace / Perfetto JSON (one track
- * per wave slot, counters for waves in flight and scratch slots) and an SVG
- * occupancy chart. Written from the GPU model's records; deterministic. */
+/* Timelines of what the GPU did, written from the GPU model's records
+ * (deterministic):
+ *  - Chrome trace / Perfetto JSON: a process per shader engine with a track
+ *    per wave slot ("SA1 WGP3 CU1 SIMD0 slot 5"), a "queues" process with a
+ *    track per queue holding each dispatch as a slice, and named counters of
+ *    waves in flight, scratch slots in use and ring capacity per queue;
+ *  - an SVG chart of the same counters, scaled to the data. */
 #include "api/xs_api_priv.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +33,28 @@ static xs_status close_out(xs_device *dev, FILE *f, const char *path)
 	return XS_OK;
 }
 
+static const char *queue_name(unsigned q, char *buf, size_t n)
+{
+	if (q == 0)
+		snprintf(buf, n, "direct queue");
+	else
+		snprintf(buf, n, "compute queue %u", q);
+	return buf;
+}
+
+/* Queues any dispatch of the trace ran on, as a bit mask. */
+static unsigned queues_used(const xs_gpu_trace *t)
+{
+	unsigned m = 0;
+	for (size_t i = 0; i < t->ndisps; i++)
+		m |= 1u << t->disps[i].queue;
+	for (size_t i = 0; i < t->nwaves; i++)
+		m |= 1u << t->waves[i].queue;
+	return m;
+}
+
+enum { PID_QUEUES = 1, PID_SE0 = 10 };
+
 XS_API xs_status xs_trace_write_json(xs_device *dev, const char *path)
 {
 	if (!dev || !path)
@@ -38,33 +65,115 @@ XS_API xs_status xs_trace_write_json(xs_device *dev, const char *path)
 	if (!f)
 		return XS_E_IO;
 	double mhz = di->sclk_mhz; /* cycles / MHz = microseconds, Chrome's unit */
+	char qn[32];
 	fprintf(f, "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"machine\": \"%s\", \"sclk_mhz\": %u, "
-		   "\"truncated\": %s},\n\"traceEvents\": [\n", di->name, di->sclk_mhz,
-		t->truncated ? "true" : "false");
-	bool used[XS_GPU_MAX_CU] = { 0 };
-	for (size_t i = 0; i < t->nwaves; i++)
-		if (t->waves[i].cu < XS_GPU_MAX_CU)
-			used[t->waves[i].cu] = true;
-	for (uint32_t c = 0; c < di->num_cu; c++)
-		if (used[c])
-			fprintf(f, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %u, \"args\": {\"name\": \"CU %u\"}},\n",
-				c, c);
-	fprintf(f, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %u, \"args\": {\"name\": \"GPU\"}}",
-		XS_GPU_MAX_CU);
+		   "\"truncated\": %s},\n\"traceEvents\": [\n", di->name, di->sclk_mhz, t->truncated ? "true" : "false");
+	/* Names: the queues process and its tracks, one process per SE. */
+	fprintf(f, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"args\": {\"name\": \"queues\"}},\n"
+		   "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": %d, \"args\": {\"sort_index\": 0}}",
+		PID_QUEUES, PID_QUEUES);
+	unsigned used = queues_used(t);
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		if (used >> q & 1)
+			fprintf(f, ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %u, \"args\": "
+				   "{\"name\": \"%s\"}}", PID_QUEUES, q, queue_name(q, qn, sizeof(qn)));
+	for (uint32_t se = 0; se < di->num_se; se++)
+		fprintf(f, ",\n{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %u, \"args\": {\"name\": \"SE%u\"}}"
+			   ",\n{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": %u, \"args\": {\"sort_index\": %u}}",
+			PID_SE0 + se, se, PID_SE0 + se, 1 + se);
+	/* Wave-slot tracks that hold a wave: tid = CU * 64 + SIMD * 16 + slot. */
+	static uint8_t named[XS_GPU_MAX_CU * 64];
+	memset(named, 0, sizeof(named));
 	for (size_t i = 0; i < t->nwaves; i++) {
 		const xs_gpu_trace_wave *w = &t->waves[i];
-		fprintf(f, ",\n{\"ph\": \"X\", \"name\": \"d%u g(%u,%u,%u) w%u\", \"cat\": \"queue%u%s\", \"pid\": %u, "
-			   "\"tid\": %u, \"ts\": %.4f, \"dur\": %.4f}",
-			w->dispatch, w->group[0], w->group[1], w->group[2], w->wave_in_group, w->queue,
-			w->scratch ? ",scratch" : "", w->cu, w->simd * di->wave_slots_per_simd + w->slot,
-			w->start / mhz, (w->end - w->start) / mhz);
+		uint32_t tid = w->cu * 64 + w->simd * 16 + w->slot;
+		if (w->cu >= XS_GPU_MAX_CU || named[tid])
+			continue;
+		named[tid] = 1;
+		uint32_t se, sa, wgp, cu;
+		xs_gpu_cu_place(dev->gpu, w->cu, &se, &sa, &wgp, &cu);
+		fprintf(f, ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %u, \"tid\": %u, \"args\": {\"name\": "
+			   "\"SA%u WGP%u CU%u SIMD%u slot %u\"}},\n{\"ph\": \"M\", \"name\": \"thread_sort_index\", "
+			   "\"pid\": %u, \"tid\": %u, \"args\": {\"sort_index\": %u}}",
+			PID_SE0 + se, tid, sa, wgp, cu, w->simd, w->slot, PID_SE0 + se, tid, tid);
 	}
-	for (size_t i = 0; i < t->nsamples; i++)
-		fprintf(f, ",\n{\"ph\": \"C\", \"name\": \"occupancy\", \"pid\": %u, \"ts\": %.4f, "
-			   "\"args\": {\"waves\": %u, \"scratch slots\": %u}}",
-			XS_GPU_MAX_CU, t->samples[i].t / mhz, t->samples[i].waves, t->samples[i].scratch_slots);
+	/* Dispatches as slices on their queue's track. */
+	for (size_t i = 0; i < t->ndisps; i++) {
+		const xs_gpu_trace_disp *d = &t->disps[i];
+		fprintf(f, ",\n{\"ph\": \"X\", \"name\": \"dispatch %u%s\", \"cat\": \"dispatch\", \"pid\": %d, "
+			   "\"tid\": %u, \"ts\": %.4f, \"dur\": %.4f, \"args\": {\"groups\": %llu, \"waves\": %llu, "
+			   "\"start_cycle\": %llu, \"end_cycle\": %llu}}",
+			d->id, d->removed ? " (device removed)" : "", PID_QUEUES, d->queue, d->start / mhz,
+			(d->end - d->start) / mhz, (unsigned long long)d->groups, (unsigned long long)d->waves,
+			(unsigned long long)d->start, (unsigned long long)d->end);
+	}
+	/* Waves as slices on their slot's track. */
+	for (size_t i = 0; i < t->nwaves; i++) {
+		const xs_gpu_trace_wave *w = &t->waves[i];
+		uint32_t se, sa, wgp, cu;
+		xs_gpu_cu_place(dev->gpu, w->cu, &se, &sa, &wgp, &cu);
+		fprintf(f, ",\n{\"ph\": \"X\", \"name\": \"d%u g(%u,%u,%u) w%u\", \"cat\": \"%s%s\", \"pid\": %u, "
+			   "\"tid\": %u, \"ts\": %.4f, \"dur\": %.4f}",
+			w->dispatch, w->group[0], w->group[1], w->group[2], w->wave_in_group,
+			queue_name(w->queue, qn, sizeof(qn)), w->scratch ? ",scratch" : "", PID_SE0 + se,
+			w->cu * 64 + w->simd * 16 + w->slot, w->start / mhz, (w->end - w->start) / mhz);
+	}
+	/* Counters, a series per queue used. */
+	static const char *const counter[3] = { "waves in flight", "scratch slots in use", "scratch ring slots" };
+	for (size_t i = 0; i < t->nsamples; i++) {
+		const xs_gpu_trace_sample *s = &t->samples[i];
+		for (int c = 0; c < 3; c++) {
+			const uint16_t *v = c == 0 ? s->q_waves : c == 1 ? s->q_scratch : s->q_ring;
+			fprintf(f, ",\n{\"ph\": \"C\", \"name\": \"%s\", \"pid\": %d, \"ts\": %.4f, \"args\": {", counter[c],
+				PID_QUEUES, s->t / mhz);
+			bool first = true;
+			for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+				if (used >> q & 1) {
+					fprintf(f, "%s\"%s\": %u", first ? "" : ", ", queue_name(q, qn, sizeof(qn)), v[q]);
+					first = false;
+				}
+			fprintf(f, "}}");
+		}
+	}
 	fprintf(f, "\n]}\n");
 	return close_out(dev, f, path);
+}
+
+/* ---- SVG ------------------------------------------------------------------------------ */
+
+/* A round step for about n ticks over [0, max]: 1, 2 or 5 times a power of ten. */
+static double nice_step(double max, int n)
+{
+	double raw = max / n, p = pow(10, floor(log10(raw > 0 ? raw : 1)));
+	double m = raw / p;
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+static const char *const qcolor[XS_GPU_MAX_QUEUES] = { "#2a6fdb", "#d35400", "#27ae60", "#8e44ad" };
+
+/* A step line of one series (0 waves, 1 scratch slots, 2 ring slots) of queue q. */
+static void series(FILE *f, const xs_gpu_trace *t, unsigned q, int kind, double x0, double y0, double xs, double ys,
+		   uint64_t t0, bool area)
+{
+	double base = y0;
+	fprintf(f, area ? "<path fill=\"%s\" fill-opacity=\"0.25\" stroke=\"%s\" stroke-width=\"1.2\" d=\"M%.1f,%.1f"
+			: "<path fill=\"none\" stroke=\"%s\" %s d=\"M%.1f,%.1f",
+		qcolor[q], area ? qcolor[q] : kind == 1 ? "stroke-width=\"2.2\" stroke-dasharray=\"6,3\""
+							: "stroke-width=\"1.2\" stroke-dasharray=\"1.5,3\" stroke-linecap=\"round\"",
+		x0, base);
+	double last_x = x0;
+	uint32_t prev = 0;
+	for (size_t i = 0; i < t->nsamples; i++) {
+		const xs_gpu_trace_sample *s = &t->samples[i];
+		uint32_t v = kind == 0 ? s->q_waves[q] : kind == 1 ? s->q_scratch[q] : s->q_ring[q];
+		double x = x0 + (double)(s->t - t0) * xs;
+		fprintf(f, " L%.1f,%.1f L%.1f,%.1f", x, base - prev * ys, x, base - v * ys);
+		prev = v;
+		last_x = x;
+	}
+	if (area)
+		fprintf(f, " L%.1f,%.1f Z", last_x, base);
+	fprintf(f, "\"/>\n");
 }
 
 XS_API xs_status xs_trace_write_svg(xs_device *dev, const char *path)
@@ -76,38 +185,77 @@ XS_API xs_status xs_trace_write_svg(xs_device *dev, const char *path)
 	FILE *f = open_out(dev, path);
 	if (!f)
 		return XS_E_IO;
-	const double W = 900, H = 300, X0 = 70, Y0 = 30;
+	const double W = 820, H = 300, X0 = 70, Y0 = 40, LEG = 200;
 	uint64_t t0 = t->nsamples ? t->samples[0].t : 0, t1 = t0 + 1;
-	uint32_t ymax = di->num_cu * di->simds_per_cu * di->wave_slots_per_simd;
-	for (size_t i = 0; i < t->nsamples; i++)
-		t1 = XS_MAX(t1, t->samples[i].t);
-	double xs = W / (double)(t1 - t0), ys = H / ymax;
+	uint32_t ymax = 1;
+	unsigned used = queues_used(t);
+	for (size_t i = 0; i < t->nsamples; i++) {
+		const xs_gpu_trace_sample *s = &t->samples[i];
+		t1 = XS_MAX(t1, s->t);
+		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+			ymax = XS_MAX(ymax, XS_MAX((uint32_t)s->q_waves[q], XS_MAX((uint32_t)s->q_scratch[q], (uint32_t)s->q_ring[q])));
+	}
+	double ystep = nice_step(ymax * 1.05, 5), ytop = ceil(ymax * 1.05 / ystep) * ystep;
+	double us = (double)(t1 - t0) / di->sclk_mhz, xstep = nice_step(us, 6);
+	double xs = W / (double)(t1 - t0), ys = H / ytop, ybase = Y0 + H;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		   "font-family=\"sans-serif\" font-size=\"12\">\n", W + X0 + 50, H + Y0 + 50);
-	fprintf(f, "<text x=\"%.0f\" y=\"18\">Waves in flight (blue) and scratch slots in use (orange), %s</text>\n",
-		X0, di->name);
-	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#999\"/>\n",
-		X0, Y0, W, H);
-	for (int k = 0; k <= 4; k++) {
-		double y = Y0 + H - H * k / 4;
-		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%u</text>\n", X0 - 6, y + 4, ymax * k / 4);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%.2f us</text>\n", X0 + W * k / 4,
-			Y0 + H + 18, ((t1 - t0) * k / 4.0) / di->sclk_mhz);
+		   "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		X0 + W + LEG, Y0 + H + 70);
+	fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">Waves in flight and scratch slots per queue, %s</text>\n", X0,
+		di->name);
+	/* grid and axes */
+	for (double y = 0; y <= ytop + 1e-9; y += ystep) {
+		double py = ybase - y * ys;
+		fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n"
+			   "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.0f</text>\n",
+			X0, X0 + W, py, py, X0 - 6, py + 4, y);
 	}
-	for (int series = 0; series < 2; series++) {
-		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", series ? "#e67e22" : "#2a6fdb");
-		uint32_t prev = 0;
-		for (size_t i = 0; i < t->nsamples; i++) {
-			uint32_t v = series ? t->samples[i].scratch_slots : t->samples[i].waves;
-			double x = X0 + (t->samples[i].t - t0) * xs;
-			fprintf(f, "%.1f,%.1f %.1f,%.1f ", x, Y0 + H - prev * ys, x, Y0 + H - v * ys);
-			prev = v;
+	for (double x = 0; x <= us + 1e-9; x += xstep) {
+		double px = X0 + x * W / us;
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#e5e5e5\"/>\n"
+			   "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%g</text>\n",
+			px, px, Y0, ybase, px, ybase + 16, x);
+	}
+	fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#888\"/>\n", X0, Y0, W,
+		H);
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">time (µs) — cycles %llu..%llu at %u MHz</text>\n",
+		X0 + W / 2, ybase + 36, (unsigned long long)t0, (unsigned long long)t1, di->sclk_mhz);
+	fprintf(f, "<text transform=\"translate(18,%.0f) rotate(-90)\" text-anchor=\"middle\">waves / scratch slots "
+		   "(the machine holds %u waves)</text>\n",
+		Y0 + H / 2, di->num_cu * di->simds_per_cu * di->wave_slots_per_simd);
+	/* series: waves as an area, scratch slots dashed on top (visible where
+	 * they coincide), the ring's capacity dotted */
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		if (used >> q & 1)
+			series(f, t, q, 0, X0, ybase, xs, ys, t0, true);
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		if (used >> q & 1) {
+			series(f, t, q, 1, X0, ybase, xs, ys, t0, false);
+			series(f, t, q, 2, X0, ybase, xs, ys, t0, false);
 		}
-		fprintf(f, "\"/>\n");
+	/* legend */
+	double ly = Y0 + 8;
+	char qn[32];
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
+		if (!(used >> q & 1))
+			continue;
+		double lx = X0 + W + 16;
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">%s</text>\n", lx, ly, queue_name(q, qn, sizeof(qn)));
+		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"22\" height=\"10\" fill=\"%s\" fill-opacity=\"0.25\" "
+			   "stroke=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">waves in flight</text>\n",
+			lx, ly + 8, qcolor[q], qcolor[q], lx + 28, ly + 17);
+		fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"2.2\" "
+			   "stroke-dasharray=\"6,3\"/><text x=\"%.0f\" y=\"%.0f\">scratch slots in use</text>\n",
+			lx, lx + 22, ly + 31, ly + 31, qcolor[q], lx + 28, ly + 35);
+		fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" stroke-width=\"1.2\" "
+			   "stroke-dasharray=\"1.5,3\" stroke-linecap=\"round\"/><text x=\"%.0f\" y=\"%.0f\">scratch ring "
+			   "slots</text>\n",
+			lx, lx + 22, ly + 49, ly + 49, qcolor[q], lx + 28, ly + 53);
+		ly += 76;
 	}
-	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">cycles %llu..%llu at %u MHz; y: waves (max %u = %u CUs x %u SIMDs x %u slots)</text>\n",
-		X0, Y0 + H + 40, (unsigned long long)t0, (unsigned long long)t1, di->sclk_mhz, ymax, di->num_cu,
-		di->simds_per_cu, di->wave_slots_per_simd);
+	if (t->truncated)
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#c0392b\">trace truncated at %u records</text>\n", X0,
+			ybase + 56, XS_GPU_TRACE_MAX);
 	fprintf(f, "</svg>\n");
 	return close_out(dev, f, path);
 }

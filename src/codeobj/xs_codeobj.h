@@ -6,7 +6,7 @@
  * Parsing is strict and bounded: every offset and size is checked against
  * the buffer before use, allocations are bounded by the input size, and an
  * error names what is wrong and where (byte offset, field, section).
- * Facts: ../shared/reference/gfx103-registers.md section 6; LLVM AMDGPUUsage.
+ * Facts: docs/hardware.md section 5; LLVM AMDGPUUsage.
  */
 #ifndef XS_CODEOBJ_H
 #define XS_CODEOBJ_H

@@ -1,13 +1,13 @@
 /*
  * Kernel descriptors: the 64 bytes at symbol <name>.kd (AMDGPUUsage "Kernel
- * Descriptor", table "Code Object V3 Kernel Descriptor"; gfx103-registers.md
- * section 6.1), bound to the kernel's metadata and checked against it.
+ * Descriptor", table "Code Object V3 Kernel Descriptor"; docs/hardware.md
+ * section 5.1), bound to the kernel's metadata and checked against it.
  */
 #include <string.h>
 
 #include "codeobj/xs_codeobj_priv.h"
 
-/* COMPUTE_PGM_RSRC1.WGP_MODE (gfx10+), gfx103-registers.md section 2.1. */
+/* COMPUTE_PGM_RSRC1.WGP_MODE (gfx10+), docs/hardware.md section 2. */
 #define RSRC1_WGP_MODE_BIT 29
 
 static xs_status mismatch(xs_err *e, const xs_codeobj_kernel *k, const char *field, uint64_t meta,

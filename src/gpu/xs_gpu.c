@@ -132,6 +132,7 @@ void xs_gpu_destroy(xs_gpu *g)
 	xs_gpu_cache_free(&g->l2);
 	free(g->trace.waves);
 	free(g->trace.samples);
+	free(g->trace.disps);
 	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
 		free(g->rings[i].bitmap);
 	free(g);
@@ -170,6 +171,15 @@ uint32_t xs_gpu_get_sh_reg(const xs_gpu *g, unsigned queue, uint32_t reg)
 	return 0;
 }
 
+
+void xs_gpu_cu_place(const xs_gpu *g, uint32_t cu, uint32_t *se, uint32_t *sa, uint32_t *wgp, uint32_t *cu_in_wgp)
+{
+	const xs_gpu_cu *c = &g->cu[cu < g->ncu ? cu : 0];
+	*se = c->se;
+	*sa = c->sa % g->info->num_sa_per_se;
+	*wgp = c->cu_in_sa / g->info->cus_per_wgp;
+	*cu_in_wgp = c->cu_in_sa % g->info->cus_per_wgp;
+}
 
 void xs_gpu_cu_mask_regs(const xs_gpu *g, uint64_t mask, uint32_t regs[XS_MAX_SE])
 {

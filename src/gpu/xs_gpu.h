@@ -107,18 +107,33 @@ typedef struct xs_gpu_trace_sample {
 	uint64_t t;
 	uint32_t waves;           /* resident waves, all dispatches */
 	uint32_t scratch_slots;   /* ring slots in use, all rings */
+	/* per queue: resident waves, scratch slots in use, and the slots of
+	 * the rings its dispatches in flight use (the ring's capacity) */
+	uint16_t q_waves[XS_GPU_MAX_QUEUES], q_scratch[XS_GPU_MAX_QUEUES], q_ring[XS_GPU_MAX_QUEUES];
 } xs_gpu_trace_sample;
+
+typedef struct xs_gpu_trace_disp {
+	uint32_t id, queue;
+	uint64_t start, end;      /* cycles */
+	uint64_t groups, waves;
+	bool removed;             /* ended by a device removal */
+} xs_gpu_trace_disp;
 
 typedef struct xs_gpu_trace {
 	xs_gpu_trace_wave *waves;
 	size_t nwaves, cap_waves;
 	xs_gpu_trace_sample *samples;
 	size_t nsamples, cap_samples;
+	xs_gpu_trace_disp *disps;
+	size_t ndisps, cap_disps;
 	bool truncated;           /* hit XS_GPU_TRACE_MAX records */
 } xs_gpu_trace;
 #define XS_GPU_TRACE_MAX (4u << 20)
 
 void xs_gpu_trace_enable(xs_gpu *gpu, bool on);
+/* Where a CU (chip-wide index) sits: its SE, SA within the SE, WGP within the
+ * SA and CU within the WGP (for naming trace tracks). */
+void xs_gpu_cu_place(const xs_gpu *gpu, uint32_t cu, uint32_t *se, uint32_t *sa, uint32_t *wgp, uint32_t *cu_in_wgp);
 const xs_gpu_trace *xs_gpu_trace_get(const xs_gpu *gpu);
 
 /* COMPUTE_STATIC_THREAD_MGMT_SE0..3 values enabling the CUs of a chip-wide

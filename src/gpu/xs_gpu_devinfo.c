@@ -1,9 +1,9 @@
 /*
  * Machine descriptions. Sources:
- *  [R]  ../shared/reference/gfx103-registers.md section 5 (Mesa ac_gpu_info.c,
+ *  [R]  register and launch rules (docs/hardware.md sections 6-8; Mesa ac_gpu_info.c,
  *       PAL gfx9Device.cpp / gfx9Chip.h, LLVM AMDGPUBaseInfo.cpp).
- *  [E]  ../shared/reference/emulator-anchors.md section 2.4 (Hot Chips 2020
- *       coverage for Series X; tomshardware / techpowerup for Series S).
+ *  [E]  published console figures (Hot Chips 2020 coverage for Series X;
+ *       tomshardware / techpowerup for Series S).
  *  [D]  AMD ROCm documentation: rocprofiler-compute, RDNA "Workgroup Manager
  *       (SPI)" metrics (rocm.docs.amd.com/projects/rocprofiler-compute).
  *  [model] a modelling choice: the public record does not fix the figure.
@@ -38,7 +38,7 @@
 	                                        RADV's comment recommends at most 4 per CU */ \
 	/* Timing. [L] LLVM SISchedule.td GFX10SpeedModel; [A] Mesa aco_statistics.cpp; \
 	 * [C] Chips and Cheese RX 6800 XT/6900 XT latencies at 1.825 GHz \
-	 * (emulator-anchors.md sections 2.2, 2.3). */                                           \
+	 * (docs/hardware.md section 8). */                                           \
 	.lat_salu = 2,                       /* [L] [A] */                                      \
 	.lat_valu = 5,                       /* [L] [A] dependent-issue distance */             \
 	.lat_valu_trans = 10,                /* [L] */                                          \

@@ -1,5 +1,5 @@
 /*
- * Occupancy rules (../shared/reference/gfx103-registers.md section 5):
+ * Occupancy rules (docs/hardware.md section 7):
  *  - 16 wave slots per SIMD (gfx10.3);
  *  - VGPRs: 1024 wave32 / 512 wave64 per SIMD, allocated in granules of 16 / 8;
  *  - LDS: 64 KiB per CU in CU mode, 128 KiB per WGP in WGP mode, shared by the

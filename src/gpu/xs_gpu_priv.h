@@ -314,6 +314,7 @@ struct xs_gpu {
 
 void xs_gpu_trace_wave_end(xs_gpu *g, const xs_gpu_wave *gw);
 void xs_gpu_trace_record(xs_gpu *g);
+void xs_gpu_trace_disp_end(xs_gpu *g, const xs_gpu_disp *d, bool removed);
 
 /* xs_gpu_spi.c: launch and retire */
 xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, xs_spi_dispatch *d,

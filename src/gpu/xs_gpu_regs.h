@@ -1,7 +1,7 @@
 /*
  * gfx10.3 registers that xs12 programs, in AMD's vocabulary (Mesa src/amd:
  * R_<byte address>_<NAME>, S_<addr>_<FIELD>(x) to set a field, G_ to get it,
- * C_ to clear it). Offsets and fields: ../shared/reference/gfx103-registers.md
+ * C_ to clear it). Offsets and fields: docs/hardware.md
  * sections 2 and 4 (from Mesa gfx103.json, PAL gfx9_plus_merged_registers.h).
  */
 #ifndef XS_GPU_REGS_H

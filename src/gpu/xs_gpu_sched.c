@@ -9,8 +9,8 @@
  *
  * Timing (execution-driven, deterministic): waves issue one instruction at a
  * time in order of (ready cycle, launch order). Per SIMD one instruction per
- * pipe per cycle (VALU, SALU, SMEM, LDS, VMEM, branch; ../shared/reference/
- * emulator-anchors.md 2.1); wave64 VALU takes two passes; dependent VALU
+ * pipe per cycle (VALU, SALU, SMEM, LDS, VMEM, branch: the RDNA whitepaper's
+ * issue model, docs/hardware.md section 8); wave64 VALU takes two passes; dependent VALU
  * waits for the producer's latency; s_waitcnt waits for the counted memory
  * operations (vmcnt, vscnt, lgkmcnt) to complete; LDS shares a bus per CU
  * (CU mode) or per WGP (WGP mode) of 128 B/clock (SPEC S3.6); vector memory
@@ -234,9 +234,10 @@ static xs_status no_progress(xs_gpu *g, xs_err *e)
 			  "to launch", resident);
 }
 
-/* Removes the device for a dispatch that stopped making progress: the
- * report names the limit that fired and the dispatch's resident waves with
- * their PCs and instructions (as a driver's hang dump does). */
+/* Removes the device for a dispatch that stopped making progress (or ran
+ * past its replay bounds): the report says why and lists the dispatch's
+ * resident waves with their PCs and instructions, as a driver's hang dump
+ * does. */
 static xs_status hang(xs_gpu *g, xs_gpu_disp *disp, const char *why, xs_err *e)
 {
 	char waves[640];
@@ -263,9 +264,8 @@ static xs_status hang(xs_gpu *g, xs_gpu_disp *disp, const char *why, xs_err *e)
 		snprintf(waves + len, sizeof(waves) - len, "; and %u more", n - shown);
 	disp->r->fault = (xs_fault){ .kind = XS_FAULT_HANG, .pc = first ? first->w.pc : 0 };
 	snprintf(disp->r->fault.what, sizeof(disp->r->fault.what), "no forward progress");
-	xs_err_set(e, XS_E_DEVICE_REMOVED,
-		   "device removed: hang: no thread group of dispatch %u on queue %u completed for %s; "
-		   "%u of its waves resident: %s", disp->id, disp->queue, why, n, n ? waves : "none");
+	xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: %s; %u of its waves resident: %s", why, n,
+		   n ? waves : "none");
 	xs_gpu_abandon_all(g);
 	return XS_E_DEVICE_REMOVED;
 }
@@ -292,16 +292,17 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 		if (!d->active)
 			continue;
 		const xs_gpu_dispatch_result *r = d->r;
-		char why[200];
+		char why[300];
 		if (r->limit_waves && r->waves_launched > r->limit_waves) {
-			snprintf(why, sizeof(why), "its recorded run: it launched %llu waves, more than the %llu recorded "
-				 "(replay bound)", (unsigned long long)r->waves_launched, (unsigned long long)r->limit_waves);
+			snprintf(why, sizeof(why), "the replay left its recording: dispatch %u on queue %u launched %llu "
+				 "waves, more than the %llu recorded", d->id, d->queue, (unsigned long long)r->waves_launched,
+				 (unsigned long long)r->limit_waves);
 			return hang(g, d, why, e);
 		}
 		if (r->limit_cycles && g->now - r->start_cycle > r->limit_cycles) {
-			snprintf(why, sizeof(why), "its recorded run: it ran %llu cycles, more than the %llu allowed "
-				 "(replay bound)", (unsigned long long)(g->now - r->start_cycle),
-				 (unsigned long long)r->limit_cycles);
+			snprintf(why, sizeof(why), "the replay left its recording: dispatch %u on queue %u ran %llu "
+				 "cycles, more than twice its recorded ones", d->id, d->queue,
+				 (unsigned long long)(g->now - r->start_cycle));
 			return hang(g, d, why, e);
 		}
 		if (d->groups_live == 0) {
@@ -309,8 +310,9 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 			continue;
 		}
 		if (g->hang_cycles && g->now - d->progress_cycle > g->hang_cycles) {
-			snprintf(why, sizeof(why), "%.2f s of simulated GPU time (%llu cycles at %u MHz: the GPU-time limit)",
-				 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e6),
+			snprintf(why, sizeof(why), "hang: no thread group of dispatch %u on queue %u completed for %.3f ms "
+				 "of simulated GPU time (%llu cycles at %u MHz: the GPU-time limit)", d->id, d->queue,
+				 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e3),
 				 (unsigned long long)(g->now - d->progress_cycle), g->info->sclk_mhz);
 			return hang(g, d, why, e);
 		}
@@ -319,9 +321,10 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 				d->host_seen_done = d->groups_done;
 				d->host_stamp = host;
 			} else if (host - d->host_stamp > g->hang_host_s) {
-				snprintf(why, sizeof(why), "%.1f s of host time (the host-time limit; %.3f s of simulated GPU "
-					 "time passed)", host - d->host_stamp,
-					 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e6));
+				snprintf(why, sizeof(why), "hang: no thread group of dispatch %u on queue %u completed for "
+					 "%.1f s of host time (the host-time limit; %.3f ms of simulated GPU time passed)",
+					 d->id, d->queue, host - d->host_stamp,
+					 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e3));
 				return hang(g, d, why, e);
 			}
 		}

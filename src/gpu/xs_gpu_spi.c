@@ -608,6 +608,8 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 	r->cycles = r->end_cycle - r->start_cycle;
 	if (r->cycles)
 		r->avg_waves_per_simd = (double)disp->area / ((double)r->cycles * g->nsimd);
+	if (g->tracing)
+		xs_gpu_trace_disp_end(g, disp, disp->groups_live != 0 || disp->next < disp->total);
 	xs_gpu_release_ring(g, disp->ring);
 	disp->active = false;
 	g->ndisp_active--;

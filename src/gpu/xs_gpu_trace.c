@@ -23,7 +23,7 @@ static bool grow(void **a, size_t *cap, size_t n, size_t elem)
 void xs_gpu_trace_enable(xs_gpu *g, bool on)
 {
 	g->tracing = on;
-	g->trace.nwaves = g->trace.nsamples = 0;
+	g->trace.nwaves = g->trace.nsamples = g->trace.ndisps = 0;
 	g->trace.truncated = false;
 }
 
@@ -48,17 +48,37 @@ void xs_gpu_trace_wave_end(xs_gpu *g, const xs_gpu_wave *gw)
 	};
 }
 
+void xs_gpu_trace_disp_end(xs_gpu *g, const xs_gpu_disp *d, bool removed)
+{
+	xs_gpu_trace *t = &g->trace;
+	if (!grow((void **)&t->disps, &t->cap_disps, t->ndisps, sizeof(*t->disps))) {
+		t->truncated = true;
+		return;
+	}
+	t->disps[t->ndisps++] = (xs_gpu_trace_disp){ .id = d->id, .queue = d->queue, .start = d->r->start_cycle,
+						     .end = g->now, .groups = d->r->groups_launched,
+						     .waves = d->r->waves_launched, .removed = removed };
+}
+
 void xs_gpu_trace_record(xs_gpu *g)
 {
 	xs_gpu_trace *t = &g->trace;
+	xs_gpu_trace_sample s = { .t = g->now, .waves = g->resident, .scratch_slots = g->scratch_in_use };
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+		if (g->disp[i].active)
+			s.q_waves[g->disp[i].queue] += (uint16_t)g->disp[i].resident;
+	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
+		if (g->rings[i].used) {
+			s.q_scratch[g->rings[i].queue] += (uint16_t)g->rings[i].in_use;
+			s.q_ring[g->rings[i].queue] += (uint16_t)g->rings[i].slots;
+		}
 	if (t->nsamples && t->samples[t->nsamples - 1].t == g->now) {
-		t->samples[t->nsamples - 1].waves = g->resident; /* same cycle: keep the last */
-		t->samples[t->nsamples - 1].scratch_slots = g->scratch_in_use;
+		t->samples[t->nsamples - 1] = s; /* same cycle: keep the last */
 		return;
 	}
 	if (!grow((void **)&t->samples, &t->cap_samples, t->nsamples, sizeof(*t->samples))) {
 		t->truncated = true;
 		return;
 	}
-	t->samples[t->nsamples++] = (xs_gpu_trace_sample){ g->now, g->resident, g->scratch_in_use };
+	t->samples[t->nsamples++] = s;
 }

@@ -2,7 +2,7 @@
  * Decoder: one instruction word sequence -> xs_inst.
  *
  * Primary dispatch on the top bits of dword 0 (the format prefixes of
- * emulator-anchors.md section 3.1), then a per-encoding opcode -> xs_op map
+ * AMD's RDNA 2 ISA guide, chapter "Microcode Formats"), then a per-encoding opcode -> xs_op map
  * built once from the X-macro rows of xs_isa_ops.def. VOPC/VOP2/VOP1/VINTRP
  * rows are also entered in the VOP3 map at their promoted opcode
  * (0x000/0x100/0x180/0x200 + op), so the table has one row per instruction.

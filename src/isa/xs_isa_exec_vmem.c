@@ -16,7 +16,7 @@
  * on its own). SCRATCH instructions and the flat private aperture use
  * FLAT_SCRATCH as base.
  *
- * MUBUF addressing (V# layout: gfx103-registers.md 1.5):
+ * MUBUF addressing (V# layout: docs/hardware.md section 3):
  *   index  = (idxen ? vaddr[0] : 0) + (ADD_TID_ENABLE ? lane : 0)
  *   offset = (offen ? vaddr[idxen] : 0) + inst_offset
  *   swizzled: base + soffset + (index / IS * STRIDE + offset / 4 * 4) * IS

@@ -6,7 +6,7 @@
  * RELEASE_MEM op dword, 0x586 GCR_CNTL, 0x370 WRITE_DATA control, 0x3F2 the
  * INDIRECT_BUFFER control dword).
  *
- * Facts: ../shared/reference/gfx103-registers.md section 4 (from Mesa sid.h,
+ * Facts: docs/hardware.md section 4 (from Mesa sid.h,
  * pkt3.json, gfx103.json and PAL gfx9_plus_merged_f32_pfp_pm4_packets.h).
  * Register addresses and fields are in src/gpu/xs_gpu_regs.h.
  */

@@ -6,7 +6,7 @@
  * the caller checks xs_pm4_builder_failed() once at the end. A packet is either
  * emitted completely or not at all.
  *
- * Packet layouts: gfx103-registers.md section 4 (gfx10 PFP/ME forms).
+ * Packet layouts: docs/hardware.md section 4 (gfx10 PFP/ME forms).
  * Dispatch packets and their SET_BASE carry shader_type = compute, as drivers
  * emit them on the graphics ring; set b->predicate to emit predicated packets.
  */

@@ -1,5 +1,5 @@
 /*
- * PM4 decoder (see xs_pm4_parse.h). Body sizes and field rules: gfx103-registers.md
+ * PM4 decoder (see xs_pm4_parse.h). Body sizes and field rules: docs/hardware.md
  * sections 4.1-4.5 (Mesa sid.h / pkt3.json / ac_debug.c, PAL pm4 packet headers,
  * RADV). Every error names the dword at fault and the rule.
  */

@@ -11,7 +11,7 @@
  *   if (r < 0)  ... err.msg names the dword and the rule, it.error_dword the index
  *
  * Accepted: type-2 filler (exactly 0x80000000) and type-3 packets with an
- * opcode of gfx103-registers.md section 4.2, whose body fits in the stream and
+ * opcode of docs/hardware.md section 4, whose body fits in the stream and
  * has the size gfx10 gives that opcode. Everything else is an error: type-0
  * and type-1 packets, unknown opcodes, truncated bodies, SET_*_REG writes
  * outside their register space, INDIRECT_BUFFER of 0 dwords, misaligned

@@ -2,7 +2,7 @@
  * PM4 printer (see xs_pm4_print.h). Each packet is turned into "items" (one
  * decoded value of one body dword: a register write, or a named packet field
  * with optional sub-fields), which the text and JSON printers render.
- * Packet body layouts: gfx103-registers.md section 4.5 and Mesa pkt3.json
+ * Packet body layouts: docs/hardware.md section 4 and Mesa pkt3.json
  * (field names as Mesa's ac_parse_ib prints them).
  */
 #include "pm4/xs_pm4_print.h"

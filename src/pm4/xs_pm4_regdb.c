@@ -2,8 +2,8 @@
  * The register database (see xs_pm4_regdb.h). Rows are sorted by address.
  *
  * Addresses: the R_ macros of src/gpu/xs_gpu_regs.h where that header has
- * them, otherwise the byte address from gfx103-registers.md section 4.4 (Mesa
- * gfx103.json). Fields: gfx103-registers.md sections 1-3 and Mesa gfx103.json;
+ * them, otherwise the byte address from docs/hardware.md (Mesa
+ * gfx103.json). Fields: docs/hardware.md sections 2-3 and Mesa gfx103.json;
  * DEBUG_MODE and CDBG_USER of COMPUTE_PGM_RSRC1 and the SA*_CU_EN fields of
  * COMPUTE_STATIC_THREAD_MGMT_SE* are from PAL (gfx103.json lists none).
  * tests/pm4/check_regdb.py compares every macro of xs_gpu_regs.h with this
@@ -261,7 +261,7 @@ static const xs_pm4_field f_ge_pc_alloc[] = {
 	F("OVERSUB_EN", 0, 1),
 	F("NUM_PC_LINES", 1, 10),
 };
-/* GRAN encoding not confirmed (gfx103-registers.md open question 4). */
+/* GRAN encoding not confirmed by public sources (docs/hardware.md section 9). */
 static const xs_pm4_field f_wave_limit_cntl[] = {
 	F("PS_WAVE_GRAN", 0, 2),
 	F("VS_WAVE_GRAN", 2, 2),

@@ -280,6 +280,125 @@ static void machine_describe_matches_devices(void **state)
 	}
 }
 
+/* SetShaderScratchSpaceX's rules (S1.3-S1.6) and that its memory must be GPU
+ * memory: each broken rule is refused naming it, and nothing changes. */
+static void scratch_space_rules(void **state)
+{
+	fixture *f = *state;
+	uint64_t va;
+	assert_int_equal(xs_mem_alloc(f->dev, 64 * 1024, 1024, &va), XS_OK);
+	static const struct { uint64_t off, size; uint32_t per_wave; const char *rule; } bad[] = {
+		{ 0x200, 16384, 1024, "S1.3" },       /* Destination not 1 KB aligned */
+		{ 0, 1000, 1024, "S1.5" },            /* SizeBytes not 1 KB aligned */
+		{ 0, 16384, 1000, "S1.6" },           /* SizePerWave not 1 KB aligned */
+		{ 0, 16384, 0, "S1.6" },              /* non-null Destination, no slot size */
+		{ 0, 8192, 16384, "S1.6" },           /* a slot larger than the space */
+		{ 0, 128 * 1024, 1024, "S1.5" },      /* more than the allocation holds */
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(xs_set_scratch_space(f->dev, 1, va + bad[i].off, bad[i].size, bad[i].per_wave),
+				 XS_E_INVALID_ARG);
+		assert_non_null(strstr(xs_last_error(f->dev), bad[i].rule));
+	}
+	/* Memory nobody allocated: refused, naming where the address lies. */
+	assert_int_equal(xs_set_scratch_space(f->dev, 1, 0x7000000000ull, 16384, 1024), XS_E_INVALID_ARG);
+	assert_non_null(strstr(xs_last_error(f->dev), "not inside one GPU allocation"));
+	/* S1.4/S1.5: null Destination with sizes is an error; with none, the default again. */
+	assert_int_equal(xs_set_scratch_space(f->dev, 1, 0, 1024, 0), XS_E_INVALID_ARG);
+	assert_non_null(strstr(xs_last_error(f->dev), "S1.5"));
+	assert_int_equal(xs_set_scratch_space(f->dev, 1, va, 64 * 1024, 1024), XS_OK);
+	assert_int_equal(xs_set_scratch_space(f->dev, 1, 0, 0, 0), XS_OK);
+	assert_int_equal(xs_mem_free(f->dev, va), XS_OK);
+}
+
+/* A VM fault names the allocation the address falls past, by the name the
+ * program gave it, and a store one element past a buffer faults even
+ * though it is inside the buffer's last page. */
+static void fault_names_the_allocation(void **state)
+{
+	fixture *f = *state;
+	const xs_kernel_info *k = xs_module_find_kernel(f->mod, "store_to");
+	uint64_t buf;
+	assert_int_equal(xs_mem_alloc(f->dev, 31 * 4, 256, &buf), XS_OK); /* 31 of the 32 lanes' words */
+	assert_int_equal(xs_mem_set_name(f->dev, buf, "results"), XS_OK);
+	uint8_t kargs[256] = { 0 };
+	memcpy(kargs + k->args[0].offset, &buf, 8);
+	xs_dispatch_desc d = { .kernel = k, .module = f->mod, .groups = { 1, 1, 1 }, .block = { 32, 1, 1 },
+			       .kernargs = kargs, .kernargs_size = 8 };
+	xs_dispatch_stats st;
+	assert_int_equal(xs_dispatch(f->dev, &d, &st), XS_E_DEVICE_REMOVED);
+	const char *m = xs_last_error(f->dev);
+	assert_non_null(strstr(m, "VM fault"));
+	assert_non_null(strstr(m, "the first byte past the end of 'results'"));
+	uint32_t v = 1;
+	assert_int_equal(xs_mem_read(f->dev, buf, &v, 4), XS_OK);
+	assert_int_equal(v, 42); /* the lanes inside the buffer stored; lane 31, past it, faulted */
+	assert_int_equal(xs_mem_read(f->dev, buf + 31 * 4, &v, 4), XS_E_INVALID_ARG); /* host: exact too */
+	assert_int_equal(xs_mem_free(f->dev, buf), XS_OK);
+}
+
+/* Hang detection through the API: a spinning wave with a 1 ms GPU-time
+ * limit is removed with a hang report; the limit off and a per-wave budget
+ * instead stops it by the budget. */
+static void hang_limits(void **state)
+{
+	(void)state;
+	for (int functional = 0; functional < 2; functional++) {
+		xs_device_desc dd = { .machine = XS_MACHINE_SERIES_S, .hang_gpu_us = 1000, .hang_host_ms = XS_WATCHDOG_OFF,
+				      .functional = functional, .threads = 1 };
+		xs_device *dev;
+		xs_module *mod;
+		assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
+		assert_int_equal(xs_module_load_file(dev, faults_path, &mod), XS_OK);
+		const xs_kernel_info *k = xs_module_find_kernel(mod, "spin");
+		uint64_t flag;
+		assert_int_equal(xs_mem_alloc(dev, 4096, 256, &flag), XS_OK);
+		uint8_t kargs[256] = { 0 };
+		memcpy(kargs + k->args[0].offset, &flag, 8);
+		memcpy(kargs + k->args[1].offset, &flag, 8);
+		xs_dispatch_desc d = { .kernel = k, .module = mod, .groups = { 1, 1, 1 }, .block = { 32, 1, 1 },
+				       .kernargs = kargs, .kernargs_size = 16 };
+		xs_dispatch_stats st;
+		assert_int_equal(xs_dispatch(dev, &d, &st), XS_E_DEVICE_REMOVED);
+		assert_non_null(strstr(xs_last_error(dev), "hang: no thread group of dispatch"));
+		assert_non_null(strstr(xs_last_error(dev), "the GPU-time limit"));
+		xs_module_destroy(mod);
+		xs_device_destroy(dev);
+	}
+}
+
+/* The C API's occupancy with the ring, and the S1.11 helper. */
+static void occupancy_with_the_ring(void **state)
+{
+	fixture *f = *state;
+	const xs_kernel_info *k = xs_module_find_kernel(f->mod, "private_walk");
+	assert_non_null(k);
+	uint64_t per_wave = xs_kernel_scratch_per_wave(k);
+	assert_true(per_wave >= 1024 && per_wave % 1024 == 0);
+	assert_true(per_wave >= (uint64_t)k->private_segment_fixed_size * k->wavefront_size);
+	xs_machine_info mi;
+	assert_int_equal(xs_machine_describe(XS_MACHINE_SERIES_S, &mi), XS_OK);
+	xs_occupancy o, big;
+	assert_int_equal(xs_kernel_occupancy(XS_MACHINE_SERIES_S, k, NULL, &o), XS_OK);
+	assert_true(o.scratch_en);
+	assert_int_equal(o.scratch_slots, mi.default_scratch_waves);
+	assert_int_equal(o.limiter, XS_LIMIT_SCRATCH);
+	xs_occupancy_query q = { .scratch_slots = mi.max_scratch_waves };
+	assert_int_equal(xs_kernel_occupancy(XS_MACHINE_SERIES_S, k, &q, &big), XS_OK);
+	assert_true(big.limiter != XS_LIMIT_SCRATCH);
+	assert_true(big.waves_per_simd > o.waves_per_simd);
+	assert_true(o.scratch_slots_for_full > o.scratch_slots);
+	/* the hint's ring is enough: */
+	q.scratch_slots = o.scratch_slots_for_full;
+	assert_int_equal(xs_kernel_occupancy(XS_MACHINE_SERIES_S, k, &q, &big), XS_OK);
+	assert_true(big.scratch_waves_per_simd >= big.by_slots || big.limiter != XS_LIMIT_SCRATCH);
+	/* a kernel without scratch: no ring limit */
+	const xs_kernel_info *s = xs_module_find_kernel(f->mod, "store_to");
+	assert_int_equal(xs_kernel_scratch_per_wave(s), 0);
+	assert_int_equal(xs_kernel_occupancy(XS_MACHINE_SERIES_S, s, NULL, &o), XS_OK);
+	assert_false(o.scratch_en);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3)
@@ -294,6 +413,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(timing_reports_faults_like_functional),
 		cmocka_unit_test(removal_frees_the_gpu),
 		cmocka_unit_test(machine_describe_matches_devices),
+		cmocka_unit_test_setup_teardown(scratch_space_rules, setup_faults, teardown),
+		cmocka_unit_test_setup_teardown(fault_names_the_allocation, setup_faults, teardown),
+		cmocka_unit_test(hang_limits),
+		cmocka_unit_test_setup_teardown(occupancy_with_the_ring, setup_faults, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,7 @@ CHECK is one of:
   async-overlap            default shared scratch serialises scratch work on
                            two queues (S1.8); separate rings overlap (S1.9)
   determinism              same input -> same cycles, bytes and trace
-Published figures (../shared/reference/emulator-anchors.md 2.4): Series X 52
+Published figures (Hot Chips 2020; docs/hardware.md section 8): Series X 52
 CUs at 1825 MHz, 560 GB/s; Series S 20 CUs at 1565 MHz, 224 GB/s.
 """
 import json, os, struct, subprocess, sys, tempfile

@@ -1,5 +1,5 @@
 /* Occupancy rules against figures the hardware documentation fixes
- * (gfx103-registers.md section 5); the comparison with clang-15's own
+ * (docs/hardware.md section 7); the comparison with clang-15's own
  * "; Occupancy:" over every kernel is tests/e2e/occupancy_vs_llvm.py. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -95,7 +95,7 @@ static void expect_error(const uint32_t *dw, size_t n, size_t dword, ...)
 static void test_header_bits(void **state)
 {
 	(void)state;
-	/* gfx103-registers.md 4.1: type 3 in bits 30..31, count (body-1) in 16..29,
+	/* docs/hardware.md section 4: type 3 in bits 30..31, count (body-1) in 16..29,
 	 * opcode in 8..15, shader_type bit 1, predicate bit 0. Hand-computed:
 	 * 0xC0000000 | 1 << 16 | 0x76 << 8 = 0xC0017600. */
 	assert_int_equal(PKT3(PKT3_SET_SH_REG, 1, 0), 0xC0017600u);
@@ -372,7 +372,7 @@ static void build_sample(xs_pm4_builder *b)
 	xs_pm4_fence(b, 0x100000, 7, false);
 	xs_pm4_wait_reg_mem(b, WAIT_REG_MEM_EQUAL, 0x100000, 7, 0xFFFFFFFF);
 	xs_pm4_acquire_mem(b, S_586_GLV_INV(1) | S_586_GL1_INV(1) | S_586_GL2_INV(1) | S_586_GL2_WB(1));
-	/* graphics wave limits, late alloc (gfx103-registers.md 3.1, 3.4) */
+	/* graphics wave limits, late alloc (Mesa gfx103.json) */
 	v = 0x0000FFFD | XS_FIELD_S(4, 16, 6); /* CU_EN without CU1, WAVE_LIMIT 4 (64 waves) */
 	xs_pm4_set_sh_reg_index(b, 0xB118 /* SPI_SHADER_PGM_RSRC3_VS */, V_SET_SH_REG_INDEX_APPLY_KMD_CU_AND_MASK,
 				&v, 1);
@@ -594,7 +594,7 @@ static void test_regdb_table(void **state)
 	assert_int_equal(xs_pm4_space_of(0x3FFFC), XS_PM4_SPACE_UCONFIG);
 	assert_int_equal(xs_pm4_space_of(0x40000), XS_PM4_SPACE_NONE);
 
-	/* Every register the brief and gfx103-registers.md 4.4 list is present. */
+	/* Every register xs12 names (docs/hardware.md) is present. */
 	static const char *const names[] = {
 		"COMPUTE_DISPATCH_INITIATOR", "COMPUTE_DIM_Z", "COMPUTE_START_X", "COMPUTE_NUM_THREAD_Z",
 		"COMPUTE_PGM_LO", "COMPUTE_PGM_HI", "COMPUTE_DISPATCH_SCRATCH_BASE_LO",
@@ -610,7 +610,7 @@ static void test_regdb_table(void **state)
 	for (size_t i = 0; i < XS_ARRAY_SIZE(names); i++)
 		if (!xs_pm4_reg_by_name(names[i]))
 			fail_msg("%s missing", names[i]);
-	/* Addresses of gfx103-registers.md 4.4 for registers xs_gpu_regs.h lacks. */
+	/* Addresses (Mesa gfx103.json) of registers xs_gpu_regs.h lacks. */
 	static const struct { uint32_t addr; const char *name; } addrs[] = {
 		{ 0xB004, "SPI_SHADER_PGM_RSRC4_PS" }, { 0xB01C, "SPI_SHADER_PGM_RSRC3_PS" },
 		{ 0xB028, "SPI_SHADER_PGM_RSRC1_PS" }, { 0xB030, "SPI_SHADER_USER_DATA_PS_0" },
@@ -632,7 +632,7 @@ static void test_regdb_table(void **state)
 		assert_non_null(r);
 		assert_string_equal(r->name, addrs[i].name);
 	}
-	/* RSRC3_HS has its own field order (gfx103-registers.md 3.1). */
+	/* RSRC3_HS has its own field order (Mesa gfx103.json). */
 	const xs_pm4_field *f = xs_pm4_reg_field(xs_pm4_reg_by_name("SPI_SHADER_PGM_RSRC3_HS"), "CU_EN");
 	assert_non_null(f);
 	assert_int_equal(f->lo, 16);
@@ -686,7 +686,7 @@ static void test_regdb_vs_gpu_regs_macros(void **state)
 	CHECK_G(R_00B8A0_COMPUTE_PGM_RSRC3, 00B8A0, SHARED_VGPR_CNT);
 	CHECK_SG(R_0286E8_SPI_TMPRING_SIZE, 0286E8, WAVES);
 	CHECK_SG(R_0286E8_SPI_TMPRING_SIZE, 0286E8, WAVESIZE);
-	/* LDS_SIZE is in 512-byte units (gfx103-registers.md 2.1). */
+	/* LDS_SIZE is in 512-byte units (docs/hardware.md section 2). */
 	const xs_pm4_field *lds = xs_pm4_reg_field(xs_pm4_reg_find(R_00B84C_COMPUTE_PGM_RSRC2), "LDS_SIZE");
 	assert_int_equal(lds->scale, 512);
 	/* Space bounds from xs_gpu_regs.h. */
