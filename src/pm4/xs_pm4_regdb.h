@@ -1,9 +1,9 @@
 /*
  * Register database: every gfx10.3 register xs12 programs, with its byte
  * address, register space and fields, for the PM4 decoder, the printer and
- * error messages. Addresses come from the R_ macros of src/gpu/xs_gpu_regs.h
- * where that header has them; tests/pm4/check_regdb.py checks every R_/S_/G_/C_
- * macro of that header against this table, so the two cannot drift apart.
+ * error messages. Its rows are generated, with the R_/S_/G_/C_ macros of
+ * hw/xs_hw_regs.h, from one table (src/hw/gfx103_regs.txt, by
+ * scripts/gen_hw_regs.py), so the two cannot drift apart.
  */
 #ifndef XS_PM4_REGDB_H
 #define XS_PM4_REGDB_H
