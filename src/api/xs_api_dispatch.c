@@ -10,7 +10,7 @@
  */
 #include "api/xs_api_priv.h"
 #include "gpu/xs_gpu_occupancy.h"
-#include "pm4/xs_pm4.h"
+#include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_build.h"
 
 #include <stdio.h>

@@ -12,7 +12,7 @@
 #define XS_GPU_H
 
 #include "gpu/xs_gpu_devinfo.h"
-#include "gpu/xs_gpu_regs.h"
+#include "hw/xs_hw_regs.h"
 #include "isa/xs_isa.h"
 
 #define XS_GPU_MAX_QUEUES 4 /* queue 0: graphics ring; 1..3: async compute (ACE) queues */
@@ -137,7 +137,7 @@ void xs_gpu_cu_place(const xs_gpu *gpu, uint32_t cu, uint32_t *se, uint32_t *sa,
 const xs_gpu_trace *xs_gpu_trace_get(const xs_gpu *gpu);
 
 /* COMPUTE_STATIC_THREAD_MGMT_SE0..3 values enabling the CUs of a chip-wide
- * CU bitmap (SA0_CU_EN bits 0..15, SA1_CU_EN 16..31 per SE). */
+ * CU bitmap (each CU's SA0_CU_EN or SA1_CU_EN bit of its SE). */
 void xs_gpu_cu_mask_regs(const xs_gpu *gpu, uint64_t mask, uint32_t regs[XS_MAX_SE]);
 
 #endif

@@ -15,7 +15,7 @@
  * Anything else is XS_E_UNSUPPORTED naming the packet and dword.
  */
 #include "gpu/xs_gpu_priv.h"
-#include "pm4/xs_pm4.h"
+#include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_parse.h"
 
 #include <stdio.h>

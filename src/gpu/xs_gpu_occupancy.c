@@ -11,7 +11,7 @@
  * counts waves per CU (a FIXME fixed in later LLVM); docs/occupancy.md.
  */
 #include "gpu/xs_gpu_occupancy.h"
-#include "gpu/xs_gpu_regs.h"
+#include "hw/xs_hw_regs.h"
 
 uint32_t xs_gpu_vgpr_alloc(const xs_devinfo *d, uint32_t wave_size, uint32_t vgprs)
 {

@@ -11,6 +11,7 @@
  * group needing more scratch slots than the ring has is rejected up front.
  */
 #include "gpu/xs_gpu_priv.h"
+#include "hw/xs_hw_isa.h"
 
 #include <assert.h>
 #include <stdio.h>

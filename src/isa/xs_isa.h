@@ -284,7 +284,7 @@ typedef struct xs_fault {
  *                (XS_FAULT_ILLEGAL) instead of touching host memory.
  *   pc           kernel entry (descriptor address + entry byte offset)
  *   lanes        32 or 64
- *   mode         from COMPUTE_PGM_RSRC1 (XS_MODE_FROM_RSRC1, src/gpu/xs_gpu_regs.h)
+ *   mode         from COMPUTE_PGM_RSRC1 (XS_MODE_FROM_RSRC1, src/hw/xs_hw_isa.h)
  *   lds/lds_size the group's LDS (static + dynamic bytes); shared by the
  *                group's waves, which must run on one host thread
  *   flat_scratch 0 (the kernel prolog writes FLAT_SCR_LO/HI with s_setreg

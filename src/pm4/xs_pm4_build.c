@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pm4/xs_pm4.h"
+#include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_regdb.h"
 
 #define MAX_BODY ((size_t)PKT3_COUNT_MAX + 1)

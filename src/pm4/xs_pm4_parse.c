@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "pm4/xs_pm4.h"
+#include "hw/xs_hw_pm4.h"
 
 #define ANY 0x4000 /* no upper bound below the count field's */
 
@@ -108,9 +108,9 @@ static int check_set_reg(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
 	uint32_t index = G_SET_REG_INDEX(w);
 	/* Bits 16..27 are reserved, except the MEC vmid_shift (bits 23..27) of
 	 * SET_SH_REG (PAL PM4_MEC_SET_SH_REG). */
-	uint32_t reserved = w & 0x0FFF0000u;
+	uint32_t reserved = w & XS_SET_REG_RESERVED_MASK;
 	if (o->op == PKT3_SET_SH_REG)
-		reserved &= ~XS_FIELD_S(0x1f, 23, 5);
+		reserved &= ~S_SET_SH_REG_VMID_SHIFT(~0u);
 	if (reserved)
 		return fail(it, err, d, "%s offset dword 0x%08" PRIx32 " has reserved bits 0x%08" PRIx32 " set",
 			    o->name, w, reserved);
@@ -150,9 +150,9 @@ static int check_body(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
 	const char *name = p->info->name;
 	switch (p->opcode) {
 	case PKT3_SET_BASE:
-		if (XS_FIELD_G(b[0], 0, 4) != V_SET_BASE_INDEX_INDIRECT)
+		if (G_SET_BASE_INDEX(b[0]) != V_SET_BASE_INDEX_INDIRECT)
 			return fail(it, err, d, "SET_BASE base_index %" PRIu32 " is not 1 (the indirect "
-				    "dispatch/draw base, the only one xs12 models)", XS_FIELD_G(b[0], 0, 4));
+				    "dispatch/draw base, the only one xs12 models)", G_SET_BASE_INDEX(b[0]));
 		if (b[1] & 3)
 			return fail(it, err, d + 1, "SET_BASE address 0x%" PRIx64 " is not 4-byte aligned",
 				    va64(b[1], b[2]));
@@ -299,7 +299,7 @@ int xs_pm4_next(xs_pm4_iter *it, xs_pm4_packet *pkt, xs_err *err)
 	p.info = xs_pm4_opinfo_get(p.opcode);
 	if (!p.info)
 		return fail(it, err, i, "unknown PM4 opcode 0x%02x (header 0x%08" PRIx32 ")", p.opcode, h);
-	if (h & XS_FIELD_S(0x1f, 3, 5))
+	if (h & PKT3_HEADER_RESERVED_MASK)
 		return fail(it, err, i, "%s header 0x%08" PRIx32 " has reserved bits 3..7 set", p.info->name, h);
 
 	if (p.opcode == PKT3_NOP && p.count == PKT3_COUNT_MAX) {

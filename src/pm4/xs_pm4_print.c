@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "pm4/xs_pm4.h"
+#include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_parse.h"
 #include "pm4/xs_pm4_regdb.h"
 

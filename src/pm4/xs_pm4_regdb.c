@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/xs_common.h"
-#include "pm4/xs_pm4.h"
+#include "hw/xs_hw_pm4.h"
 
 /* The X-macros of hw/xs_hw_regdb.inc (its header comment describes them). */
 #define XS_HW_VALUES(id, ...) static const char *const id[] = { __VA_ARGS__ };

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "gpu/xs_gpu.h"
-#include "pm4/xs_pm4.h"
+#include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_build.h"
 
 typedef struct fx {

@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include "common/xs_common.h"
-#include "gpu/xs_gpu_regs.h"
-#include "pm4/xs_pm4.h"
+#include "hw/xs_hw_regs.h"
+#include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_build.h"
 #include "pm4/xs_pm4_parse.h"
 #include "pm4/xs_pm4_print.h"
@@ -610,7 +610,7 @@ static void test_regdb_table(void **state)
 	for (size_t i = 0; i < XS_ARRAY_SIZE(names); i++)
 		if (!xs_pm4_reg_by_name(names[i]))
 			fail_msg("%s missing", names[i]);
-	/* Addresses (Mesa gfx103.json) of registers xs_gpu_regs.h lacks. */
+	/* Addresses (Mesa gfx103.json) of registers the code names only here. */
 	static const struct { uint32_t addr; const char *name; } addrs[] = {
 		{ 0xB004, "SPI_SHADER_PGM_RSRC4_PS" }, { 0xB01C, "SPI_SHADER_PGM_RSRC3_PS" },
 		{ 0xB028, "SPI_SHADER_PGM_RSRC1_PS" }, { 0xB030, "SPI_SHADER_USER_DATA_PS_0" },
@@ -639,8 +639,9 @@ static void test_regdb_table(void **state)
 	assert_int_equal(f->width, 16);
 }
 
-/* Fields against the macros of xs_gpu_regs.h (check_regdb.py does all of them
- * by parsing the header; these are compiled from the macros themselves). */
+/* Fields against the macros of hw/xs_hw_regs.h, compiled from the macros
+ * themselves (tests/hw checks that the header and the database both come
+ * from the one table). */
 static void check_field(uint32_t addr, const char *field, uint32_t set_all_ones, uint32_t get_all_ones)
 {
 	const xs_pm4_reg *r = xs_pm4_reg_find(addr);
@@ -655,7 +656,7 @@ static void check_field(uint32_t addr, const char *field, uint32_t set_all_ones,
 #define CHECK_SG(addr, reg, field) check_field(addr, #field, S_##reg##_##field(~0u), G_##reg##_##field(~0u))
 #define CHECK_G(addr, reg, field) check_field(addr, #field, 0, G_##reg##_##field(~0u))
 
-static void test_regdb_vs_gpu_regs_macros(void **state)
+static void test_regdb_vs_hw_regs_macros(void **state)
 {
 	(void)state;
 	CHECK_SG(R_00B800_COMPUTE_DISPATCH_INITIATOR, 00B800, COMPUTE_SHADER_EN);
@@ -689,7 +690,7 @@ static void test_regdb_vs_gpu_regs_macros(void **state)
 	/* LDS_SIZE is in 512-byte units (docs/hardware.md section 2). */
 	const xs_pm4_field *lds = xs_pm4_reg_field(xs_pm4_reg_find(R_00B84C_COMPUTE_PGM_RSRC2), "LDS_SIZE");
 	assert_int_equal(lds->scale, 512);
-	/* Space bounds from xs_gpu_regs.h. */
+	/* Space bounds from xs_hw_regs.h. */
 	assert_int_equal(xs_pm4_space_base(XS_PM4_SPACE_SH), XS_SH_REG_OFFSET);
 	assert_int_equal(xs_pm4_space_end(XS_PM4_SPACE_SH), XS_SH_REG_END);
 	assert_int_equal(xs_pm4_space_base(XS_PM4_SPACE_CONTEXT), XS_CONTEXT_REG_OFFSET);
@@ -992,7 +993,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_builder_bad_arguments),
 		cmocka_unit_test(test_builder_out_of_memory),
 		cmocka_unit_test(test_regdb_table),
-		cmocka_unit_test(test_regdb_vs_gpu_regs_macros),
+		cmocka_unit_test(test_regdb_vs_hw_regs_macros),
 		cmocka_unit_test(test_regdb_format),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_print_stops_at_error),

@@ -6,15 +6,17 @@
  * RELEASE_MEM op dword, 0x586 GCR_CNTL, 0x370 WRITE_DATA control, 0x3F2 the
  * INDIRECT_BUFFER control dword).
  *
- * Facts: docs/hardware.md section 4 (from Mesa sid.h,
- * pkt3.json, gfx103.json and PAL gfx9_plus_merged_f32_pfp_pm4_packets.h).
- * Register addresses and fields are in src/gpu/xs_gpu_regs.h.
+ * Facts: docs/hardware.md section 4 (from Mesa sid.h, pkt3.json, gfx103.json
+ * and PAL gfx9_plus_merged_f32_pfp_pm4_packets.h). Register addresses,
+ * fields and the register spaces are in hw/xs_hw_regs.h (generated from
+ * src/hw/gfx103_regs.txt); the builder, decoder and printer are src/pm4.
  */
-#ifndef XS_PM4_H
-#define XS_PM4_H
+#ifndef XS_HW_PM4_H
+#define XS_HW_PM4_H
 
 #include <stdint.h>
-#include "gpu/xs_gpu_regs.h"
+
+#include "hw/xs_hw_regs.h"
 
 /* ---- type-3 header (section 4.1) ---- */
 #define PKT_TYPE_S(x) XS_FIELD_S(x, 30, 2)
@@ -29,6 +31,7 @@
 #define PKT3_SHADER_TYPE_G(x) XS_FIELD_G(x, 1, 1)
 #define PKT3_RESET_FILTER_CAM_S(x) XS_FIELD_S(x, 2, 1)
 #define PKT3_RESET_FILTER_CAM_G(x) XS_FIELD_G(x, 2, 1)
+#define PKT3_HEADER_RESERVED_MASK XS_FIELD_S(0x1f, 3, 5) /* bits 3..7 */
 #define PKT3(op, count, predicate) \
 	(PKT_TYPE_S(3) | PKT_COUNT_S(count) | PKT3_IT_OPCODE_S(op) | PKT3_PREDICATE(predicate))
 #define PKT3_COUNT_MAX 0x3FFF
@@ -59,24 +62,17 @@
 #define PKT3_SET_UCONFIG_REG_INDEX 0x7A
 #define PKT3_SET_SH_REG_INDEX 0x9B
 
-/* ---- register spaces (section 4.3); SH/CONTEXT/UCONFIG bounds are in
- * xs_gpu_regs.h. The first body dword of SET_*_REG is the dword offset from
- * the space base, with an index in bits 28..31 for the *_INDEX packets. ---- */
-#ifndef XS_CONFIG_REG_OFFSET
-#define XS_CONFIG_REG_OFFSET 0x8000
-#define XS_CONFIG_REG_END 0xB000
-#endif
+/* ---- SET_*_REG (section 4.3; the spaces' bounds are in xs_hw_regs.h): the
+ * first body dword is the dword offset from the space base, with an index in
+ * bits 28..31 for the *_INDEX packets. ---- */
 #define S_SET_REG_OFFSET(x) XS_FIELD_S(x, 0, 16)
 #define G_SET_REG_OFFSET(x) XS_FIELD_G(x, 0, 16)
 #define S_SET_REG_INDEX(x) XS_FIELD_S(x, 28, 4)
 #define G_SET_REG_INDEX(x) XS_FIELD_G(x, 28, 4)
-#define G_SET_SH_REG_VMID_SHIFT(x) XS_FIELD_G(x, 23, 5) /* MEC SET_SH_REG only (PAL) */
+#define XS_SET_REG_RESERVED_MASK 0x0FFF0000u         /* bits 16..27 of the offset dword */
+#define S_SET_SH_REG_VMID_SHIFT(x) XS_FIELD_S(x, 23, 5) /* MEC SET_SH_REG only (PAL) */
+#define G_SET_SH_REG_VMID_SHIFT(x) XS_FIELD_G(x, 23, 5)
 #define V_SET_SH_REG_INDEX_APPLY_KMD_CU_AND_MASK 3      /* PAL pfp/mec enum */
-
-/* VGT_DRAW_INITIATOR: a CONTEXT register whose value goes inside DRAW packets. */
-#ifndef R_0287F0_VGT_DRAW_INITIATOR
-#define R_0287F0_VGT_DRAW_INITIATOR 0x287F0
-#endif
 
 /* ---- EVENT_WRITE (0x46) dword 1 (section 4.5; Mesa sid.h) ---- */
 #define EVENT_TYPE(x) XS_FIELD_S(x, 0, 6)
@@ -201,6 +197,7 @@
 #define XS_IB_SIZE_MAX 0xFFFFF
 
 /* ---- SET_BASE (0x11): base_index, address lo, address hi ---- */
+#define G_SET_BASE_INDEX(x) XS_FIELD_G(x, 0, 4)
 #define V_SET_BASE_INDEX_INDIRECT 1 /* DISPATCH_INDIRECT/DRAW_INDIRECT base (RADV, radeonsi) */
 
 /* GPU virtual addresses are 48-bit (src/mem). */
