@@ -29,6 +29,7 @@
  * flags) see a different, still legal, interleaving.
  */
 #include "gpu/xs_gpu_priv.h"
+#include "hw/xs_hw_isa.h"
 #include "isa/xs_isa_disasm.h"
 
 #include <stdio.h>
@@ -536,10 +537,10 @@ static void ra_describe(xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
 	const xs_op_info *oi = &xs_op_table[in->op];
 	e->iclass = oi->iclass;
 	switch (in->op) {
-	case XS_OP_s_waitcnt: {
-		uint32_t imm = (uint32_t)in->imm & 0xffff;
-		e->wait[XS_GPU_CNT_VM] = wait_limit((imm & 0xf) | (((imm >> 14) & 3) << 4));
-		e->wait[XS_GPU_CNT_LGKM] = wait_limit((imm >> 8) & 0x3f);
+	case XS_OP_s_waitcnt: { /* expcnt: exports are not modelled */
+		xs_waitcnt wc = xs_waitcnt_decode((uint32_t)in->imm & 0xffff);
+		e->wait[XS_GPU_CNT_VM] = wait_limit(wc.vm);
+		e->wait[XS_GPU_CNT_LGKM] = wait_limit(wc.lgkm);
 		break;
 	}
 	case XS_OP_s_waitcnt_vscnt:

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hw/xs_hw_isa.h"
 #include "isa/xs_isa_disasm_priv.h"
 
 /* ---- text ------------------------------------------------------------------ */
@@ -381,19 +382,20 @@ static void dis_sopk(dis_ctx *c)
  * left out unless all are. */
 static void dis_waitcnt(dis_ctx *c, uint32_t v)
 {
-	unsigned vm = (v & 0xf) | ((v >> 14) & 3) << 4, exp = (v >> 4) & 7, lgkm = (v >> 8) & 0x3f;
-	bool all = vm == 63 && exp == 7 && lgkm == 63;
+	xs_waitcnt w = xs_waitcnt_decode(v);
+	bool vm = w.vm != XS_WAITCNT_VM_MAX, exp = w.exp != XS_WAITCNT_EXP_MAX, lgkm = w.lgkm != XS_WAITCNT_LGKM_MAX;
+	bool all = !vm && !exp && !lgkm;
 	const char *sep = "";
-	if (vm != 63 || all) {
-		dis_printf(c, "vmcnt(%u)", vm);
+	if (vm || all) {
+		dis_printf(c, "vmcnt(%u)", w.vm);
 		sep = " ";
 	}
-	if (exp != 7 || all) {
-		dis_printf(c, "%sexpcnt(%u)", sep, exp);
+	if (exp || all) {
+		dis_printf(c, "%sexpcnt(%u)", sep, w.exp);
 		sep = " ";
 	}
-	if (lgkm != 63 || all)
-		dis_printf(c, "%slgkmcnt(%u)", sep, lgkm);
+	if (lgkm || all)
+		dis_printf(c, "%slgkmcnt(%u)", sep, w.lgkm);
 }
 
 /* sendmsg(MSG[, OP[, stream]]) for the gfx10 messages; an encodable but
