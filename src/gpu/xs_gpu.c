@@ -186,8 +186,6 @@ void xs_gpu_cu_mask_regs(const xs_gpu *g, uint64_t mask, uint32_t regs[XS_MAX_SE
 	for (int i = 0; i < XS_MAX_SE; i++)
 		regs[i] = 0;
 	for (uint32_t c = 0; c < g->ncu; c++)
-		if ((mask >> c) & 1) {
-			const xs_gpu_cu *cu = &g->cu[c];
-			regs[cu->se] |= 1u << ((cu->sa % g->info->num_sa_per_se) * 16 + cu->cu_in_sa);
-		}
+		if ((mask >> c) & 1)
+			regs[g->cu[c].se] |= xs_gpu_cu_en_bit(g, &g->cu[c]);
 }

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XS_CP_MAX_IB_DWORDS (1u << 20) /* INDIRECT_BUFFER's IB_SIZE field is 20 bits */
+#define XS_CP_MAX_IB_DWORDS (XS_IB_SIZE_MAX + 1u) /* INDIRECT_BUFFER's IB_SIZE field */
 
 static xs_gpu_cp_ib *cp_top(xs_gpu_cp *cp)
 {

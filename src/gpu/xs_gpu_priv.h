@@ -312,6 +312,16 @@ struct xs_gpu {
 	uint32_t scratch_in_use; /* all rings, for the trace */
 };
 
+/* The bit that enables CU cu in its SE's COMPUTE_STATIC_THREAD_MGMT_SE*
+ * register: its logical index within its SA, in SA0_CU_EN or SA1_CU_EN.
+ * Used both ways: to write a CU mask (xs_gpu_cu_mask_regs) and to read one
+ * (xs_gpu_spi_decode). */
+static inline uint32_t xs_gpu_cu_en_bit(const xs_gpu *g, const xs_gpu_cu *cu)
+{
+	uint32_t bit = 1u << cu->cu_in_sa;
+	return cu->sa % g->info->num_sa_per_se ? S_00B858_SA1_CU_EN(bit) : S_00B858_SA0_CU_EN(bit);
+}
+
 void xs_gpu_trace_wave_end(xs_gpu *g, const xs_gpu_wave *gw);
 void xs_gpu_trace_record(xs_gpu *g);
 void xs_gpu_trace_disp_end(xs_gpu *g, const xs_gpu_disp *d, bool removed);

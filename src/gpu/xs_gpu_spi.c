@@ -101,12 +101,11 @@ xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, x
 			return xs_err_set(e, XS_E_INVALID_ARG,
 					  "COMPUTE_TMPRING_SIZE.WAVESIZE = 0 with SCRATCH_EN set");
 	}
-	/* CU masks: SA0_CU_EN bits 0..15, SA1_CU_EN 16..31 of each SE's register;
+	/* CU masks: each CU's SA0_CU_EN / SA1_CU_EN bit of its SE's register;
 	 * in WGP mode a WGP takes groups only when both its CUs are enabled. */
 	for (uint32_t c = 0; c < di->num_cu; c++) {
 		const xs_gpu_cu *cu = &g->cu[c];
-		uint32_t m = SH(cu_mask_regs[cu->se]);
-		if ((m >> ((cu->sa % di->num_sa_per_se) * 16 + cu->cu_in_sa)) & 1)
+		if (SH(cu_mask_regs[cu->se]) & xs_gpu_cu_en_bit(g, cu))
 			d->cu_enabled |= 1ull << c;
 	}
 	if (d->wgp_mode)
@@ -340,8 +339,8 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 		w->s[n++] = grp->id[1];
 	if (G_00B84C_TGID_Z_EN(rsrc2))
 		w->s[n++] = grp->id[2];
-	if (G_00B84C_TG_SIZE_EN(rsrc2)) /* {first_wave[31], ..., waves_in_group[5:0]} */
-		w->s[n++] = (wave_in_group == 0 ? 1u << 31 : 0) | (d->waves_per_group & 0x3f);
+	if (G_00B84C_TG_SIZE_EN(rsrc2)) /* work-group info; ORDERED_APPEND_TERM 0 */
+		w->s[n++] = S_TG_SIZE_FIRST_WAVE(wave_in_group == 0) | S_TG_SIZE_WAVES_IN_GROUP(d->waves_per_group);
 	if (d->scratch_en) /* Private Segment Wavefront Offset: the slot's byte offset */
 		w->s[n++] = gw->scratch_slot * d->scratch_wavesize;
 
@@ -385,11 +384,14 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->insts = 0;
 	w->wave_in_group = wave_in_group;
 	w->owner = gw;
-	/* HW_ID1: wave slot [3:0], SIMD within the WGP [9:8], WGP [13:10], SA [16], SE [19:18]. */
-	const xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
+	/* HW_ID1: wave slot, SIMD within the WGP, WGP within the SA, SA, SE. */
+	const xs_devinfo *di = g->info;
+	const xs_gpu_cu *c = &g->cu[gw->simd / di->simds_per_cu];
+	uint32_t simd_in_wgp = (c->cu_in_sa % di->cus_per_wgp) * di->simds_per_cu + gw->simd % di->simds_per_cu;
 	w->hw_id2 = 0;
-	w->hw_id = gw->slot | ((gw->simd % g->info->simds_per_cu + (c->cu_in_sa % 2) * 2) << 8) |
-		   ((c->cu_in_sa / 2) << 10) | ((c->sa % g->info->num_sa_per_se) << 16) | (c->se << 18);
+	w->hw_id = S_00045C_WAVE_ID(gw->slot) | S_00045C_SIMD_ID(simd_in_wgp) |
+		   S_00045C_WGP_ID(c->cu_in_sa / di->cus_per_wgp) | S_00045C_SA_ID(c->sa % di->num_sa_per_se) |
+		   S_00045C_SE_ID(c->se);
 
 	/* Timing: an SE's SPI starts one wave per se_launch_interval; the wave's
 	 * resources are held from placement on. */
