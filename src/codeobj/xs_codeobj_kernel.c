@@ -6,9 +6,7 @@
 #include <string.h>
 
 #include "codeobj/xs_codeobj_priv.h"
-
-/* COMPUTE_PGM_RSRC1.WGP_MODE (gfx10+), docs/hardware.md section 2. */
-#define RSRC1_WGP_MODE_BIT 29
+#include "hw/xs_hw_regs.h"
 
 static xs_status mismatch(xs_err *e, const xs_codeobj_kernel *k, const char *field, uint64_t meta,
                           uint64_t kd)
@@ -92,7 +90,7 @@ xs_status xs_codeobj_kernel_bind(const xs_codeobj_elf *ev, const xs_codeobj *co,
 	ki->rsrc1 = xs_codeobj_rd32(kd + XS_KD_COMPUTE_PGM_RSRC1);
 	ki->rsrc2 = xs_codeobj_rd32(kd + XS_KD_COMPUTE_PGM_RSRC2);
 	ki->kernel_code_properties = xs_codeobj_rd16(kd + XS_KD_KERNEL_CODE_PROPERTIES);
-	ki->wgp_mode = xs_bits(ki->rsrc1, RSRC1_WGP_MODE_BIT, RSRC1_WGP_MODE_BIT) != 0;
+	ki->wgp_mode = G_00B848_WGP_MODE(ki->rsrc1) != 0; /* gfx10+: docs/hardware.md section 2 */
 
 	/* The metadata repeats descriptor fields (AMDGPUUsage "Code Object V3
 	 * Kernel Metadata Map"); the CP uses the descriptor, the runtime the

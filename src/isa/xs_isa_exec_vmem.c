@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hw/xs_hw_regs.h"
 #include "isa/xs_isa_priv.h"
 
 enum { SP_VM, SP_LDS, SP_OOB };
@@ -258,24 +259,24 @@ typedef struct vsharp {
 static void read_vsharp(const xs_wave *w, unsigned r, vsharp *v)
 {
 	uint32_t w0 = w->s[r & 127], w1 = w->s[(r + 1) & 127], w2 = w->s[(r + 2) & 127], w3 = w->s[(r + 3) & 127];
-	v->base = w0 | (uint64_t)(w1 & 0xffff) << 32;
-	v->stride = (w1 >> 16) & 0x3fff;
-	v->swizzle = (w1 >> 31) & 1;
-	v->num_records = w2;
-	v->is_shift = 3 + ((w3 >> 21) & 3);
+	v->base = G_008F00_BASE_ADDRESS(w0) | (uint64_t)G_008F04_BASE_ADDRESS_HI(w1) << 32;
+	v->stride = G_008F04_STRIDE(w1);
+	v->swizzle = G_008F04_SWIZZLE_ENABLE(w1);
+	v->num_records = G_008F08_NUM_RECORDS(w2);
+	v->is_shift = 3 + G_008F0C_INDEX_STRIDE(w3); /* 8 << INDEX_STRIDE lanes */
 	v->idx_stride = 1u << v->is_shift;
-	v->add_tid = (w3 >> 23) & 1;
-	v->oob = (w3 >> 28) & 3;
+	v->add_tid = G_008F0C_ADD_TID_ENABLE(w3);
+	v->oob = G_008F0C_OOB_SELECT(w3);
 }
 
 /* The range check of one dword, by OOB_SELECT (see the top of the file). */
 static inline bool buffer_oob(const vsharp *v, uint32_t index, uint32_t off, uint64_t rel)
 {
 	switch (v->oob) {
-	case 0: return index >= v->num_records || off >= v->stride;
-	case 1: return index >= v->num_records;
-	case 2: return v->num_records == 0;
-	default: return rel >= v->num_records;
+	case V_008F0C_OOB_SELECT_STRUCTURED_WITH_OFFSET: return index >= v->num_records || off >= v->stride;
+	case V_008F0C_OOB_SELECT_STRUCTURED: return index >= v->num_records;
+	case V_008F0C_OOB_SELECT_DISABLED: return v->num_records == 0;
+	default: return rel >= v->num_records; /* V_008F0C_OOB_SELECT_RAW */
 	}
 }
 
