@@ -20,6 +20,13 @@ static void set_default_regs(xs_gpu_queue_regs *q)
 
 xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 {
+	/* The model's fixed arrays must hold the machine's figures, and the
+	 * interpreter must report lines of its L2's size (the gfx10.3 figures are
+	 * also checked at compile time, xs_gpu_priv.h). */
+	if (info->wave_slots_per_simd > XS_GPU_MAX_WAVE_SLOTS ||
+	    info->max_waves_per_group > XS_GPU_MAX_WAVES_PER_GROUP || info->num_cu > XS_GPU_MAX_CU ||
+	    info->l2_line_bytes != 1u << XS_MTRACE_LINE_SHIFT)
+		return NULL;
 	xs_gpu *g = calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
@@ -70,9 +77,9 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->ctx.icache = xs_icache_create();
 	g->ctx.mtrace = &g->mtrace; /* timing mode records lines; functional clears it */
 	bool caches_ok = (g->l0 = calloc(info->num_cu, sizeof(*g->l0))) != NULL &&
-			 xs_gpu_cache_init(&g->l2, info->l2_bytes, info->l2_ways);
+			 xs_gpu_cache_init(&g->l2, info->l2_bytes, info->l2_ways, info->l2_line_bytes);
 	for (uint32_t i = 0; caches_ok && i < info->num_cu; i++)
-		caches_ok = xs_gpu_cache_init(&g->l0[i], info->l0_bytes, info->l0_ways);
+		caches_ok = xs_gpu_cache_init(&g->l0[i], info->l0_bytes, info->l0_ways, info->l2_line_bytes);
 	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->ev_next || !g->groups || !g->free_groups ||
 	    !g->heap.a || !rings_ok || !caches_ok || arena == MAP_FAILED || !g->ra_arena || !g->ctx.icache) {
 		if (arena != MAP_FAILED)

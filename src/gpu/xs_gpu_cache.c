@@ -1,15 +1,12 @@
 #include "gpu/xs_gpu_cache.h"
-#include "isa/xs_isa.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define LINE_BYTES (1u << XS_MTRACE_LINE_SHIFT) /* the lines the interpreter reports */
-
-bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways)
+bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways, uint32_t line_bytes)
 {
 	memset(c, 0, sizeof(*c));
-	uint32_t lines = XS_MAX(bytes / LINE_BYTES, ways);
+	uint32_t lines = XS_MAX(bytes / line_bytes, ways);
 	c->ways = ways;
 	c->sets = lines / ways;
 	c->tag = calloc((size_t)c->sets * ways, sizeof(*c->tag));

@@ -1,5 +1,6 @@
 /* Caches of the timing model: a vector L0 per CU (write-through) and the
- * L2 (write-back), set-associative with LRU replacement, 128-byte lines.
+ * L2 (write-back), set-associative with LRU replacement; lines of the
+ * device-info l2_line_bytes, numbered as the interpreter reports them.
  * They decide latency and DRAM traffic only; data lives in xs_vm. */
 #ifndef XS_GPU_CACHE_H
 #define XS_GPU_CACHE_H
@@ -16,7 +17,7 @@ typedef struct xs_gpu_cache {
 
 #define XS_GPU_CACHE_DIRTY (1ull << 63)
 
-bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways);
+bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways, uint32_t line_bytes);
 void xs_gpu_cache_free(xs_gpu_cache *c);
 /* Looks up a line; on a miss with allocate, fills it and reports whether a
  * dirty line was evicted. make_dirty marks it (stores into the L2). */

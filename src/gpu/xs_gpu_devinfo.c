@@ -16,7 +16,7 @@
 	.processor = "gfx1030",                                                                 \
 	.cus_per_wgp = 2,                    /* [R] LLVM AMDGPUUsage, memory model GFX10 */     \
 	.simds_per_cu = 2,                   /* [R] Mesa num_simd_per_compute_unit */           \
-	.wave_slots_per_simd = 16,           /* [R] gfx10.3: 16 (gfx10.1: 20) */                \
+	.wave_slots_per_simd = XS_GFX103_WAVE_SLOTS_PER_SIMD, /* [R] xs_gpu_devinfo.h */        \
 	.vgprs_per_simd_w32 = 1024,          /* [R] = 512 wave64 VGPRs, 128 KiB */              \
 	.vgpr_granule_w32 = 16,              /* [R] LLVM getVGPRAllocGranule, gfx10.3 */        \
 	.vgpr_granule_w64 = 8,                                                                  \
@@ -30,7 +30,7 @@
 	.lds_max_per_group = 64 * 1024,      /* [R] SPEC S3.3 */                                \
 	.barriers_per_cu = 16,               /* [R] PAL numSqcBarriersPerCu */                  \
 	.max_group_threads = 1024,           /* [R] wave32: 32 waves */                         \
-	.max_waves_per_group = 32,           /* SPEC S3.5 */                                    \
+	.max_waves_per_group = XS_GFX103_MAX_WAVES_PER_GROUP, /* SPEC S3.5 */                   \
 	.max_scratch_waves_per_cu = 32,      /* [R] PAL MaxScratchWavesPerCu; SPEC S1.13 */     \
 	.scratch_wavesize_granule = 1024,    /* [R] WAVESIZE unit on gfx10.3 */                 \
 	.max_wave_scratch = 8191 * 1024,     /* [R] ROCr MAX_WAVE_SCRATCH */                    \
@@ -50,6 +50,7 @@
 	.lds_bytes_per_clk = 128,            /* SPEC S3.6 */                                    \
 	.l0_bytes = 16 * 1024,               /* [E] RDNA vector L0 per CU (NaviSim) */          \
 	.l0_ways = 4, .l2_ways = 16,         /* [model] */                                      \
+	.l2_line_bytes = XS_GFX103_L2_LINE_BYTES, /* [model] xs_gpu_devinfo.h */                \
 	.lat_l0 = 64,                        /* [model] between SMEM hit and L2 */              \
 	.lat_l2 = 120,                       /* [C] 66 ns on RX 6800 XT */                      \
 	.lat_dram = 410,                     /* [C] 226 ns; the consoles have no Infinity Cache */ \

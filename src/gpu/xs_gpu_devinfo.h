@@ -11,6 +11,15 @@
 #define XS_MAX_SE 4
 #define XS_MAX_SA_PER_SE 2
 
+/* gfx10.3 figures that other files size arrays by or build into constants.
+ * They are named here so that those files can check them with
+ * _Static_assert (a member of the const table is not a constant
+ * expression); GFX103_COMMON in xs_gpu_devinfo.c uses them, and
+ * xs_gpu_create checks every machine's row again at run time. */
+#define XS_GFX103_WAVE_SLOTS_PER_SIMD 16 /* [R] gfx10.3: 16 (gfx10.1: 20) */
+#define XS_GFX103_MAX_WAVES_PER_GROUP 32 /* SPEC S3.5 */
+#define XS_GFX103_L2_LINE_BYTES 128      /* [model] L0 and L2 lines (docs/hardware.md section 8) */
+
 typedef struct xs_devinfo {
 	xs_machine machine;
 	const char *name;          /* "Xbox Series X" */
@@ -65,6 +74,8 @@ typedef struct xs_devinfo {
 	uint32_t lds_bytes_per_clk;  /* per LDS bus: one per CU in CU mode, one per WGP in WGP mode (S3.6) */
 	uint32_t l0_bytes;           /* vector L0 per CU */
 	uint32_t l0_ways, l2_ways;
+	uint32_t l2_line_bytes;      /* L0 and L2 line; the interpreter reports lines of this
+	                              * size (XS_MTRACE_LINE_SHIFT, checked by xs_gpu_create) */
 	uint32_t lat_l0;             /* vector load that hits the L0 */
 	uint32_t lat_l2;             /* vector load that hits the L2 */
 	uint32_t lat_dram;           /* vector memory load that misses to DRAM */

@@ -10,7 +10,17 @@
 #include <signal.h>
 #include <stddef.h>
 
+/* Capacities of xs_gpu_simd.wave and xs_gpu_group.waves: at least the
+ * device-info figures they hold (checked here for gfx10.3 and, for every
+ * machine's row, by xs_gpu_create). */
+#define XS_GPU_MAX_WAVE_SLOTS 16
 #define XS_GPU_MAX_WAVES_PER_GROUP 32
+_Static_assert(XS_GPU_MAX_WAVE_SLOTS >= XS_GFX103_WAVE_SLOTS_PER_SIMD, "a SIMD's wave slots fit xs_gpu_simd.wave");
+_Static_assert(XS_GPU_MAX_WAVES_PER_GROUP >= XS_GFX103_MAX_WAVES_PER_GROUP,
+	       "a thread group's waves fit xs_gpu_group.waves");
+/* The interpreter reports the cache lines an access touches at its own
+ * granule (src/isa cannot see the device table); it is the L2's line. */
+_Static_assert((1u << XS_MTRACE_LINE_SHIFT) == XS_GFX103_L2_LINE_BYTES, "the interpreter reports L2 lines");
 #define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
 #define XS_GPU_VMQ 64            /* outstanding memory operations tracked per wave and counter */
 #define XS_GPU_WHEEL 4096        /* cycles the timing wheel covers */
@@ -109,7 +119,7 @@ typedef struct xs_gpu_pipe {
 } __attribute__((aligned(32))) xs_gpu_pipe;
 
 typedef struct xs_gpu_simd {
-	xs_gpu_wave *wave[16];   /* wave slots (devinfo wave_slots_per_simd <= 16) */
+	xs_gpu_wave *wave[XS_GPU_MAX_WAVE_SLOTS]; /* wave slots: devinfo wave_slots_per_simd */
 	uint32_t nwaves;
 	uint32_t vgprs_used;     /* wave32 VGPRs */
 	uint32_t rr;

@@ -334,7 +334,10 @@ void xs_icache_flush(xs_icache *ic);
 /* The cache lines an instruction's vector memory accesses touched, for the
  * timing model's caches. Collected only while ctx->mtrace is set (the
  * functional mode leaves it NULL and pays nothing). */
-#define XS_MTRACE_LINE_SHIFT 7   /* 128-byte lines (RDNA L0/L2) */
+/* The lines are the device's L2 lines (xs_devinfo.l2_line_bytes): a constant
+ * here so that the interpreter shifts by an immediate; src/gpu checks that it
+ * agrees with the device table (at compile time and in xs_gpu_create). */
+#define XS_MTRACE_LINE_SHIFT 7
 #define XS_MTRACE_MAX 256        /* most lines one instruction touches: 64 lanes x 4 dwords */
 typedef struct xs_isa_mtrace {
 	uint32_t n;              /* lines recorded; consecutive repeats are merged */
