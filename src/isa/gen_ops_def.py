@@ -213,8 +213,6 @@ def flags_for(enc, name, ops, has_vop3):
         for i, s in enumerate(srcs[:2]):
             if s == 2:
                 f.append('S%d_64' % i)
-        if writes_scc(enc, name):
-            f.append('SCC')
         if BRANCHES.match(name):
             f.append('BRANCH')
     elif enc == 'SOPP':
@@ -291,18 +289,6 @@ def mem_dwords(name):
 def has_rtn(name):
     return '_rtn' in name or name in ('ds_append', 'ds_consume', 'ds_ordered_count', 'ds_swizzle_b32',
                                       'ds_permute_b32', 'ds_bpermute_b32', 'ds_read_addtid_b32')
-
-
-def writes_scc(enc, name):
-    if enc == 'SOPC':
-        return True
-    if enc == 'SOPK':
-        return name.startswith('s_cmpk') or name == 's_addk_i32'
-    if enc == 'SOP1':
-        return bool(re.match(r'^s_(not|wqm|bcnt[01]|quadmask|abs|.*saveexec|.*wrexec)', name))
-    if enc == 'SOP2':
-        return not re.match(r'^s_(cselect|bfm|mul_i32|mul_hi|pack_)', name)
-    return False
 
 
 def iclass_for(enc, name, flags):

@@ -39,7 +39,7 @@ typedef enum xs_iclass {
 #define XS_OPF_F16      (1u << 4)   /* source type f16: float inline constants are halves */
 #define XS_OPF_F32      (1u << 5)   /* source type f32 (abs/neg act on bit 31) */
 #define XS_OPF_F64      (1u << 6)   /* source type f64: inline constants are doubles */
-#define XS_OPF_SCC      (1u << 7)   /* SALU: writes SCC */
+/* bit 7 unused: each SALU handler sets SCC itself, so the table does not say which do */
 #define XS_OPF_CMP      (1u << 8)   /* VOPC compare: writes a lane mask (VCC for e32, sdst for e64) */
 #define XS_OPF_CMPX     (1u << 9)   /* v_cmpx: writes EXEC (gfx10: only EXEC) */
 #define XS_OPF_SDST     (1u << 10)  /* VOP3b: scalar lane-mask destination (carry out, div_scale) */
