@@ -32,7 +32,7 @@ static inline void lds_wr(xs_wave *w, uint32_t a, const void *src, unsigned n)
 
 #define LANE_LOOP(...)                                                         \
 	do {                                                                    \
-		uint64_t e_ = xs_exec_mask(w);                                  \
+		uint64_t e_ = xs_wave_exec(w);                                  \
 		for (unsigned l = 0; l < w->lanes; l++) {                       \
 			if (!((e_ >> l) & 1))                                   \
 				continue;                                       \
@@ -301,7 +301,7 @@ XS_EXEC(ds_swizzle_b32)
 {
 	(void)x;
 	uint32_t off = OFF16, src[XS_MAX_LANES], r[XS_MAX_LANES];
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
 	memcpy(src, xs_vrow(w, in->src[0]), n * 4);
 	for (unsigned l = 0; l < n; l++) {
@@ -321,7 +321,7 @@ XS_EXEC(ds_swizzle_b32)
 static int permute(xs_wave *w, const xs_inst *in, bool backward)
 {
 	uint32_t data[XS_MAX_LANES], r[XS_MAX_LANES];
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
 	const uint32_t *addr = xs_vrow(w, in->src[0]);
 	memcpy(data, xs_vrow(w, in->src[1]), n * 4);

@@ -389,7 +389,7 @@ MAD64(v_mad_i64_i32, I64MUL)
 XS_EXEC(v_readfirstlane_b32)
 {
 	(void)x;
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	unsigned lane = e ? (unsigned)__builtin_ctzll(e) : 0;
 	unsigned s = in->src[0];
 	xs_swrite(w, in->dst, s >= XS_SRC_VGPR ? w->v[s - XS_SRC_VGPR][lane] : xs_sread(w, in, s));
@@ -428,7 +428,7 @@ static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, bool rel_src, bool 
 		d += m0;
 	if (s >= w->nvgpr || d >= w->nvgpr)
 		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "M0-relative VGPR index out of range");
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	for (unsigned l = 0; l < w->lanes; l++)
 		if ((e >> l) & 1)
 			w->v[d][l] = w->v[s][l];
@@ -444,7 +444,7 @@ XS_EXEC(v_swap_b32)
 	if (in->src[0] < XS_SRC_VGPR)
 		return xs_exec_unimpl(x, w, in, "scalar source");
 	uint32_t *a = xs_vrow(w, in->dst), *b = xs_vrow(w, in->src[0]);
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	for (unsigned l = 0; l < w->lanes; l++) {
 		if ((e >> l) & 1) {
 			uint32_t t = a[l];
@@ -464,7 +464,7 @@ static int permlane(xs_wave *w, const xs_inst *in, bool cross)
 {
 	uint64_t sel = xs_sread(w, in, in->src[1]) | (uint64_t)xs_sread(w, in, in->src[2]) << 32;
 	bool fi = (in->mods & XS_MOD_OPSEL(0)) != 0;
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	const uint32_t *s = xs_vrow(w, in->src[0]);
 	uint32_t old[LANES], r[LANES];
 	uint32_t *d = xs_vrow(w, in->dst);

@@ -511,7 +511,7 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 		return xs_exec_unimpl(x, w, in, "load to LDS");
 	addr_ctx ac;
 	setup(w, in, &ac);
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
 	tlb t = TLB_INIT;
 	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT) &&
@@ -580,7 +580,7 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 	setup(w, in, &ac);
 	/* MUBUF keeps the store data in vdata (dst); FLAT/GLOBAL/SCRATCH in data */
 	unsigned data = in->enc == XS_ENC_MUBUF ? in->dst : in->src[1];
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
 	tlb t = TLB_INIT;
 	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT);
@@ -735,7 +735,7 @@ static int x_atomic(xs_exec *x, xs_wave *w, const xs_inst *in)
 	bool has_cmp = d->aop == A_CMPSWAP || d->aop == A_FCMPSWAP;
 	bool rtn = (in->mods & XS_MOD_GLC) != 0;
 	unsigned dst = (in->dst - XS_SRC_VGPR) & 0xff;
-	uint64_t e = xs_exec_mask(w);
+	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
 	memdesc md = *d;
 	md.bytes = b64 ? 8 : 4;

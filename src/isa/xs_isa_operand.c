@@ -104,7 +104,7 @@ static void apply_dpp(xs_vctx *c, const xs_wave *w, const xs_inst *in, const uin
 {
 	uint32_t e = in->ext;
 	unsigned n = c->n;
-	uint64_t exec = xs_exec_mask(w), keep = 0;
+	uint64_t exec = xs_wave_exec(w), keep = 0;
 	uint32_t vals[XS_MAX_LANES];
 	memcpy(vals, row, n * 4);   /* row may be tmp */
 	if (in->mods & XS_MOD_DPP8) {

@@ -67,11 +67,6 @@ static inline uint64_t xs_lane_full(const xs_wave *w)
 	return w->lanes == 64 ? ~0ull : 0xffffffffull;
 }
 
-static inline uint64_t xs_exec_mask(const xs_wave *w)
-{
-	return xs_wave_exec(w);
-}
-
 /* Operand encodings 128..254 other than SGPRs (32-bit read). */
 uint32_t xs_sread_special(const xs_wave *w, unsigned s);
 /* 64-bit read of a non-SGPR, non-literal operand; f64 picks double inline floats. */
@@ -154,7 +149,7 @@ typedef struct xs_vctx {
 static inline void xs_vbegin(const xs_wave *w, xs_vctx *c)
 {
 	c->n = w->lanes;
-	c->mask = xs_exec_mask(w);
+	c->mask = xs_wave_exec(w);
 }
 
 static inline uint32_t *xs_vrow(xs_wave *w, unsigned operand)
