@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static void usage(FILE *f)
 {
@@ -156,13 +155,6 @@ int xs_cli_parse_title_scratch(const char *verb, const char *s, uint64_t per_wav
 					  "SPEC S1.13)", s, (unsigned long long)n, mi.max_scratch_waves, mi.name);
 	*slots = (uint32_t)n;
 	return 0;
-}
-
-double xs_cli_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 int main(int argc, char **argv)

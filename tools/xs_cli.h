@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "common/xs_common.h"
 #include "xs12/xs12.h"
 #include "xs_argspec.h"
 
@@ -43,9 +44,6 @@ bool xs_cli_parse_machine(const char *s, xs_machine *m);
 bool xs_cli_parse_u32(const char *s, uint32_t *v);
 void xs_cli_json_string(FILE *f, const char *s);
 
-#define XS_ALIGN_UP_CLI(a, b) ((((a) + (b) - 1) / (b)) * (b))
-#define XS_MIN_CLI(a, b) ((a) < (b) ? (a) : (b))
-
 typedef struct xs_cli_job {
 	const xs_module *mod;
 	const xs_kernel_info *k;
@@ -55,7 +53,6 @@ typedef struct xs_cli_job {
 	int nspecs;
 } xs_cli_job;
 int xs_cli_run_jobs(xs_device *dev, xs_cli_job *jobs, int njobs, xs_dispatch_stats *stats);
-double xs_cli_now(void);
 
 /* Runs kernel k with SPEC strings; writes out/inout files; 0 on success,
  * XS_CLI_USAGE_ERROR for bad arguments, 1 for other failures. */

@@ -61,7 +61,7 @@ static int demo_dispatch(xs_device *dev, const char *file, const char *kname, co
 		} else if (d->kind == A_F32) {
 			memcpy(kargs + a->offset, &d->f, 4);
 		} else {
-			uint32_t off = XS_ALIGN_UP_CLI(k->group_segment_fixed_size, 16);
+			uint32_t off = XS_ALIGN_UP(k->group_segment_fixed_size, 16);
 			memcpy(kargs + a->offset, &off, 4);
 			dyn = off - k->group_segment_fixed_size + (uint32_t)d->bytes;
 		}

@@ -162,7 +162,7 @@ static void print_text(const xs_kernel_info *k, const xs_occupancy *oc, const in
 		       "                 what the other limits allow\n",
 		       oc->scratch_slots_for_full, (double)oc->scratch_slots_for_full * (double)oc->scratch_per_wave / (1 << 20),
 		       oc->scratch_slots_for_full,
-		       XS_MIN_CLI(XS_MIN_CLI(oc->by_slots, oc->by_vgpr), XS_MIN_CLI(oc->by_lds, oc->by_workgroup)));
+		       XS_MIN(XS_MIN(oc->by_slots, oc->by_vgpr), XS_MIN(oc->by_lds, oc->by_workgroup)));
 }
 
 int xs_cli_info(int argc, char **argv)

@@ -348,7 +348,7 @@ static int bind_args(xs_device *dev, const xs_kernel_info *k, run_arg *ra, int n
 				fprintf(stderr, "  argument %u: %s\n", j++, xs_cli_arg_desc(&k->args[i], buf, sizeof(buf)));
 		return XS_CLI_USAGE_ERROR;
 	}
-	uint32_t lds_off = XS_ALIGN_UP_CLI(k->group_segment_fixed_size, 16);
+	uint32_t lds_off = XS_ALIGN_UP(k->group_segment_fixed_size, 16);
 	for (uint32_t i = 0, j = 0; i < k->num_args; i++) {
 		const xs_kernel_arg *a = &k->args[i];
 		if (a->kind == XS_ARG_HIDDEN)
@@ -389,8 +389,8 @@ static int bind_args(xs_device *dev, const xs_kernel_info *k, run_arg *ra, int n
 		} else if (a->kind == XS_ARG_DYNAMIC_SHARED_POINTER) {
 			/* The argument is the LDS offset of the dynamic region. */
 			uint32_t v = lds_off;
-			memcpy(kargs + a->offset, &v, XS_MIN_CLI(a->size, 4u));
-			lds_off = XS_ALIGN_UP_CLI(lds_off + (uint32_t)r->spec.bytes, 16);
+			memcpy(kargs + a->offset, &v, XS_MIN(a->size, 4u));
+			lds_off = XS_ALIGN_UP(lds_off + (uint32_t)r->spec.bytes, 16);
 			*dynamic_lds = lds_off - k->group_segment_fixed_size; /* alignment gaps included */
 		} else {
 			char err[600];
@@ -409,7 +409,7 @@ static int bind_args(xs_device *dev, const xs_kernel_info *k, run_arg *ra, int n
 				fprintf(stderr, "xs12 run: argument %u: %s\n", j, xs_last_error(dev));
 				return 1;
 			}
-			memcpy(kargs + a->offset, &r->va, XS_MIN_CLI(a->size, 8u));
+			memcpy(kargs + a->offset, &r->va, XS_MIN(a->size, 8u));
 		}
 		j++;
 	}
@@ -437,7 +437,7 @@ typedef struct progress_state {
 static void show_progress(void *user, uint64_t launched, uint64_t total, uint64_t cycles)
 {
 	progress_state *p = user;
-	double t = xs_cli_now() - p->start;
+	double t = xs_now_seconds() - p->start;
 	if (t < 1.0)
 		return;
 	char eta[64] = "";
@@ -538,7 +538,7 @@ int xs_cli_run(int argc, char **argv)
 		return xs_cli_usage_error("run", "--scratch-waves %u: at most %u on %s (32 per CU, SPEC S1.13)",
 					  g.scratch_waves, mi.max_scratch_waves, mi.name);
 
-	progress_state ps = { .start = xs_cli_now() };
+	progress_state ps = { .start = xs_now_seconds() };
 	xs_device *dev;
 	xs_device_desc desc = { .machine = g.machine, .scratch_waves = g.scratch_waves,
 				.hang_gpu_us = g.watch.hang_gpu_us, .hang_host_ms = g.watch.hang_host_ms,
