@@ -117,6 +117,8 @@ void xs_codeobj_free(xs_codeobj *co)
 	for (uint32_t i = 0; co->kernels && i < co->nkernels; i++) {
 		free(co->kernels[i].args);
 		free(co->kernels[i].arg_address_space);
+		free(co->kernels[i].arg_hidden);
+		free(co->kernels[i].arg_const);
 	}
 	free(co->kernels);
 	free(co->relocs);

@@ -48,6 +48,19 @@ typedef struct xs_codeobj_reloc {
 	uint64_t value;
 } xs_codeobj_reloc;
 
+/* Hidden kernel arguments the runtime fills (AMDGPUUsage "Code Object V3
+ * Kernel Argument Metadata Map", value kinds hidden_*), decoded once at load. */
+typedef enum xs_codeobj_hidden {
+	XS_HIDDEN_NOT = 0,               /* an explicit argument */
+	XS_HIDDEN_BLOCK_COUNT_X, XS_HIDDEN_BLOCK_COUNT_Y, XS_HIDDEN_BLOCK_COUNT_Z,
+	XS_HIDDEN_GROUP_SIZE_X, XS_HIDDEN_GROUP_SIZE_Y, XS_HIDDEN_GROUP_SIZE_Z,
+	XS_HIDDEN_REMAINDER_X, XS_HIDDEN_REMAINDER_Y, XS_HIDDEN_REMAINDER_Z,
+	XS_HIDDEN_GLOBAL_OFFSET_X, XS_HIDDEN_GLOBAL_OFFSET_Y, XS_HIDDEN_GLOBAL_OFFSET_Z,
+	XS_HIDDEN_GRID_DIMS, XS_HIDDEN_QUEUE_PTR, XS_HIDDEN_DYNAMIC_LDS_SIZE,
+	XS_HIDDEN_PRIVATE_BASE, XS_HIDDEN_SHARED_BASE,
+	XS_HIDDEN_OTHER,                 /* printf / hostcall buffers, default queue, ...: no such service, null */
+} xs_codeobj_hidden;
+
 typedef struct xs_codeobj_kernel {
 	xs_kernel_info info;     /* public view; info.args points at args[] */
 	xs_kernel_arg *args;
@@ -58,6 +71,9 @@ typedef struct xs_codeobj_kernel {
 	const char *symbol;      /* metadata .symbol, "<name>.kd" */
 	uint32_t kernarg_segment_align;   /* metadata .kernarg_segment_align */
 	const char **arg_address_space;   /* parallel to args[]: metadata .address_space or "" */
+	uint8_t *arg_hidden;              /* parallel to args[]: xs_codeobj_hidden */
+	uint8_t *arg_const;               /* parallel to args[]: metadata .is_const */
+	uint32_t reqd_workgroup_size[3];  /* metadata .reqd_workgroup_size, 0 when absent */
 } xs_codeobj_kernel;
 
 typedef struct xs_codeobj {

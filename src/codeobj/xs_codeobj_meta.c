@@ -281,6 +281,27 @@ static xs_arg_kind arg_kind(const char *vk)
 	return XS_ARG_OTHER;
 }
 
+static xs_codeobj_hidden hidden_kind(const char *vk)
+{
+	static const struct { const char *name; xs_codeobj_hidden h; } t[] = {
+		{ "hidden_block_count_x", XS_HIDDEN_BLOCK_COUNT_X }, { "hidden_block_count_y", XS_HIDDEN_BLOCK_COUNT_Y },
+		{ "hidden_block_count_z", XS_HIDDEN_BLOCK_COUNT_Z }, { "hidden_group_size_x", XS_HIDDEN_GROUP_SIZE_X },
+		{ "hidden_group_size_y", XS_HIDDEN_GROUP_SIZE_Y }, { "hidden_group_size_z", XS_HIDDEN_GROUP_SIZE_Z },
+		{ "hidden_remainder_x", XS_HIDDEN_REMAINDER_X }, { "hidden_remainder_y", XS_HIDDEN_REMAINDER_Y },
+		{ "hidden_remainder_z", XS_HIDDEN_REMAINDER_Z }, { "hidden_global_offset_x", XS_HIDDEN_GLOBAL_OFFSET_X },
+		{ "hidden_global_offset_y", XS_HIDDEN_GLOBAL_OFFSET_Y }, { "hidden_global_offset_z", XS_HIDDEN_GLOBAL_OFFSET_Z },
+		{ "hidden_grid_dims", XS_HIDDEN_GRID_DIMS }, { "hidden_queue_ptr", XS_HIDDEN_QUEUE_PTR },
+		{ "hidden_dynamic_lds_size", XS_HIDDEN_DYNAMIC_LDS_SIZE }, { "hidden_private_base", XS_HIDDEN_PRIVATE_BASE },
+		{ "hidden_shared_base", XS_HIDDEN_SHARED_BASE },
+	};
+	if (strncmp(vk, "hidden_", 7) != 0)
+		return XS_HIDDEN_NOT;
+	for (size_t i = 0; i < XS_ARRAY_SIZE(t); i++)
+		if (strcmp(vk, t[i].name) == 0)
+			return t[i].h;
+	return XS_HIDDEN_OTHER;
+}
+
 static xs_status parse_arg(meta_ctx *c, const msgpack_object *m, xs_codeobj_kernel *k, uint32_t i)
 {
 	xs_kernel_arg *a = &k->args[i];
@@ -293,6 +314,12 @@ static xs_status parse_arg(meta_ctx *c, const msgpack_object *m, xs_codeobj_kern
 	TRY(get_u32(c, m, ".offset", true, &a->offset));
 	TRY(get_u32(c, m, ".size", true, &a->size));
 	a->kind = arg_kind(a->value_kind);
+	k->arg_hidden[i] = (uint8_t)hidden_kind(a->value_kind);
+	bool is_const;
+	TRY(get_bool(c, m, ".is_const", &is_const));
+	k->arg_const[i] = is_const;
+	if (k->arg_hidden[i] != XS_HIDDEN_NOT && k->arg_hidden[i] != XS_HIDDEN_OTHER && a->size > 8)
+		return meta_bad(c, "%s of %u bytes: at most 8", a->value_kind, a->size);
 	if ((uint64_t)a->offset + a->size > k->info.kernarg_size)
 		return meta_bad(c, ".offset %u + .size %u is beyond .kernarg_segment_size %u", a->offset,
 		                a->size, k->info.kernarg_size);
@@ -319,6 +346,18 @@ static xs_status parse_kernel(meta_ctx *c, const msgpack_object *m, uint32_t idx
 	TRY(get_u32(c, m, ".vgpr_count", true, &ki->vgpr_count));
 	TRY(get_u32(c, m, ".max_flat_workgroup_size", true, &ki->max_flat_workgroup_size));
 	TRY(get_bool(c, m, ".uses_dynamic_stack", &ki->uses_dynamic_stack));
+	/* OpenCL's reqd_work_group_size (the counterpart of HLSL's [numthreads]) */
+	const msgpack_object *reqd = map_get(m, ".reqd_workgroup_size");
+	if (reqd) {
+		if (reqd->type != MSGPACK_OBJECT_ARRAY || reqd->via.array.size != 3)
+			return meta_bad(c, ".reqd_workgroup_size is not an array of 3 integers");
+		for (int i = 0; i < 3; i++) {
+			const msgpack_object *v = &reqd->via.array.ptr[i];
+			if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 == 0 || v->via.u64 > 0xffff)
+				return meta_bad(c, ".reqd_workgroup_size[%d] is not 1..65535", i);
+			k->reqd_workgroup_size[i] = (uint32_t)v->via.u64;
+		}
+	}
 	if (ki->wavefront_size != 32 && ki->wavefront_size != 64)
 		return meta_bad(c, ".wavefront_size %u is neither 32 nor 64", ki->wavefront_size);
 	if (ki->kernarg_size > XS_CODEOBJ_MAX_KERNARG)
@@ -340,7 +379,9 @@ static xs_status parse_kernel(meta_ctx *c, const msgpack_object *m, uint32_t idx
 		return XS_OK;
 	k->args = calloc(n, sizeof(*k->args));
 	k->arg_address_space = calloc(n, sizeof(*k->arg_address_space));
-	if (!k->args || !k->arg_address_space)
+	k->arg_hidden = calloc(n, 1);
+	k->arg_const = calloc(n, 1);
+	if (!k->args || !k->arg_address_space || !k->arg_hidden || !k->arg_const)
 		return xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "out of memory for %u kernel arguments", n);
 	ki->args = k->args;
 	ki->num_args = n;

@@ -15,6 +15,7 @@ xs_status xs_err_set(xs_err *e, xs_status s, const char *fmt, ...)
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
 	e->status = s;
+	e->id = 0;
 	return s;
 }
 

@@ -33,13 +33,14 @@ static inline uint32_t xs_bits(uint32_t v, unsigned lo, unsigned hi)
  * argument at fault. Filled once; callers add context with xs_err_prefix(). */
 typedef struct xs_err {
 	xs_status status;
+	uint32_t id;       /* the message's ID in the runtime's table (include/xs12/xs12_messages.def), 0 = none */
 	char msg[1024];
 } xs_err;
 
 xs_status xs_err_set(xs_err *e, xs_status s, const char *fmt, ...) XS_PRINTF(3, 4);
 /* Prepends "<context>: " to an existing message. */
 void xs_err_prefix(xs_err *e, const char *fmt, ...) XS_PRINTF(2, 3);
-static inline void xs_err_clear(xs_err *e) { e->status = XS_OK; e->msg[0] = 0; }
+static inline void xs_err_clear(xs_err *e) { e->status = XS_OK; e->id = 0; e->msg[0] = 0; }
 
 /* Whole file into memory, bounded by max_size (no unbounded allocation). */
 xs_status xs_read_file(const char *path, size_t max_size, uint8_t **data, size_t *size, xs_err *e);

@@ -74,8 +74,10 @@ static void page_put(xs_vm *vm, void *page)
 	pthread_mutex_unlock(&vm->pool_lock);
 }
 
-/* Frees the host pages of [va, va + size); skips 1 GiB regions never touched. */
-static void unmap_range(xs_vm *vm, uint64_t va, uint64_t size)
+/* Frees the host pages of [va, va + size); skips 1 GiB regions never touched.
+ * A host-backed allocation's pages are its mapping's: they only leave the
+ * page table (the mapping goes with munmap). */
+static void unmap_range(xs_vm *vm, uint64_t va, uint64_t size, bool host_backed)
 {
 	uint64_t a = va;
 	while (a < va + size) {
@@ -85,7 +87,8 @@ static void unmap_range(xs_vm *vm, uint64_t va, uint64_t size)
 		for (; leaf && a < end; a += XS_VM_PAGE_SIZE) {
 			uintptr_t *ent = &leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
 			if (*ent) {
-				page_put(vm, (void *)(*ent & ~XS_VM_PAGE_MASK));
+				if (!host_backed)
+					page_put(vm, (void *)(*ent & ~XS_VM_PAGE_MASK));
 				*ent = 0;
 				vm->backed_pages--;
 			}
@@ -99,7 +102,9 @@ void xs_vm_destroy(xs_vm *vm)
 	if (!vm)
 		return;
 	for (size_t i = 0; i < vm->nallocs; i++) {
-		unmap_range(vm, vm->allocs[i].va, vm->allocs[i].size);
+		unmap_range(vm, vm->allocs[i].va, vm->allocs[i].size, vm->allocs[i].host != NULL);
+		if (vm->allocs[i].host)
+			munmap(vm->allocs[i].host, vm->allocs[i].size);
 		free(vm->allocs[i].name);
 	}
 	for (unsigned i = 0; i < XS_ARRAY_SIZE(vm->freed); i++)
@@ -147,9 +152,54 @@ xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	/* Bump allocation keeps the list sorted; a guard page separates
 	 * allocations so that running off the end of one faults. */
-	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span, size, NULL };
+	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span, size, NULL, NULL };
 	vm->next_va = base + span + XS_VM_PAGE_SIZE;
 	*va = base;
+	return XS_OK;
+}
+
+/* The entry value for a host page at page_va of allocation r: the page,
+ * with the valid byte count in the low bits when r ends inside it. */
+static uintptr_t page_entry(const xs_vm_alloc_rec *r, uint64_t page_va, void *page)
+{
+	uint64_t end = r->va + r->bytes;
+	return (uintptr_t)page | (end - page_va < XS_VM_PAGE_SIZE ? (uintptr_t)(end - page_va) : 0);
+}
+
+/* Leaf table for va, created on demand (single-threaded callers). */
+static uintptr_t *leaf_for(xs_vm *vm, uint64_t va)
+{
+	uintptr_t **slot = &vm->dir[va >> XS_VM_LEAF_SHIFT];
+	if (!*slot)
+		__atomic_store_n(slot, calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t)), __ATOMIC_RELEASE);
+	return *slot;
+}
+
+xs_status xs_vm_alloc_host(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, uint8_t **host, xs_err *e)
+{
+	xs_status st = xs_vm_alloc(vm, size, align, va, e);
+	if (st)
+		return st;
+	xs_vm_alloc_rec *r = (xs_vm_alloc_rec *)xs_vm_find(vm, *va);
+	void *p = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		xs_vm_free(vm, *va, NULL);
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory for %llu bytes of mapped GPU memory",
+				  (unsigned long long)size);
+	}
+	for (uint64_t off = 0; off < r->size; off += XS_VM_PAGE_SIZE) {
+		uintptr_t *leaf = leaf_for(vm, r->va + off);
+		if (!leaf) {
+			r->host = p; /* unmap_range clears what was entered */
+			xs_vm_free(vm, *va, NULL);
+			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+		}
+		__atomic_store_n(&leaf[((r->va + off) >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)],
+				 page_entry(r, r->va + off, (uint8_t *)p + off), __ATOMIC_RELEASE);
+		vm->backed_pages++;
+	}
+	r->host = p;
+	*host = p;
 	return XS_OK;
 }
 
@@ -235,6 +285,37 @@ void xs_vm_describe(const xs_vm *vm, uint64_t va, char *buf, size_t n)
 	}
 }
 
+static uint64_t distance(const xs_vm_alloc_rec *r, uint64_t va)
+{
+	if (va < r->va)
+		return r->va - va;
+	return va < r->va + r->bytes ? 0 : va - (r->va + r->bytes) + 1;
+}
+
+uint32_t xs_vm_near(const xs_vm *vm, uint64_t va, uint64_t window, bool freed, const xs_vm_alloc_rec **out,
+		    uint32_t max)
+{
+	const xs_vm_alloc_rec *set = freed ? vm->freed : vm->allocs;
+	size_t n = freed ? XS_ARRAY_SIZE(vm->freed) : vm->nallocs;
+	uint32_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const xs_vm_alloc_rec *r = &set[i];
+		uint64_t dist = distance(r, va);
+		if (!r->bytes || dist > window)
+			continue;
+		/* insertion by distance, the farthest dropped when full */
+		uint32_t j = k < max ? k++ : max;
+		while (j > 0 && distance(out[j - 1], va) > dist) {
+			if (j < max)
+				out[j] = out[j - 1];
+			j--;
+		}
+		if (j < max)
+			out[j] = r;
+	}
+	return k;
+}
+
 xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
 {
 	const xs_vm_alloc_rec *r = xs_vm_find(vm, va);
@@ -242,21 +323,16 @@ xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
 		return xs_err_set(e, XS_E_INVALID_ARG, "0x%llx is not the start of a GPU allocation",
 				  (unsigned long long)va);
 	size_t i = (size_t)(r - vm->allocs);
-	unmap_range(vm, r->va, r->size);
+	unmap_range(vm, r->va, r->size, r->host != NULL);
+	if (r->host)
+		munmap(r->host, r->size);
 	xs_vm_alloc_rec *slot = &vm->freed[vm->nfreed++ % XS_ARRAY_SIZE(vm->freed)];
 	free(slot->name);
 	*slot = *r; /* the name moves to the freed ring */
+	slot->host = NULL;
 	memmove(&vm->allocs[i], &vm->allocs[i + 1], (vm->nallocs - i - 1) * sizeof(*r));
 	vm->nallocs--;
 	return XS_OK;
-}
-
-/* The entry value for a host page at page_va of allocation r: the page,
- * with the valid byte count in the low bits when r ends inside it. */
-static uintptr_t page_entry(const xs_vm_alloc_rec *r, uint64_t page_va, void *page)
-{
-	uint64_t end = r->va + r->bytes;
-	return (uintptr_t)page | (end - page_va < XS_VM_PAGE_SIZE ? (uintptr_t)(end - page_va) : 0);
 }
 
 uint32_t xs_vm_page_bytes(const xs_vm *vm, uint64_t page_va)
@@ -382,7 +458,7 @@ xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e)
 	if (!reserve_record(vm))
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	memmove(&vm->allocs[i + 1], &vm->allocs[i], (vm->nallocs - i) * sizeof(*vm->allocs));
-	vm->allocs[i] = (xs_vm_alloc_rec){ va, span, size, NULL };
+	vm->allocs[i] = (xs_vm_alloc_rec){ va, span, size, NULL, NULL };
 	vm->nallocs++;
 	vm->next_va = XS_MAX(vm->next_va, va + span + XS_VM_PAGE_SIZE);
 	return XS_OK;

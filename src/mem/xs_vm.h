@@ -45,6 +45,7 @@ typedef struct xs_vm_alloc_rec {
 	uint64_t va, size;         /* size: whole pages (the span reserved) */
 	uint64_t bytes;            /* bytes valid from va (<= size) */
 	char *name;                /* for reports, or NULL (owned) */
+	uint8_t *host;             /* xs_vm_alloc_host: the contiguous host copy behind it, else NULL */
 } xs_vm_alloc_rec;
 
 typedef struct xs_vm {
@@ -70,6 +71,10 @@ xs_vm *xs_vm_create(void);
 void xs_vm_destroy(xs_vm *vm);
 xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs_err *e);
 xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e);
+/* An allocation backed at once by one contiguous, zeroed host mapping that
+ * the caller may read and write directly (*host): what a D3D12 upload or
+ * readback heap's Map returns, and the runtime's own command memory. */
+xs_status xs_vm_alloc_host(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, uint8_t **host, xs_err *e);
 /* An allocation at a given address (replaying a recorded address space);
  * it must not overlap another. */
 xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e);
@@ -87,6 +92,10 @@ xs_status xs_vm_set_name(xs_vm *vm, uint64_t va, const char *name, xs_err *e);
  * +16", "24 bytes past the end of 'arg 2 (out)' [...]", "in 'x' freed
  * earlier", or "in no allocation; nearest: ..." */
 void xs_vm_describe(const xs_vm *vm, uint64_t va, char *buf, size_t n);
+/* Allocations within `window` bytes of va (live ones, or the recently
+ * freed ones), nearest first, at most max: DRED's page-fault nodes. */
+uint32_t xs_vm_near(const xs_vm *vm, uint64_t va, uint64_t window, bool freed, const xs_vm_alloc_rec **out,
+		    uint32_t max);
 /* Host copies; false (and nothing copied past the first bad byte) when any
  * byte is unmapped; *bad_va gets that byte's address if non-NULL. */
 bool xs_vm_write(xs_vm *vm, uint64_t va, const void *src, size_t n, uint64_t *bad_va);
