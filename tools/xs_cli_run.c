@@ -17,7 +17,7 @@ static void help(FILE *f)
 		"usage: xs12 run FILE --groups X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...\n"
 		"                [--kernel NAME] [--queue direct|compute] [--cu-mask M]\n"
 		"                [--machine seriesx|seriess] [--scratch-waves N] [--title-scratch SIZE]\n"
-		"                [--timing|--functional] [--threads N] [--watchdog SPEC] [--json]\n"
+		"                [--timing|--functional] [--threads N] [--watchdog SPEC] [--debug-layer] [--json]\n"
 		"                [--trace FILE.json] [--svg FILE.svg] [--record FILE] [--cc FLAGS]\n"
 		"                [--async FILE2 --groups .. --block .. [--arg ..] [--kernel ..] [--cu-mask ..]]\n"
 		"\n"
@@ -47,6 +47,9 @@ static void help(FILE *f)
 		"  --timing        timing model (default); --functional: no timing, fastest (its\n"
 		"                  cycles are issue counts, not modelled time)\n"
 		"  --threads N     host threads for --functional (default: all cores)\n"
+		"  --debug-layer   the D3D12 debug layer's checks: a scratch kernel on the compute\n"
+		"                  queue with the driver's shared ring is refused (SPEC S1.8);\n"
+		"                  without it the queues share the ring's memory, as hardware would\n"
 		"  --watchdog SPEC hang detection: 'off', or a list of gpu=TIME, host=TIME (TIME in\n"
 		"                  s, ms or us, or 'off') and insts=N (a per-wave instruction budget).\n"
 		"                  Default gpu=2s,host=10s: the device is removed when a dispatch\n"
@@ -88,6 +91,7 @@ static const struct option kernel_opts[] = {
 	{ "svg", required_argument, NULL, 'v' },
 	{ "record", required_argument, NULL, 'R' },
 	{ "threads", required_argument, NULL, 'N' },
+	{ "debug-layer", no_argument, NULL, 'D' },
 	{ "cc", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -98,7 +102,7 @@ typedef struct run_opts {
 	uint32_t scratch_waves, threads;
 	const char *title_scratch;
 	xs_device_desc watch;    /* hang_gpu_us, hang_host_ms, watchdog_wave_insts */
-	bool json, functional;
+	bool json, functional, debug_layer;
 	const char *trace, *svg, *record;
 	xs_cc_opts cc;
 } run_opts;
@@ -241,6 +245,7 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		case 'j': g->json = true; break;
 		case 't': g->functional = false; break;
 		case 'f': g->functional = true; break;
+		case 'D': g->debug_layer = true; break;
 		case 'r': g->trace = optarg; break;
 		case 'v': g->svg = optarg; break;
 		case 'R': g->record = optarg; break;
@@ -542,7 +547,7 @@ int xs_cli_run(int argc, char **argv)
 	xs_device *dev;
 	xs_device_desc desc = { .machine = g.machine, .scratch_waves = g.scratch_waves,
 				.hang_gpu_us = g.watch.hang_gpu_us, .hang_host_ms = g.watch.hang_host_ms,
-				.watchdog_wave_insts = g.watch.watchdog_wave_insts, .functional = g.functional,
+				.watchdog_wave_insts = g.watch.watchdog_wave_insts, .functional = g.functional, .debug_layer = g.debug_layer,
 				.threads = g.threads, .progress = isatty(2) ? show_progress : NULL, .progress_user = &ps };
 	if (xs_device_create(&desc, &dev)) {
 		fprintf(stderr, "xs12 run: %s\n", xs_last_error(NULL));

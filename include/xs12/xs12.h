@@ -96,6 +96,10 @@ typedef struct xs_device_desc {
 	 * of the dispatches in flight, and simulated cycles. May be NULL. */
 	void (*progress)(void *user, uint64_t groups_launched, uint64_t groups_total, uint64_t cycles);
 	void *progress_user;
+	/* The debug layer's checks, as D3D12's: a scratch-using dispatch on an
+	 * async compute queue with the driver's default scratch is refused
+	 * (SPEC S1.8). Without it such dispatches run on the shared memory. */
+	bool debug_layer;
 } xs_device_desc;
 
 #define XS_HANG_GPU_US_DEFAULT 2000000u
@@ -109,8 +113,9 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out);
  * normally. */
 XS_API void xs_device_interrupt(xs_device *dev);
 XS_API void xs_device_destroy(xs_device *dev);
-/* Message for the last failed call on this device (or on NULL: the last
- * failure of a call that had no device). Never NULL. */
+/* Message for the calling thread's last failed call (dev is not needed:
+ * each thread has its own). Messages start with the rule they name
+ * ("S1.3: ...", "D3D12: ..."). Never NULL. */
 XS_API const char *xs_last_error(const xs_device *dev);
 XS_API const char *xs_status_name(xs_status s);
 
@@ -274,10 +279,10 @@ typedef struct xs_dispatch_stats {
 XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *desc, xs_dispatch_stats *stats);
 /* Starts n (<= 8) dispatches at the same simulated time, each on its queue,
  * and runs until all complete; stats[i] for descs[i]. Dispatches on one
- * queue launch in order; dispatches on different queues overlap, except
- * that with the driver's default scratch (one allocation shared by all
- * queues, SPEC S1.8) scratch-using dispatches of different queues run one
- * after the other. */
+ * queue launch in order; dispatches on different queues overlap. With the
+ * driver's default scratch (one allocation shared by all queues, SPEC
+ * S1.8) overlapping scratch-using dispatches share its memory, as on the
+ * hardware; xs_device_desc.debug_layer refuses them on async queues. */
 XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs, uint32_t n,
 				   xs_dispatch_stats *stats);
 

@@ -1,18 +1,19 @@
-/* Device, errors and GPU memory of the public API. */
+/* Device, errors and GPU memory of the native API. */
 #include "api/xs_api_priv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static _Thread_local xs_err no_device_err;
+/* One last error per thread: calls on one device from several threads do
+ * not overwrite each other's messages. */
+static _Thread_local xs_err last_err;
 
 xs_status xs_api_fail(const xs_device *dev, const xs_err *e)
 {
-	xs_err *dst = dev ? (xs_err *)&dev->err : &no_device_err;
-	if (dst != e)
-		*dst = *e;
+	(void)dev;
+	if (&last_err != e)
+		last_err = *e;
 	return e->status;
 }
 
@@ -24,12 +25,14 @@ xs_status xs_api_failf(const xs_device *dev, xs_status s, const char *fmt, ...)
 	vsnprintf(e.msg, sizeof(e.msg), fmt, ap);
 	va_end(ap);
 	e.status = s;
+	e.id = 0;
 	return xs_api_fail(dev, &e);
 }
 
 XS_API const char *xs_last_error(const xs_device *dev)
 {
-	return dev ? dev->err.msg : no_device_err.msg;
+	(void)dev;
+	return last_err.msg;
 }
 
 XS_API const char *xs_status_name(xs_status s)
@@ -62,43 +65,25 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 	*out = NULL;
 	if (!desc)
 		desc = &def;
-	const xs_devinfo *info = xs_devinfo_get(desc->machine);
-	if (!info)
-		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_device_create: unknown machine %d",
-				    (int)desc->machine);
-	uint32_t max_waves = info->max_scratch_waves_per_cu * info->num_cu;
-	if (desc->scratch_waves > max_waves)
-		return xs_api_failf(NULL, XS_E_INVALID_ARG,
-				    "scratch_waves = %u: tmpring cannot express more than %u waves per CU, "
-				    "%u on %s (SPEC S1.13)", desc->scratch_waves,
-				    info->max_scratch_waves_per_cu, max_waves, info->name);
+	xs_rt_config cfg = {
+		.machine = desc->machine, .scratch_waves = desc->scratch_waves, .functional = desc->functional,
+		.threads = desc->threads, .hang_gpu_us = desc->hang_gpu_us, .hang_host_ms = desc->hang_host_ms,
+		.watchdog_wave_insts = desc->watchdog_wave_insts, .progress = desc->progress,
+		.progress_user = desc->progress_user,
+	};
 	xs_device *dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return xs_api_failf(NULL, XS_E_OUT_OF_MEMORY, "host out of memory");
-	dev->info = info;
-	/* SPEC S1.8: by default one ring sized for a few waves per SIMD. */
-	dev->scratch_waves = desc->scratch_waves ? desc->scratch_waves
-						 : info->default_scratch_waves_per_cu * info->num_cu;
-	dev->vm = xs_vm_create();
-	dev->gpu = dev->vm ? xs_gpu_create(info, dev->vm) : NULL;
-	xs_err e = { 0 };
-	if (!dev->gpu || xs_vm_alloc(dev->vm, XS_VM_PAGE_SIZE, 0, &dev->queue_va, &e)) {
-		xs_device_destroy(dev);
-		return xs_api_failf(NULL, XS_E_OUT_OF_MEMORY, "host out of memory creating the device");
+	xs_err e;
+	if (xs_rt_device_create(&cfg, &dev->rt, &e)) {
+		free(dev);
+		xs_err_prefix(&e, "xs_device_create");
+		return xs_api_fail(NULL, &e);
 	}
-	xs_gpu_set_watchdog(dev->gpu, desc->watchdog_wave_insts);
-	dev->functional = desc->functional;
-	dev->watchdog = desc->watchdog_wave_insts;
-	/* Hang detection (no forward progress), as a driver's TDR. */
-	uint32_t gpu_us = desc->hang_gpu_us ? desc->hang_gpu_us : XS_HANG_GPU_US_DEFAULT;
-	uint32_t host_ms = desc->hang_host_ms ? desc->hang_host_ms : XS_HANG_HOST_MS_DEFAULT;
-	dev->hang_cycles = gpu_us == XS_WATCHDOG_OFF ? 0 : (uint64_t)gpu_us * info->sclk_mhz;
-	xs_gpu_set_hang_limits(dev->gpu, dev->hang_cycles, host_ms == XS_WATCHDOG_OFF ? 0 : host_ms / 1000.0);
-	xs_gpu_set_timing(dev->gpu, !desc->functional);
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	dev->threads = desc->threads ? desc->threads : (uint32_t)(ncpu > 0 ? ncpu : 1);
-	xs_gpu_set_threads(dev->gpu, dev->threads);
-	xs_gpu_set_progress(dev->gpu, desc->progress, desc->progress_user);
+	dev->info = dev->rt->info;
+	dev->gpu = dev->rt->gpu;
+	dev->debug = desc->debug_layer;
+	xs_rt_cmdmem_init(&dev->mem, dev->rt, "a dispatch's kernargs, AQL packet and PM4");
 	*out = dev;
 	return XS_OK;
 }
@@ -113,19 +98,21 @@ XS_API void xs_device_destroy(xs_device *dev)
 {
 	if (!dev)
 		return;
-	if (dev->record)
-		fclose(dev->record);
-	xs_gpu_destroy(dev->gpu);
-	xs_vm_destroy(dev->vm);
+	xs_rt_cmdmem_free(&dev->mem);
+	xs_rt_device_destroy(dev->rt);
 	free(dev);
 }
 
+/* The VM is shared with the runtime's allocations: its lock covers both. */
 XS_API xs_status xs_mem_alloc(xs_device *dev, uint64_t size, uint64_t align, uint64_t *va)
 {
 	if (!dev || !va)
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_alloc: NULL argument");
 	xs_err e;
-	return xs_vm_alloc(dev->vm, size, align, va, &e) ? xs_api_fail(dev, &e) : XS_OK;
+	pthread_mutex_lock(&dev->rt->lock);
+	xs_status st = xs_vm_alloc(dev->rt->vm, size, align, va, &e);
+	pthread_mutex_unlock(&dev->rt->lock);
+	return st ? xs_api_fail(dev, &e) : XS_OK;
 }
 
 XS_API xs_status xs_mem_free(xs_device *dev, uint64_t va)
@@ -133,7 +120,10 @@ XS_API xs_status xs_mem_free(xs_device *dev, uint64_t va)
 	if (!dev)
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_free: NULL device");
 	xs_err e;
-	return xs_vm_free(dev->vm, va, &e) ? xs_api_fail(dev, &e) : XS_OK;
+	pthread_mutex_lock(&dev->rt->lock);
+	xs_status st = xs_vm_free(dev->rt->vm, va, &e);
+	pthread_mutex_unlock(&dev->rt->lock);
+	return st ? xs_api_fail(dev, &e) : XS_OK;
 }
 
 XS_API xs_status xs_mem_set_name(xs_device *dev, uint64_t va, const char *name)
@@ -141,7 +131,10 @@ XS_API xs_status xs_mem_set_name(xs_device *dev, uint64_t va, const char *name)
 	if (!dev)
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_set_name: NULL device");
 	xs_err e;
-	return xs_vm_set_name(dev->vm, va, name, &e) ? xs_api_fail(dev, &e) : XS_OK;
+	pthread_mutex_lock(&dev->rt->lock);
+	xs_status st = xs_vm_set_name(dev->rt->vm, va, name, &e);
+	pthread_mutex_unlock(&dev->rt->lock);
+	return st ? xs_api_fail(dev, &e) : XS_OK;
 }
 
 XS_API xs_status xs_mem_write(xs_device *dev, uint64_t va, const void *src, size_t size)
@@ -149,9 +142,8 @@ XS_API xs_status xs_mem_write(xs_device *dev, uint64_t va, const void *src, size
 	uint64_t bad;
 	if (!dev || (!src && size))
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_write: NULL argument");
-	if (!xs_vm_write(dev->vm, va, src, size, &bad))
-		return xs_api_failf(dev, XS_E_INVALID_ARG,
-				    "xs_mem_write: GPU address 0x%llx is not in any allocation",
+	if (!xs_vm_write(dev->rt->vm, va, src, size, &bad))
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_write: GPU address 0x%llx is not in any allocation",
 				    (unsigned long long)bad);
 	return XS_OK;
 }
@@ -161,9 +153,27 @@ XS_API xs_status xs_mem_read(xs_device *dev, uint64_t va, void *dst, size_t size
 	uint64_t bad;
 	if (!dev || (!dst && size))
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_read: NULL argument");
-	if (!xs_vm_read(dev->vm, va, dst, size, &bad))
-		return xs_api_failf(dev, XS_E_INVALID_ARG,
-				    "xs_mem_read: GPU address 0x%llx is not in any allocation",
+	if (!xs_vm_read(dev->rt->vm, va, dst, size, &bad))
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_mem_read: GPU address 0x%llx is not in any allocation",
 				    (unsigned long long)bad);
 	return XS_OK;
+}
+
+XS_API xs_status xs_device_record(xs_device *dev, const char *path)
+{
+	if (!dev)
+		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_device_record: NULL device");
+	xs_rt_record_close(dev->rt);
+	if (!path)
+		return XS_OK;
+	xs_err e;
+	return xs_rt_record_open(dev->rt, path, &e) ? xs_api_fail(dev, &e) : XS_OK;
+}
+
+XS_API xs_status xs_replay(const char *path, xs_replay_report *report)
+{
+	if (!path || !report)
+		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_replay: NULL argument");
+	xs_err e;
+	return xs_rt_replay(path, report, &e) ? xs_api_fail(NULL, &e) : XS_OK;
 }

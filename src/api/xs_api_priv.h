@@ -1,56 +1,27 @@
-/* The runtime layer behind include/xs12/xs12.h: it plays the part ROCr and
- * the CP firmware play for an AQL dispatch (kernarg segment, dispatch
- * packet, scratch ring, user-data registers) and hands the GPU model only
- * registers and memory. */
+/* The native API behind include/xs12/xs12.h: a thin layer over the runtime
+ * (src/runtime), which does what ROCr and the CP firmware do for an AQL
+ * dispatch and hands the GPU model only PM4 and memory. The D3D12 layer
+ * (src/d3d12) sits on the same runtime. */
 #ifndef XS_API_PRIV_H
 #define XS_API_PRIV_H
 
-#include "codeobj/xs_codeobj.h"
-#include "gpu/xs_gpu.h"
-#include "mem/xs_vm.h"
-
-#include <stdio.h>
-
-/* A queue's compute scratch ring as the title set it (SetShaderScratchSpaceX);
- * va 0 = the driver's default (S1.4, S1.8). */
-typedef struct xs_scratch_ring {
-	uint64_t va, size;
-	uint32_t per_wave;
-} xs_scratch_ring;
+#include "runtime/xs_rt.h"
 
 struct xs_device {
-	const xs_devinfo *info;
-	xs_vm *vm;
-	xs_gpu *gpu;
-	xs_err err;
-	uint32_t scratch_waves;   /* compute ring slots (COMPUTE_TMPRING_SIZE.WAVES) */
-	uint64_t scratch_va, scratch_size; /* the ring's memory; grows on demand */
-	uint64_t queue_va;        /* amd_queue_t stand-in (zeroed) */
-	uint64_t dispatch_id;
-	xs_scratch_ring ring[XS_GPU_MAX_QUEUES];
-	bool functional;
-	uint64_t watchdog;        /* per-wave instruction budget, 0 = none */
-	uint64_t hang_cycles;     /* GPU-time hang limit in cycles, 0 = off (recorded: deterministic) */
-	uint32_t threads;
-	FILE *record;             /* xs_device_record */
+	xs_rt_device *rt;
+	const xs_devinfo *info;   /* rt->info */
+	xs_gpu *gpu;              /* rt->gpu: traces only */
+	xs_rt_ring ring[XS_GPU_MAX_QUEUES]; /* xs_set_scratch_space; va 0 = the default (S1.4) */
+	bool debug;               /* the debug layer's checks (S1.8) */
+	xs_rt_cmdmem mem;         /* a batch's kernargs, AQL packets and PM4: reset after it */
 };
-
-/* One queue submission of a batch (for recordings). */
-typedef struct xs_api_sub {
-	uint32_t queue;
-	uint64_t va;
-	uint32_t ndw, nresults;
-} xs_api_sub;
-void xs_api_record_before(xs_device *dev, const xs_api_sub *subs, uint32_t nsub);
-void xs_api_record_after(xs_device *dev, xs_status st, const xs_gpu_dispatch_result *res, uint32_t nres);
 
 struct xs_module {
 	xs_device *dev;
-	xs_codeobj *co;
-	uint64_t load_va;         /* GPU address of the image's vaddr 0 */
+	xs_rt_module *rt;
 };
 
-/* Records an error on the device (or the thread's no-device slot). */
+/* Records an error as the calling thread's last (xs_last_error). */
 xs_status xs_api_fail(const xs_device *dev, const xs_err *e);
 xs_status xs_api_failf(const xs_device *dev, xs_status s, const char *fmt, ...) XS_PRINTF(3, 4);
 

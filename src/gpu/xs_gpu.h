@@ -88,11 +88,20 @@ xs_status xs_gpu_dispatch_begin(xs_gpu *gpu, unsigned queue, uint32_t dim_x, uin
  * results[k] gets the figures of its k-th dispatch packet. */
 xs_status xs_gpu_submit(xs_gpu *gpu, unsigned queue, uint64_t va, uint32_t ndw,
 			xs_gpu_dispatch_result *results, uint32_t nresults, xs_err *e);
+/* Free entries of a queue's submission ring (XS_GPU_CP_MAX_SUBS). */
+uint32_t xs_gpu_submit_room(const xs_gpu *gpu, unsigned queue);
 /* Runs every queue's command processor and the shader engines until all
- * queues are idle. Malformed PM4 is XS_E_INVALID_ARG naming the queue, IB
- * and dword; a fault or a hang (a WAIT_REG_MEM nothing will satisfy, a wave
- * past the watchdog) is XS_E_DEVICE_REMOVED with a report. */
-xs_status xs_gpu_execute(xs_gpu *gpu, xs_err *e);
+ * queues are idle, or blocked on a wait. Malformed PM4 is XS_E_INVALID_ARG
+ * naming the queue, IB and dword; a fault or a hang (a wave past the
+ * watchdog, no forward progress) is XS_E_DEVICE_REMOVED with a report.
+ * With blocked NULL, a WAIT_REG_MEM nothing on the GPU will satisfy is a
+ * hang too; otherwise *blocked says some queue waits (the host may write
+ * the value later: run again then). */
+xs_status xs_gpu_execute(xs_gpu *gpu, bool *blocked, xs_err *e);
+/* Is queue q's CP waiting at a WAIT_REG_MEM(64)? Its address and reference. */
+bool xs_gpu_queue_waiting(const xs_gpu *gpu, unsigned queue, uint64_t *va, uint64_t *ref);
+/* Drops every queue's pending work and the dispatches in flight (a removal). */
+void xs_gpu_abandon(xs_gpu *gpu);
 /* Timeline recording (for Chrome trace / Perfetto JSON and SVG charts). */
 typedef struct xs_gpu_trace_wave {
 	uint64_t start, end;      /* cycles */

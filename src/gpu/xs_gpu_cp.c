@@ -8,8 +8,11 @@
  *   DISPATCH_DIRECT / DISPATCH_INDIRECT                      SPI (begin; non-blocking)
  *   EVENT_WRITE CS/VS/PS_PARTIAL_FLUSH                       wait for the queue's dispatches
  *   RELEASE_MEM (end of pipe)                                write when the earlier dispatches are done
- *   WAIT_REG_MEM (memory)                                    wait until the condition holds
+ *   WAIT_REG_MEM / WAIT_REG_MEM64 (memory)                   wait until the condition holds
  *   WRITE_DATA (memory), ACQUIRE_MEM (GLI_INV flushes decoded code)
+ *   DMA_DATA (CP DMA memory to memory), COND_WRITE           when the CP reaches them
+ *   COND_EXEC                                                skip what follows when a dword is 0
+ *   XS_LAUNCH                                                xs12's firmware packet (hw/xs_hw_pm4.h)
  *   INDIRECT_BUFFER                                          call (or chain) a command buffer
  *   NOP, SET_BASE
  * Anything else is XS_E_UNSUPPORTED naming the packet and dword.
@@ -75,17 +78,9 @@ static bool queue_done_before(const xs_gpu *g, unsigned q, uint32_t before_id)
 	return true;
 }
 
-static bool mem_condition(xs_gpu *g, const xs_gpu_cp *cp, bool *ok)
+static bool compare(unsigned func, uint64_t v, uint64_t ref)
 {
-	uint32_t v = 0;
-	if (!xs_vm_read(g->vm, cp->wait_va, &v, 4, NULL)) {
-		*ok = false;
-		return false;
-	}
-	*ok = true;
-	v &= cp->wait_mask;
-	uint32_t ref = cp->wait_ref;
-	switch (cp->wait_func) {
+	switch (func) {
 	case WAIT_REG_MEM_ALWAYS: return true;
 	case WAIT_REG_MEM_LESS: return v < ref;
 	case WAIT_REG_MEM_LESS_OR_EQUAL: return v <= ref;
@@ -95,6 +90,182 @@ static bool mem_condition(xs_gpu *g, const xs_gpu_cp *cp, bool *ok)
 	case WAIT_REG_MEM_GREATER: return v > ref;
 	default: return false;
 	}
+}
+
+static bool mem_condition(xs_gpu *g, const xs_gpu_cp *cp, bool *ok)
+{
+	uint64_t v = 0;
+	if (!xs_vm_read(g->vm, cp->wait_va, &v, cp->wait_64 ? 8 : 4, NULL)) {
+		*ok = false;
+		return false;
+	}
+	*ok = true;
+	return compare(cp->wait_func, v & cp->wait_mask, cp->wait_ref);
+}
+
+static xs_status removed_at(xs_status st, unsigned q, const xs_pm4_packet *p, uint64_t va, const char *what, xs_err *e)
+{
+	(void)st;
+	return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: %s at dword %zu %s 0x%llx, which is not "
+			  "in GPU memory", q, p->info->name, p->index, what, (unsigned long long)va);
+}
+
+/* DMA_DATA: the copy happens when the CP reaches the packet (CP_SYNC: the
+ * CP goes on after it), through a bounded bounce buffer. */
+static xs_status cp_dma(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_err *e)
+{
+	const uint32_t *b = p->body;
+	uint64_t src = (uint64_t)b[1] | ((uint64_t)b[2] << 32), dst = (uint64_t)b[3] | ((uint64_t)b[4] << 32);
+	uint64_t n = G_415_BYTE_COUNT_GFX9(b[5]);
+	bool fill = G_411_SRC_SEL(b[0]) == V_411_DATA;
+	uint8_t buf[4096];
+	if (fill)
+		for (size_t i = 0; i < sizeof(buf); i += 4)
+			memcpy(buf + i, &b[1], 4);
+	while (n) {
+		size_t k = (size_t)XS_MIN(n, (uint64_t)sizeof(buf));
+		uint64_t bad;
+		if (!fill && !xs_vm_read(g->vm, src, buf, k, &bad))
+			return removed_at(0, q, p, bad, "reads", e);
+		if (!xs_vm_write(g->vm, dst, buf, k, &bad))
+			return removed_at(0, q, p, bad, "writes", e);
+		n -= k;
+		dst += k;
+		if (!fill)
+			src += k;
+	}
+	return XS_OK;
+}
+
+static void put(uint8_t *m, size_t off, uint64_t v, unsigned size)
+{
+	memcpy(m + off, &v, size);
+}
+
+/* XS_LAUNCH (hw/xs_hw_pm4.h): the firmware's part of an indirect launch.
+ * The rules are the runtime's for a direct launch (S3.3-S3.5, S3.7), read
+ * from the packet and the queue's COMPUTE_PGM_RSRC2; a value that breaks
+ * one removes the device naming the rule, the value and its address. */
+static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_err *e)
+{
+	const uint32_t *b = p->body;
+	const xs_devinfo *di = g->info;
+#define VA(i) ((uint64_t)b[i] | ((uint64_t)b[(i) + 1] << 32))
+	uint64_t dims_va = VA(1), params_va = VA(3), out_va = VA(5), aql_va = VA(7), karg_va = VA(9);
+#undef VA
+	uint32_t dims[3], block[3] = { b[11] & 0xffff, b[11] >> 16, b[12] };
+	uint32_t lds = b[13] + b[14], static_lds = b[13];
+	uint32_t wave = G_XS_LAUNCH_WAVE_SIZE(b[0]) ? G_XS_LAUNCH_WAVE_SIZE(b[0]) : 64;
+	uint32_t max_flat = G_XS_LAUNCH_MAX_FLAT(b[0]);
+	if (!xs_vm_read(g->vm, G_XS_LAUNCH_DIMS_INDIRECT(b[0]) ? dims_va : out_va, dims, 12, NULL))
+		return removed_at(0, q, p, G_XS_LAUNCH_DIMS_INDIRECT(b[0]) ? dims_va : out_va, "reads", e);
+	for (int i = 0; i < 3; i++)
+		if (dims[i] > 65535)
+			return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: XS_LAUNCH at dword %zu: "
+					  "D3D12: the indirect dispatch at 0x%llx has ThreadGroupCount%c = %u, over 65535 "
+					  "(D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION)", q, p->index,
+					  (unsigned long long)dims_va, "XYZ"[i], dims[i]);
+	bool override = false;
+	if (G_XS_LAUNCH_PARAMS_INDIRECT(b[0])) {
+		uint32_t lp[2];
+		if (!xs_vm_read(g->vm, params_va, lp, 8, NULL))
+			return removed_at(0, q, p, params_va, "reads", e);
+		uint32_t flags = G_XS_LP_FLAGS(lp[0]);
+		char why[200] = "";
+		if (flags & ~(XS_LAUNCH_FLAG_LDS_SIZE | XS_LAUNCH_FLAG_NUM_THREADS))
+			snprintf(why, sizeof(why), "S3.2: Flags 0x%x has bits xs12 does not know", flags);
+		if (!why[0] && (flags & XS_LAUNCH_FLAG_LDS_SIZE)) {
+			uint32_t l = G_XS_LP_LDS_SIZE(lp[0]) * di->lds_encode_granule;
+			if (l > di->lds_max_per_group)
+				snprintf(why, sizeof(why), "S3.3: LDSSize %u units of 512 bytes is over 64 KB",
+					 G_XS_LP_LDS_SIZE(lp[0]));
+			else if (l < static_lds)
+				snprintf(why, sizeof(why), "S3.7: LDSSize %u bytes is below the kernel's %u bytes of static LDS",
+					 l, static_lds);
+			lds = l;
+		}
+		if (!why[0] && (flags & XS_LAUNCH_FLAG_NUM_THREADS)) {
+			block[0] = G_XS_LP_NUM_THREAD_X(lp[1]);
+			block[1] = G_XS_LP_NUM_THREAD_Y(lp[1]);
+			block[2] = G_XS_LP_NUM_THREAD_Z(lp[0]);
+			for (int i = 0; i < 3 && !why[0]; i++)
+				if (block[i] < 1 || block[i] > 2048)
+					snprintf(why, sizeof(why), "S3.4: NumThread%c %u is not 1..2048", "XYZ"[i], block[i]);
+		}
+		override = flags != 0;
+		if (why[0])
+			return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: XS_LAUNCH at dword %zu: the "
+					  "launch parameters at 0x%llx (0x%08x 0x%08x) break %s", q, p->index,
+					  (unsigned long long)params_va, lp[0], lp[1], why);
+	}
+	uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+	uint32_t rsrc2 = g->queue[q].sh[(R_00B84C_COMPUTE_PGM_RSRC2 - XS_SH_REG_OFFSET) / 4];
+	unsigned tidig = G_00B84C_TIDIG_COMP_CNT(rsrc2);
+	char why[200] = "";
+	if (XS_DIV_ROUND_UP(threads, wave) > di->max_waves_per_group)
+		snprintf(why, sizeof(why), "S3.5: a group of %llu threads is %llu wave%u waves, over %u",
+			 (unsigned long long)threads, (unsigned long long)XS_DIV_ROUND_UP(threads, wave), wave,
+			 di->max_waves_per_group);
+	else if (max_flat && threads > max_flat)
+		snprintf(why, sizeof(why), "S3.7: a group of %llu threads is over the kernel's .max_flat_workgroup_size %u",
+			 (unsigned long long)threads, max_flat);
+	else if ((block[1] > 1 && tidig < 1) || (block[2] > 1 && tidig < 2))
+		snprintf(why, sizeof(why), "S3.7: a %ux%ux%u group needs work-item IDs the kernel does not receive "
+			 "(COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT = %u)", block[0], block[1], block[2], tidig);
+	else if (b[15] && (block[0] != (b[15] & 0xffff) || block[1] != b[15] >> 16 || block[2] != b[16]))
+		snprintf(why, sizeof(why), "S3.7: a %ux%ux%u group, but the kernel was compiled for "
+			 "reqd_work_group_size(%u,%u,%u)", block[0], block[1], block[2], b[15] & 0xffff, b[15] >> 16, b[16]);
+	else if (lds > di->lds_max_per_group)
+		snprintf(why, sizeof(why), "S3.3: %u bytes of LDS per group, over %u", lds, di->lds_max_per_group);
+	for (int i = 0; i < 3 && !why[0]; i++)
+		if ((uint64_t)dims[i] * block[i] > UINT32_MAX)
+			snprintf(why, sizeof(why), "D3D12: %u groups of %u threads in %c is over 2^32 work-items", dims[i],
+				 block[i], "XYZ"[i]);
+	if (why[0])
+		return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: XS_LAUNCH at dword %zu: the launch "
+				  "%s %s", q, p->index, override ? "with the indirect launch parameters" : "of the indirect "
+				  "arguments", why);
+	/* The registers, the dispatch's group counts, the AQL packet and the hidden arguments. */
+	for (int i = 0; i < 3; i++)
+		xs_gpu_set_sh_reg(g, q, R_00B81C_COMPUTE_NUM_THREAD_X + 4 * i,
+				  S_00B81C_NUM_THREAD_FULL(block[i]) | S_00B81C_NUM_THREAD_PARTIAL(block[i]));
+	xs_gpu_set_sh_reg(g, q, R_00B84C_COMPUTE_PGM_RSRC2, (rsrc2 & C_00B84C_LDS_SIZE) |
+			  S_00B84C_LDS_SIZE(XS_DIV_ROUND_UP(lds, di->lds_encode_granule)));
+	uint32_t work_dim = G_XS_LAUNCH_WORK_DIM(b[0]);
+	if (!work_dim) {
+		work_dim = 1;
+		for (uint32_t i = 0; i < 3; i++)
+			if ((uint64_t)dims[i] * block[i] > 1)
+				work_dim = i + 1;
+	}
+	uint8_t aql[64];
+	if (!xs_vm_read(g->vm, aql_va, aql, sizeof(aql), NULL))
+		return removed_at(0, q, p, aql_va, "reads", e);
+	put(aql, 2, work_dim, 2);
+	for (int i = 0; i < 3; i++) {
+		put(aql, 4 + 2 * i, block[i], 2);
+		put(aql, 12 + 4 * i, (uint64_t)dims[i] * block[i], 4);
+	}
+	put(aql, 28, lds, 4);
+	if (!xs_vm_write(g->vm, aql_va, aql, sizeof(aql), NULL) || !xs_vm_write(g->vm, out_va, dims, 12, NULL))
+		return removed_at(0, q, p, aql_va, "writes", e);
+	for (uint32_t k = 0; k < b[17]; k++) {
+		uint32_t w = b[18 + k], kind = G_XS_PATCH_KIND(w);
+		uint64_t v = 0;
+		if (kind >= XS_PATCH_BLOCK_COUNT_X && kind <= XS_PATCH_BLOCK_COUNT_Z)
+			v = dims[kind - XS_PATCH_BLOCK_COUNT_X];
+		else if (kind >= XS_PATCH_GROUP_SIZE_X && kind <= XS_PATCH_GROUP_SIZE_Z)
+			v = block[kind - XS_PATCH_GROUP_SIZE_X];
+		else if (kind == XS_PATCH_GRID_DIMS)
+			v = work_dim;
+		else if (kind == XS_PATCH_DYNAMIC_LDS_SIZE)
+			v = lds - static_lds;
+		/* remainders stay 0: D3D12 dispatches whole groups */
+		uint64_t at = karg_va + G_XS_PATCH_OFFSET(w);
+		if (!xs_vm_write(g->vm, at, &v, G_XS_PATCH_SIZE(w), NULL))
+			return removed_at(0, q, p, at, "writes", e);
+	}
+	return XS_OK;
 }
 
 static bool write_mem(xs_gpu *g, uint64_t va, uint64_t data, unsigned bytes)
@@ -287,8 +458,61 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			cp->wait_va = (uint64_t)b[1] | ((uint64_t)b[2] << 32);
 			cp->wait_ref = b[3];
 			cp->wait_mask = b[4];
+			cp->wait_64 = false;
 			cp->wait_dword = p.index;
 			cp->state = XS_CP_WAIT_MEM;
+			break;
+		case PKT3_WAIT_REG_MEM64:
+			cp->wait_func = G_WAIT_REG_MEM_FUNCTION(b[0]);
+			cp->wait_va = (uint64_t)b[1] | ((uint64_t)b[2] << 32);
+			cp->wait_ref = (uint64_t)b[3] | ((uint64_t)b[4] << 32);
+			cp->wait_mask = (uint64_t)b[5] | ((uint64_t)b[6] << 32);
+			cp->wait_64 = true;
+			cp->wait_dword = p.index;
+			cp->state = XS_CP_WAIT_MEM;
+			break;
+		case PKT3_COND_WRITE: {
+			uint64_t poll = (uint64_t)b[1] | ((uint64_t)b[2] << 32), dst = (uint64_t)b[5] | ((uint64_t)b[6] << 32);
+			uint32_t v;
+			if (!xs_vm_read(g->vm, poll, &v, 4, NULL))
+				return removed_at(0, q, &p, poll, "polls", e);
+			if (compare(G_COND_WRITE_FUNCTION(b[0]), v & b[4], b[3]) && !xs_vm_write(g->vm, dst, &b[7], 4, NULL))
+				return removed_at(0, q, &p, dst, "writes", e);
+			break;
+		}
+		case PKT3_COND_EXEC: {
+			uint64_t va = (uint64_t)b[0] | ((uint64_t)b[1] << 32);
+			uint32_t v;
+			if (!xs_vm_read(g->vm, va, &v, 4, NULL))
+				return removed_at(0, q, &p, va, "reads", e);
+			if (!v) {
+				uint32_t n = G_COND_EXEC_COUNT(b[3]);
+				/* the parser checked that n dwords follow in this IB; skipped
+				 * dispatches still take their result slots (their order) */
+				size_t end = ib->it.pos + n;
+				for (size_t at = ib->it.pos; at < end;) {
+					uint32_t h = ib->dw[at];
+					if (PKT_TYPE_G(h) == 3 && (PKT3_IT_OPCODE_G(h) == PKT3_DISPATCH_DIRECT ||
+								   PKT3_IT_OPCODE_G(h) == PKT3_DISPATCH_INDIRECT))
+						cp->next_result++;
+					at += PKT_TYPE_G(h) == 3 && PKT_COUNT_G(h) != PKT3_COUNT_MAX ? PKT_COUNT_G(h) + 2 : 1;
+				}
+				ib->it.pos = end;
+			}
+			break;
+		}
+		case PKT3_DMA_DATA:
+			if ((st = cp_dma(g, q, &p, e)))
+				return st;
+			break;
+		case PKT3_XS_LAUNCH:
+			if ((st = cp_xs_launch(g, q, &p, e))) {
+				xs_gpu_dispatch_result *res = cp->next_result < cp->nresults ? &cp->results[cp->next_result]
+											      : &cp->scratch_result;
+				res->fault.kind = XS_FAULT_ILLEGAL;
+				snprintf(res->fault.what, sizeof(res->fault.what), "XS_LAUNCH: launch arguments break a rule");
+				return st;
+			}
 			break;
 		case PKT3_WRITE_DATA: {
 			unsigned sel = G_370_DST_SEL(b[0]);
@@ -338,6 +562,20 @@ xs_status xs_gpu_submit(xs_gpu *g, unsigned q, uint64_t va, uint32_t ndw, xs_gpu
 	return XS_OK;
 }
 
+bool xs_gpu_queue_waiting(const xs_gpu *g, unsigned q, uint64_t *va, uint64_t *ref)
+{
+	if (q >= XS_GPU_MAX_QUEUES || g->cp[q].state != XS_CP_WAIT_MEM)
+		return false;
+	*va = g->cp[q].wait_va;
+	*ref = g->cp[q].wait_ref;
+	return true;
+}
+
+uint32_t xs_gpu_submit_room(const xs_gpu *g, unsigned q)
+{
+	return q < XS_GPU_MAX_QUEUES ? XS_GPU_CP_MAX_SUBS - (g->cp[q].sub_tail - g->cp[q].sub_head) : 0;
+}
+
 static void cp_abandon(xs_gpu *g)
 {
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
@@ -350,8 +588,16 @@ static void cp_abandon(xs_gpu *g)
 	}
 }
 
-xs_status xs_gpu_execute(xs_gpu *g, xs_err *e)
+void xs_gpu_abandon(xs_gpu *g)
 {
+	xs_gpu_abandon_all(g);
+	cp_abandon(g);
+}
+
+xs_status xs_gpu_execute(xs_gpu *g, bool *blocked, xs_err *e)
+{
+	if (blocked)
+		*blocked = false;
 	for (;;) {
 		bool progress = true;
 		while (progress) {
@@ -368,17 +614,21 @@ xs_status xs_gpu_execute(xs_gpu *g, xs_err *e)
 		if (g->ndisp_active == 0) {
 			for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
 				xs_gpu_cp *cp = &g->cp[q];
-				if (cp->state == XS_CP_WAIT_MEM) {
-					xs_status st = xs_err_set(e, XS_E_DEVICE_REMOVED,
-						"device removed: hang: queue %u waits at dword %zu (WAIT_REG_MEM on 0x%llx, "
-						"ref 0x%x mask 0x%x function %u) and nothing left can write it", q,
-						cp->wait_dword, (unsigned long long)cp->wait_va, cp->wait_ref, cp->wait_mask,
-						cp->wait_func);
-					cp_abandon(g);
-					return st;
+				if (cp->state != XS_CP_WAIT_MEM)
+					continue;
+				if (blocked) {
+					*blocked = true; /* the host may still write what it waits for */
+					continue;
 				}
+				xs_status st = xs_err_set(e, XS_E_DEVICE_REMOVED,
+					"device removed: hang: queue %u waits at dword %zu (%s on 0x%llx, ref 0x%llx "
+					"mask 0x%llx function %u) and nothing left can write it", q, cp->wait_dword,
+					cp->wait_64 ? "WAIT_REG_MEM64" : "WAIT_REG_MEM", (unsigned long long)cp->wait_va,
+					(unsigned long long)cp->wait_ref, (unsigned long long)cp->wait_mask, cp->wait_func);
+				cp_abandon(g);
+				return st;
 			}
-			return XS_OK; /* every queue idle */
+			return XS_OK; /* every queue idle, or blocked on a wait */
 		}
 		/* Run waves until a dispatch completes, then let the CPs go on. */
 		xs_status st = xs_gpu_run_until(g, true, e);

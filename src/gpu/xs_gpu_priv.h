@@ -206,8 +206,8 @@ struct xs_gpu_disp {
 
 /* Command processor state of one queue (xs_gpu_cp.c). */
 #define XS_GPU_CP_MAX_DEPTH 3
-#define XS_GPU_CP_MAX_SUBS 64
-#define XS_GPU_CP_MAX_RELEASES 16
+#define XS_GPU_CP_MAX_SUBS 1024   /* the ring a doorbell writes into: submissions pending per queue */
+#define XS_GPU_CP_MAX_RELEASES 256 /* end-of-pipe writes pending (fences, DRED breadcrumbs) */
 
 typedef struct xs_gpu_cp_ib {
 	uint32_t *dw;            /* fetched from GPU memory */
@@ -243,7 +243,8 @@ typedef struct xs_gpu_cp {
 	uint32_t wait_id;        /* WAIT_IDLE: dispatches below this id */
 	unsigned wait_func;
 	uint64_t wait_va;
-	uint32_t wait_ref, wait_mask;
+	uint64_t wait_ref, wait_mask;
+	bool wait_64;            /* WAIT_REG_MEM64 */
 	size_t wait_dword;
 	xs_gpu_cp_release rel[XS_GPU_CP_MAX_RELEASES];
 	uint32_t nrel;

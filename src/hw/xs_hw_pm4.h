@@ -43,6 +43,7 @@
 #define PKT3_SET_BASE 0x11
 #define PKT3_DISPATCH_DIRECT 0x15
 #define PKT3_DISPATCH_INDIRECT 0x16
+#define PKT3_COND_EXEC 0x22
 #define PKT3_DRAW_INDIRECT 0x24
 #define PKT3_DRAW_INDEX_2 0x27
 #define PKT3_DRAW_INDEX_AUTO 0x2D
@@ -50,8 +51,10 @@
 #define PKT3_WAIT_REG_MEM 0x3C
 #define PKT3_INDIRECT_BUFFER 0x3F
 #define PKT3_COPY_DATA 0x40
+#define PKT3_COND_WRITE 0x45
 #define PKT3_EVENT_WRITE 0x46
 #define PKT3_RELEASE_MEM 0x49
+#define PKT3_DMA_DATA 0x50
 #define PKT3_ACQUIRE_MEM 0x58
 #define PKT3_LOAD_SH_REG_INDEX 0x63
 #define PKT3_SET_CONFIG_REG 0x68
@@ -60,7 +63,10 @@
 #define PKT3_SET_SH_REG_OFFSET 0x77
 #define PKT3_SET_UCONFIG_REG 0x79
 #define PKT3_SET_UCONFIG_REG_INDEX 0x7A
+#define PKT3_WAIT_REG_MEM64 0x93
 #define PKT3_SET_SH_REG_INDEX 0x9B
+/* xs12's own (see XS_LAUNCH below): above every gfx10 opcode. */
+#define PKT3_XS_LAUNCH 0xE0
 
 /* ---- SET_*_REG (section 4.3; the spaces' bounds are in xs_hw_regs.h): the
  * first body dword is the dword offset from the space base, with an index in
@@ -154,6 +160,109 @@
 #define WAIT_REG_MEM_PFP (1u << 8) /* engine_sel bit 8 */
 #define G_WAIT_REG_MEM_ENGINE_SEL(x) XS_FIELD_G(x, 8, 2)
 #define XS_WAIT_REG_MEM_POLL_INTERVAL 4 /* what RADV writes */
+
+/* ---- WAIT_REG_MEM64 (0x93): 8 body dwords, the dword 1 fields of
+ * WAIT_REG_MEM, then address lo/hi (8-byte aligned), reference lo/hi, mask
+ * lo/hi, poll interval (PAL pm4 headers; gfx10 ME and MEC). ---- */
+#define PKT3_WAIT_REG_MEM64_BODY_DW 8
+
+/* ---- COND_WRITE (0x45): 8 body dwords: control, poll address lo/hi,
+ * reference, mask, write address lo/hi, data. Writes data when
+ * (*poll & mask) <function> reference, with WAIT_REG_MEM's functions. ---- */
+#define PKT3_COND_WRITE_BODY_DW 8
+#define S_COND_WRITE_FUNCTION(x) XS_FIELD_S(x, 0, 3)
+#define G_COND_WRITE_FUNCTION(x) XS_FIELD_G(x, 0, 3)
+#define S_COND_WRITE_POLL_SPACE(x) XS_FIELD_S(x, 4, 1) /* 1 = memory */
+#define G_COND_WRITE_POLL_SPACE(x) XS_FIELD_G(x, 4, 1)
+#define S_COND_WRITE_WRITE_SPACE(x) XS_FIELD_S(x, 8, 2) /* 1 = memory */
+#define G_COND_WRITE_WRITE_SPACE(x) XS_FIELD_G(x, 8, 2)
+
+/* ---- COND_EXEC (0x22), gfx7+: 4 body dwords: address lo/hi, control
+ * (cache policy), exec count. When the dword at the address is 0, the CP
+ * skips the next exec_count dwords (Mesa si_cp_dma / radv). ---- */
+#define PKT3_COND_EXEC_BODY_DW 4
+#define S_COND_EXEC_COUNT(x) XS_FIELD_S(x, 0, 14)
+#define G_COND_EXEC_COUNT(x) XS_FIELD_G(x, 0, 14)
+#define XS_COND_EXEC_MAX_DWORDS 0x3FFF
+
+/* ---- DMA_DATA (0x50), CP DMA: 6 body dwords: control, source lo/hi (or
+ * the fill data), destination lo/hi, command (Mesa sid.h S_411_ / S_415_). ---- */
+#define PKT3_DMA_DATA_BODY_DW 6
+#define S_411_ENGINE(x) XS_FIELD_S(x, 0, 1)
+#define S_411_DST_SEL(x) XS_FIELD_S(x, 20, 2)
+#define G_411_DST_SEL(x) XS_FIELD_G(x, 20, 2)
+#define V_411_DST_ADDR 0
+#define V_411_DST_ADDR_TC_L2 3
+#define S_411_SRC_SEL(x) XS_FIELD_S(x, 29, 2)
+#define G_411_SRC_SEL(x) XS_FIELD_G(x, 29, 2)
+#define V_411_SRC_ADDR 0
+#define V_411_DATA 2
+#define V_411_SRC_ADDR_TC_L2 3
+#define S_411_CP_SYNC(x) XS_FIELD_S(x, 31, 1)
+#define S_415_BYTE_COUNT_GFX9(x) XS_FIELD_S(x, 0, 26)
+#define G_415_BYTE_COUNT_GFX9(x) XS_FIELD_G(x, 0, 26)
+#define S_415_SAIC(x) XS_FIELD_S(x, 28, 1) /* source address does not increment */
+#define G_415_SAIC(x) XS_FIELD_G(x, 28, 1)
+#define S_415_DAIC(x) XS_FIELD_S(x, 29, 1)
+#define G_415_DAIC(x) XS_FIELD_G(x, 29, 1)
+#define S_415_RAW_WAIT(x) XS_FIELD_S(x, 30, 1)
+#define S_415_DISABLE_WR_CONFIRM_GFX9(x) XS_FIELD_S(x, 31, 1)
+#define XS_CP_DMA_MAX_BYTES 0x3FFFFC0u /* 26-bit count, kept 64-byte aligned */
+
+/* ---- XS_LAUNCH (0xE0), xs12's command-processor firmware packet ----
+ * What the CP firmware of a console driver does for an indirect compute
+ * launch (ExecuteIndirect with dispatch arguments and launch parameters,
+ * SPEC S3.1), which no gfx10 packet expresses: read the group counts and
+ * the launch parameters from memory when the CP gets there, check them
+ * against the rules (S3.3-S3.5, S3.7), set COMPUTE_NUM_THREAD_X/Y/Z and
+ * COMPUTE_PGM_RSRC2.LDS_SIZE, and patch the launch's AQL packet and hidden
+ * kernel arguments; a DISPATCH_INDIRECT of the written group counts follows.
+ * Values that break a rule remove the device with a report naming it.
+ *
+ *   dw1  control: bit 0 group counts from memory, bit 1 launch parameters
+ *        from memory, bits 4..5 work_dim (0: from the shape), bits 8..15
+ *        wave size, bits 16..31 the kernel's .max_flat_workgroup_size
+ *   dw2-3   group counts (3 dwords) to read, when bit 0
+ *   dw4-5   launch parameters (2 dwords, S3) to read, when bit 1
+ *   dw6-7   group counts to write (the DISPATCH_INDIRECT's)
+ *   dw8-9   the AQL packet;  dw10-11 the kernarg segment
+ *   dw12 the recorded group shape X | Y << 16;  dw13 Z
+ *   dw14 static LDS bytes;  dw15 recorded dynamic LDS bytes
+ *   dw16 reqd_work_group_size X | Y << 16 (0: none);  dw17 Z
+ *   dw18 number of hidden-argument patches, then one dword each:
+ *        kernarg offset (bits 0..15) | hidden kind (16..23) | size (24..31)
+ */
+#define PKT3_XS_LAUNCH_FIXED_DW 18
+#define XS_LAUNCH_MAX_PATCHES 32
+#define S_XS_LAUNCH_DIMS_INDIRECT(x) XS_FIELD_S(x, 0, 1)
+#define G_XS_LAUNCH_DIMS_INDIRECT(x) XS_FIELD_G(x, 0, 1)
+#define S_XS_LAUNCH_PARAMS_INDIRECT(x) XS_FIELD_S(x, 1, 1)
+#define G_XS_LAUNCH_PARAMS_INDIRECT(x) XS_FIELD_G(x, 1, 1)
+#define S_XS_LAUNCH_WORK_DIM(x) XS_FIELD_S(x, 4, 2)
+#define G_XS_LAUNCH_WORK_DIM(x) XS_FIELD_G(x, 4, 2)
+#define S_XS_LAUNCH_WAVE_SIZE(x) XS_FIELD_S(x, 8, 8)
+#define G_XS_LAUNCH_WAVE_SIZE(x) XS_FIELD_G(x, 8, 8)
+#define S_XS_LAUNCH_MAX_FLAT(x) XS_FIELD_S(x, 16, 16)
+#define G_XS_LAUNCH_MAX_FLAT(x) XS_FIELD_G(x, 16, 16)
+#define S_XS_PATCH(off, kind, size) (XS_FIELD_S(off, 0, 16) | XS_FIELD_S(kind, 16, 8) | XS_FIELD_S(size, 24, 8))
+#define G_XS_PATCH_OFFSET(x) XS_FIELD_G(x, 0, 16)
+#define G_XS_PATCH_KIND(x) XS_FIELD_G(x, 16, 8)
+#define G_XS_PATCH_SIZE(x) XS_FIELD_G(x, 24, 8)
+/* Hidden arguments a launch's shape decides (AMDGPUUsage hidden_*). */
+enum {
+	XS_PATCH_BLOCK_COUNT_X = 1, XS_PATCH_BLOCK_COUNT_Y, XS_PATCH_BLOCK_COUNT_Z,
+	XS_PATCH_GROUP_SIZE_X, XS_PATCH_GROUP_SIZE_Y, XS_PATCH_GROUP_SIZE_Z,
+	XS_PATCH_REMAINDER_X, XS_PATCH_REMAINDER_Y, XS_PATCH_REMAINDER_Z,
+	XS_PATCH_GRID_DIMS, XS_PATCH_DYNAMIC_LDS_SIZE,
+};
+/* Launch parameter flags (S3.2; xs12's values) and fields, as d3d12_xs.h. */
+#define XS_LAUNCH_FLAG_LDS_SIZE 0x1
+#define XS_LAUNCH_FLAG_NUM_THREADS 0x2
+#define G_XS_LP_FLAGS(dw0) XS_FIELD_G(dw0, 0, 7)
+#define G_XS_LP_LDS_SIZE(dw0) XS_FIELD_G(dw0, 7, 9)
+#define G_XS_LP_NUM_THREAD_Z(dw0) XS_FIELD_G(dw0, 16, 16)
+#define G_XS_LP_NUM_THREAD_X(dw1) XS_FIELD_G(dw1, 0, 16)
+#define G_XS_LP_NUM_THREAD_Y(dw1) XS_FIELD_G(dw1, 16, 16)
 
 /* ---- ACQUIRE_MEM (0x58), gfx10: 7 body dwords; dw7 is GCR_CNTL ---- */
 #define PKT3_ACQUIRE_MEM_BODY_DW 7

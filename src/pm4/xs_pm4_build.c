@@ -437,3 +437,127 @@ void xs_pm4_write_data(xs_pm4_builder *b, uint64_t va, const uint32_t *values, s
 	p[2] = (uint32_t)(va >> 32);
 	memcpy(p + 3, values, n * sizeof(uint32_t));
 }
+
+void xs_pm4_wait_reg_mem64(xs_pm4_builder *b, unsigned function, uint64_t va, uint64_t ref, uint64_t mask)
+{
+	if (function > WAIT_REG_MEM_GREATER) {
+		bad(b, XS_E_INVALID_ARG, "WAIT_REG_MEM64: function %u is reserved (0..6)", function);
+		return;
+	}
+	if (!va_ok(b, "WAIT_REG_MEM64", va, 8))
+		return;
+	uint32_t *p = begin(b, PKT3_WAIT_REG_MEM64, PKT3_WAIT_REG_MEM64_BODY_DW, 0, "WAIT_REG_MEM64");
+	if (!p)
+		return;
+	p[0] = WAIT_REG_MEM_FUNCTION(function) | WAIT_REG_MEM_MEM_SPACE(1);
+	p[1] = (uint32_t)va;
+	p[2] = (uint32_t)(va >> 32);
+	p[3] = (uint32_t)ref;
+	p[4] = (uint32_t)(ref >> 32);
+	p[5] = (uint32_t)mask;
+	p[6] = (uint32_t)(mask >> 32);
+	p[7] = XS_WAIT_REG_MEM_POLL_INTERVAL;
+}
+
+void xs_pm4_cond_write(xs_pm4_builder *b, unsigned function, uint64_t poll_va, uint32_t ref, uint32_t mask,
+		       uint64_t write_va, uint32_t data)
+{
+	if (function > WAIT_REG_MEM_GREATER) {
+		bad(b, XS_E_INVALID_ARG, "COND_WRITE: function %u is reserved (0..6)", function);
+		return;
+	}
+	if (!va_ok(b, "COND_WRITE", poll_va, 4) || !va_ok(b, "COND_WRITE", write_va, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_COND_WRITE, PKT3_COND_WRITE_BODY_DW, 0, "COND_WRITE");
+	if (!p)
+		return;
+	p[0] = S_COND_WRITE_FUNCTION(function) | S_COND_WRITE_POLL_SPACE(1) | S_COND_WRITE_WRITE_SPACE(1);
+	p[1] = (uint32_t)poll_va;
+	p[2] = (uint32_t)(poll_va >> 32);
+	p[3] = ref;
+	p[4] = mask;
+	p[5] = (uint32_t)write_va;
+	p[6] = (uint32_t)(write_va >> 32);
+	p[7] = data;
+}
+
+size_t xs_pm4_cond_exec_begin(xs_pm4_builder *b, uint64_t va)
+{
+	if (!va_ok(b, "COND_EXEC", va, 4))
+		return SIZE_MAX;
+	uint32_t *p = begin(b, PKT3_COND_EXEC, PKT3_COND_EXEC_BODY_DW, 0, "COND_EXEC");
+	if (!p)
+		return SIZE_MAX;
+	p[0] = (uint32_t)va;
+	p[1] = (uint32_t)(va >> 32);
+	p[2] = 0;
+	p[3] = 0; /* exec count: xs_pm4_cond_exec_end */
+	return b->cdw;
+}
+
+void xs_pm4_cond_exec_end(xs_pm4_builder *b, size_t at)
+{
+	if (xs_pm4_builder_failed(b) || at == SIZE_MAX || at > b->cdw)
+		return;
+	size_t n = b->cdw - at;
+	if (n > XS_COND_EXEC_MAX_DWORDS) {
+		bad(b, XS_E_INVALID_ARG, "COND_EXEC: %zu dwords to skip, the count holds at most %u", n,
+		    XS_COND_EXEC_MAX_DWORDS);
+		return;
+	}
+	b->dw[at - 1] = S_COND_EXEC_COUNT(n);
+}
+
+void xs_pm4_dma_data(xs_pm4_builder *b, uint64_t dst, uint64_t src, uint64_t bytes)
+{
+	if (!va_ok(b, "DMA_DATA", dst, 1) || !va_ok(b, "DMA_DATA", src, 1))
+		return;
+	while (bytes) {
+		uint32_t n = (uint32_t)XS_MIN(bytes, (uint64_t)XS_CP_DMA_MAX_BYTES);
+		uint32_t *p = begin(b, PKT3_DMA_DATA, PKT3_DMA_DATA_BODY_DW, 0, "DMA_DATA");
+		if (!p)
+			return;
+		p[0] = S_411_CP_SYNC(1) | S_411_DST_SEL(V_411_DST_ADDR_TC_L2) | S_411_SRC_SEL(V_411_SRC_ADDR_TC_L2);
+		p[1] = (uint32_t)src;
+		p[2] = (uint32_t)(src >> 32);
+		p[3] = (uint32_t)dst;
+		p[4] = (uint32_t)(dst >> 32);
+		p[5] = S_415_BYTE_COUNT_GFX9(n) | S_415_RAW_WAIT(1);
+		src += n;
+		dst += n;
+		bytes -= n;
+	}
+}
+
+void xs_pm4_xs_launch(xs_pm4_builder *b, const xs_pm4_launch_desc *d)
+{
+	if (d->npatches > XS_LAUNCH_MAX_PATCHES) {
+		bad(b, XS_E_INVALID_ARG, "XS_LAUNCH: %u hidden-argument patches, at most %u", d->npatches,
+		    XS_LAUNCH_MAX_PATCHES);
+		return;
+	}
+	if ((d->dims_va && !va_ok(b, "XS_LAUNCH", d->dims_va, 4)) ||
+	    (d->params_va && !va_ok(b, "XS_LAUNCH", d->params_va, 4)) || !va_ok(b, "XS_LAUNCH", d->dims_out_va, 4) ||
+	    !va_ok(b, "XS_LAUNCH", d->aql_va, 64) || !va_ok(b, "XS_LAUNCH", d->kernarg_va, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_XS_LAUNCH, PKT3_XS_LAUNCH_FIXED_DW + d->npatches, 0, "XS_LAUNCH");
+	if (!p)
+		return;
+	p[0] = S_XS_LAUNCH_DIMS_INDIRECT(d->dims_va != 0) | S_XS_LAUNCH_PARAMS_INDIRECT(d->params_va != 0) |
+	       S_XS_LAUNCH_WORK_DIM(d->work_dim) | S_XS_LAUNCH_WAVE_SIZE(d->wave_size) |
+	       S_XS_LAUNCH_MAX_FLAT(d->max_flat);
+	uint64_t va[5] = { d->dims_va, d->params_va, d->dims_out_va, d->aql_va, d->kernarg_va };
+	for (int i = 0; i < 5; i++) {
+		p[1 + 2 * i] = (uint32_t)va[i];
+		p[2 + 2 * i] = (uint32_t)(va[i] >> 32);
+	}
+	p[11] = d->block[0] | d->block[1] << 16;
+	p[12] = d->block[2];
+	p[13] = d->static_lds;
+	p[14] = d->dynamic_lds;
+	p[15] = d->reqd[0] | d->reqd[1] << 16;
+	p[16] = d->reqd[2];
+	p[17] = d->npatches;
+	for (uint32_t i = 0; i < d->npatches; i++)
+		p[18 + i] = d->patches[i];
+}

@@ -100,6 +100,39 @@ void xs_pm4_fence(xs_pm4_builder *b, uint64_t va, uint64_t value, bool is64);
  * function WAIT_REG_MEM_EQUAL, _NOT_EQUAL, _GREATER_OR_EQUAL, ... (0..6). */
 void xs_pm4_wait_reg_mem(xs_pm4_builder *b, unsigned function, uint64_t va, uint32_t ref, uint32_t mask);
 
+/* WAIT_REG_MEM64: waits until (*(uint64_t *)va & mask) <function> ref (va 8-byte aligned). */
+void xs_pm4_wait_reg_mem64(xs_pm4_builder *b, unsigned function, uint64_t va, uint64_t ref, uint64_t mask);
+
+/* COND_WRITE: writes data to write_va when (*poll_va & mask) <function> ref. */
+void xs_pm4_cond_write(xs_pm4_builder *b, unsigned function, uint64_t poll_va, uint32_t ref, uint32_t mask,
+		       uint64_t write_va, uint32_t data);
+
+/* COND_EXEC: the packets recorded between begin and end run only when the
+ * dword at va is non-zero. begin returns a mark for end (SIZE_MAX after a
+ * failure, which end ignores). */
+size_t xs_pm4_cond_exec_begin(xs_pm4_builder *b, uint64_t va);
+void xs_pm4_cond_exec_end(xs_pm4_builder *b, size_t mark);
+
+/* DMA_DATA (CP DMA, synchronous): copies bytes from src to dst in GPU
+ * memory; split into packets of at most XS_CP_DMA_MAX_BYTES. */
+void xs_pm4_dma_data(xs_pm4_builder *b, uint64_t dst, uint64_t src, uint64_t bytes);
+
+/* XS_LAUNCH, xs12's firmware packet for indirect launches (hw/xs_hw_pm4.h). */
+typedef struct xs_pm4_launch_desc {
+	uint64_t dims_va;         /* group counts to read; 0 = the recorded ones at dims_out_va */
+	uint64_t params_va;       /* launch parameters (S3) to read; 0 = none */
+	uint64_t dims_out_va;     /* the group counts DISPATCH_INDIRECT reads */
+	uint64_t aql_va, kernarg_va;
+	uint32_t work_dim;        /* 0 = from the shape */
+	uint32_t wave_size, max_flat;
+	uint32_t block[3];        /* the recorded shape */
+	uint32_t static_lds, dynamic_lds;
+	uint32_t reqd[3];         /* reqd_work_group_size, 0 = none */
+	const uint32_t *patches;  /* S_XS_PATCH(offset, kind, size) */
+	uint32_t npatches;
+} xs_pm4_launch_desc;
+void xs_pm4_xs_launch(xs_pm4_builder *b, const xs_pm4_launch_desc *d);
+
 /* ACQUIRE_MEM over all memory with GCR_CNTL gcr_cntl (S_586_* bits). */
 void xs_pm4_acquire_mem(xs_pm4_builder *b, uint32_t gcr_cntl);
 

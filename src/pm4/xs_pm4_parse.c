@@ -19,6 +19,7 @@ static const xs_pm4_opinfo ops[] = {
 	{ PKT3_SET_BASE, "SET_BASE", 3, 3, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DISPATCH_DIRECT, "DISPATCH_DIRECT", 4, 4, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DISPATCH_INDIRECT, "DISPATCH_INDIRECT", 2, 3, XS_PM4_SPACE_NONE, false },
+	{ PKT3_COND_EXEC, "COND_EXEC", PKT3_COND_EXEC_BODY_DW, PKT3_COND_EXEC_BODY_DW, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DRAW_INDIRECT, "DRAW_INDIRECT", 4, 4, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DRAW_INDEX_2, "DRAW_INDEX_2", 5, 5, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DRAW_INDEX_AUTO, "DRAW_INDEX_AUTO", 2, 2, XS_PM4_SPACE_NONE, false },
@@ -27,9 +28,11 @@ static const xs_pm4_opinfo ops[] = {
 	  XS_PM4_SPACE_NONE, false },
 	{ PKT3_INDIRECT_BUFFER, "INDIRECT_BUFFER", 3, 3, XS_PM4_SPACE_NONE, false },
 	{ PKT3_COPY_DATA, "COPY_DATA", 5, 5, XS_PM4_SPACE_NONE, false },
+	{ PKT3_COND_WRITE, "COND_WRITE", PKT3_COND_WRITE_BODY_DW, PKT3_COND_WRITE_BODY_DW, XS_PM4_SPACE_NONE, false },
 	{ PKT3_EVENT_WRITE, "EVENT_WRITE", 1, 3, XS_PM4_SPACE_NONE, false },
 	{ PKT3_RELEASE_MEM, "RELEASE_MEM", PKT3_RELEASE_MEM_BODY_DW, PKT3_RELEASE_MEM_BODY_DW,
 	  XS_PM4_SPACE_NONE, false },
+	{ PKT3_DMA_DATA, "DMA_DATA", PKT3_DMA_DATA_BODY_DW, PKT3_DMA_DATA_BODY_DW, XS_PM4_SPACE_NONE, false },
 	{ PKT3_ACQUIRE_MEM, "ACQUIRE_MEM", PKT3_ACQUIRE_MEM_BODY_DW, PKT3_ACQUIRE_MEM_BODY_DW,
 	  XS_PM4_SPACE_NONE, false },
 	{ PKT3_LOAD_SH_REG_INDEX, "LOAD_SH_REG_INDEX", 4, 4, XS_PM4_SPACE_NONE, false },
@@ -39,7 +42,11 @@ static const xs_pm4_opinfo ops[] = {
 	{ PKT3_SET_SH_REG_OFFSET, "SET_SH_REG_OFFSET", 3, 3, XS_PM4_SPACE_NONE, false },
 	{ PKT3_SET_UCONFIG_REG, "SET_UCONFIG_REG", 2, ANY, XS_PM4_SPACE_UCONFIG, false },
 	{ PKT3_SET_UCONFIG_REG_INDEX, "SET_UCONFIG_REG_INDEX", 2, ANY, XS_PM4_SPACE_UCONFIG, true },
+	{ PKT3_WAIT_REG_MEM64, "WAIT_REG_MEM64", PKT3_WAIT_REG_MEM64_BODY_DW, PKT3_WAIT_REG_MEM64_BODY_DW,
+	  XS_PM4_SPACE_NONE, false },
 	{ PKT3_SET_SH_REG_INDEX, "SET_SH_REG_INDEX", 2, ANY, XS_PM4_SPACE_SH, true },
+	{ PKT3_XS_LAUNCH, "XS_LAUNCH", PKT3_XS_LAUNCH_FIXED_DW, PKT3_XS_LAUNCH_FIXED_DW + XS_LAUNCH_MAX_PATCHES,
+	  XS_PM4_SPACE_NONE, false },
 };
 
 const xs_pm4_opinfo *xs_pm4_opinfo_get(unsigned opcode)
@@ -247,6 +254,79 @@ static int check_body(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
 			if (b[2] >> (XS_PM4_VA_BITS - 32))
 				return fail(it, err, d + 2, "WRITE_DATA address 0x%" PRIx64
 					    " is above the 48-bit VA range", va64(b[1], b[2]));
+		}
+		break;
+	}
+	case PKT3_WAIT_REG_MEM64: {
+		unsigned fn = G_WAIT_REG_MEM_FUNCTION(b[0]), ms = G_WAIT_REG_MEM_MEM_SPACE(b[0]);
+		if (fn > WAIT_REG_MEM_GREATER)
+			return fail(it, err, d, "WAIT_REG_MEM64 function %u is reserved (0..6 are defined)", fn);
+		if (ms != 1)
+			return fail(it, err, d, "WAIT_REG_MEM64 mem_space %u is not 1 (memory: 64-bit polls are of "
+				    "memory only)", ms);
+		if (b[1] & 7)
+			return fail(it, err, d + 1, "WAIT_REG_MEM64 address 0x%" PRIx64 " is not 8-byte aligned",
+				    va64(b[1], b[2]));
+		if (b[2] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 2, "WAIT_REG_MEM64 address 0x%" PRIx64 " is above the 48-bit VA range",
+				    va64(b[1], b[2]));
+		break;
+	}
+	case PKT3_COND_WRITE: {
+		unsigned fn = G_COND_WRITE_FUNCTION(b[0]);
+		if (fn > WAIT_REG_MEM_GREATER)
+			return fail(it, err, d, "COND_WRITE function %u is reserved (0..6 are defined)", fn);
+		if (!G_COND_WRITE_POLL_SPACE(b[0]) || G_COND_WRITE_WRITE_SPACE(b[0]) != 1)
+			return fail(it, err, d, "COND_WRITE polls or writes a register or GDS: xs12 models memory to "
+				    "memory only (poll_space 1, write_space 1)");
+		if ((b[1] & 3) || (b[5] & 3))
+			return fail(it, err, d + 1, "COND_WRITE addresses 0x%" PRIx64 ", 0x%" PRIx64
+				    " are not 4-byte aligned", va64(b[1], b[2]), va64(b[5], b[6]));
+		if ((b[2] | b[6]) >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 2, "COND_WRITE address above the 48-bit VA range");
+		break;
+	}
+	case PKT3_COND_EXEC: {
+		uint32_t n = G_COND_EXEC_COUNT(b[3]);
+		size_t after = it->n - (p->index + 1 + p->body_len);
+		if (b[0] & 3)
+			return fail(it, err, d, "COND_EXEC address 0x%" PRIx64 " is not 4-byte aligned", va64(b[0], b[1]));
+		if (b[1] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 1, "COND_EXEC address 0x%" PRIx64 " is above the 48-bit VA range",
+				    va64(b[0], b[1]));
+		if (n > after)
+			return fail(it, err, d + 3, "COND_EXEC would skip %" PRIu32 " dwords; the buffer has %zu after it",
+				    n, after);
+		break;
+	}
+	case PKT3_DMA_DATA: {
+		unsigned ss = G_411_SRC_SEL(b[0]), ds = G_411_DST_SEL(b[0]);
+		if (ss != V_411_SRC_ADDR && ss != V_411_DATA && ss != V_411_SRC_ADDR_TC_L2)
+			return fail(it, err, d, "DMA_DATA src_sel %u is not 0 (memory), 2 (data) or 3 (TC_L2)", ss);
+		if (ds != V_411_DST_ADDR && ds != V_411_DST_ADDR_TC_L2)
+			return fail(it, err, d, "DMA_DATA dst_sel %u is not 0 (memory) or 3 (TC_L2): xs12 models "
+				    "memory destinations only", ds);
+		if (G_415_SAIC(b[5]) || G_415_DAIC(b[5]))
+			return fail(it, err, d + 5, "DMA_DATA with a non-incrementing address (SAIC/DAIC) is a register "
+				    "copy: not modelled");
+		if (((ss != V_411_DATA ? b[2] : 0) | b[4]) >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 1, "DMA_DATA address above the 48-bit VA range");
+		break;
+	}
+	case PKT3_XS_LAUNCH: {
+		uint32_t n = b[17];
+		if (p->body_len != PKT3_XS_LAUNCH_FIXED_DW + n)
+			return fail(it, err, d + 17, "XS_LAUNCH says %" PRIu32 " hidden-argument patches, its body has "
+				    "room for %" PRIu32, n, p->body_len - PKT3_XS_LAUNCH_FIXED_DW);
+		for (int k = 0; k < 5; k++)
+			if (b[2 + 2 * k] >> (XS_PM4_VA_BITS - 32))
+				return fail(it, err, d + 2 + 2 * k, "XS_LAUNCH address above the 48-bit VA range");
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t w = b[18 + k], kind = G_XS_PATCH_KIND(w), size = G_XS_PATCH_SIZE(w);
+			if (kind < XS_PATCH_BLOCK_COUNT_X || kind > XS_PATCH_DYNAMIC_LDS_SIZE || (size != 2 && size != 4 &&
+											    size != 8))
+				return fail(it, err, d + 18 + k, "XS_LAUNCH patch 0x%08" PRIx32 ": kind %" PRIu32
+					    " (1..11) or size %" PRIu32 " (2, 4 or 8) is not one there is", w, kind, size);
 		}
 		break;
 	}

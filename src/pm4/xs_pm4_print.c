@@ -169,6 +169,56 @@ static const dw_desc l_acquire_mem[] = {
 static const dw_desc l_load_sh_reg_index[] = { DH("DW1"), DH("DW2"), DH("DW3"), DH("DW4") };
 static const dw_desc l_set_sh_reg_offset[] = { DH("REG_OFFSET"), DH("DATA_OFFSET"), DH("DRIVER_DATA") };
 static const dw_desc l_nop[] = { DH("PAYLOAD") };
+static const dw_desc l_wait_reg_mem64[] = {
+	DF("OP", f_wait_reg_mem_op), DH("ADDRESS_LO"), DH("ADDRESS_HI"), DH("REFERENCE_LO"), DH("REFERENCE_HI"),
+	DH("MASK_LO"), DH("MASK_HI"), DV("POLL_INTERVAL"),
+};
+static const char *const v_cw_space[] = { "REGISTER", "MEMORY", "GDS" };
+static const xs_pm4_field f_cond_write[] = {
+	FE("FUNCTION", 0, 3, v_wrm_fn),
+	FE("POLL_SPACE", 4, 1, v_cw_space),
+	FE("WRITE_SPACE", 8, 2, v_cw_space),
+};
+static const dw_desc l_cond_write[] = {
+	DF("CONTROL", f_cond_write), DH("POLL_ADDRESS_LO"), DH("POLL_ADDRESS_HI"), DH("REFERENCE"), DH("MASK"),
+	DH("WRITE_ADDRESS_LO"), DH("WRITE_ADDRESS_HI"), DH("WRITE_DATA"),
+};
+static const xs_pm4_field f_cond_exec[] = { F("EXEC_COUNT", 0, 14) };
+static const dw_desc l_cond_exec[] = { DH("ADDRESS_LO"), DH("ADDRESS_HI"), DH("CONTROL"), DF("EXEC", f_cond_exec) };
+static const char *const v_dma_dst[] = { "DST_ADDR", "GDS", NULL, "DST_ADDR_TC_L2" };
+static const char *const v_dma_src[] = { "SRC_ADDR", "GDS", "DATA", "SRC_ADDR_TC_L2" };
+static const xs_pm4_field f_dma_control[] = {
+	F("ENGINE", 0, 1),
+	FE("DST_SEL", 20, 2, v_dma_dst),
+	FE("SRC_SEL", 29, 2, v_dma_src),
+	F("CP_SYNC", 31, 1),
+};
+static const xs_pm4_field f_dma_command[] = {
+	F("BYTE_COUNT", 0, 26),
+	F("SAIC", 28, 1),
+	F("DAIC", 29, 1),
+	F("RAW_WAIT", 30, 1),
+	F("DISABLE_WR_CONFIRM", 31, 1),
+};
+static const dw_desc l_dma_data[] = {
+	DF("CONTROL", f_dma_control), DH("SRC_ADDR_LO"), DH("SRC_ADDR_HI"), DH("DST_ADDR_LO"), DH("DST_ADDR_HI"),
+	DF("COMMAND", f_dma_command),
+};
+static const xs_pm4_field f_xs_launch[] = {
+	F("DIMS_INDIRECT", 0, 1),
+	F("PARAMS_INDIRECT", 1, 1),
+	F("WORK_DIM", 4, 2),
+	F("WAVE_SIZE", 8, 8),
+	F("MAX_FLAT_WORKGROUP_SIZE", 16, 16),
+};
+static const xs_pm4_field f_xs_pair[] = { F("X", 0, 16), F("Y", 16, 16) };
+static const xs_pm4_field f_xs_patch[] = { F("KARG_OFFSET", 0, 16), F("HIDDEN_KIND", 16, 8), F("SIZE", 24, 8) };
+static const dw_desc l_xs_launch[] = {
+	DF("CONTROL", f_xs_launch), DH("DIMS_ADDR_LO"), DH("DIMS_ADDR_HI"), DH("PARAMS_ADDR_LO"), DH("PARAMS_ADDR_HI"),
+	DH("DIMS_OUT_LO"), DH("DIMS_OUT_HI"), DH("AQL_LO"), DH("AQL_HI"), DH("KERNARG_LO"), DH("KERNARG_HI"),
+	DF("BLOCK_XY", f_xs_pair), DV("BLOCK_Z"), DV("STATIC_LDS"), DV("DYNAMIC_LDS"), DF("REQD_XY", f_xs_pair),
+	DV("REQD_Z"), DV("NUM_PATCHES"), DF("PATCH", f_xs_patch),
+};
 
 /* Layout of p's body; the last entry repeats for longer bodies. */
 static const dw_desc *layout(const xs_pm4_packet *p, size_t *n)
@@ -192,6 +242,11 @@ static const dw_desc *layout(const xs_pm4_packet *p, size_t *n)
 	case PKT3_ACQUIRE_MEM: return L(l_acquire_mem);
 	case PKT3_LOAD_SH_REG_INDEX: return L(l_load_sh_reg_index);
 	case PKT3_SET_SH_REG_OFFSET: return L(l_set_sh_reg_offset);
+	case PKT3_WAIT_REG_MEM64: return L(l_wait_reg_mem64);
+	case PKT3_COND_WRITE: return L(l_cond_write);
+	case PKT3_COND_EXEC: return L(l_cond_exec);
+	case PKT3_DMA_DATA: return L(l_dma_data);
+	case PKT3_XS_LAUNCH: return L(l_xs_launch);
 	default: *n = 0; return NULL;
 	}
 #undef L

@@ -12,8 +12,10 @@ CHECK is one of:
   scratch-scaling          a latency-bound scratch kernel gets faster as ring
                            slots grow until another resource limits it, never
                            above 16 waves per SIMD (S1.13)
-  async-overlap            default shared scratch serialises scratch work on
-                           two queues (S1.8); separate rings overlap (S1.9)
+  async-overlap            with the default shared scratch two queues' scratch
+                           work overlaps on the same memory and corrupts it
+                           (S1.8, S1.10); the debug layer refuses it; separate
+                           rings overlap and compute right (S1.9)
   determinism              same input -> same cycles, bytes and trace
 Published figures (Hot Chips 2020; docs/hardware.md section 8): Series X 52
 CUs at 1825 MHz, 560 GB/s; Series S 20 CUs at 1565 MHz, 224 GB/s.
@@ -134,25 +136,40 @@ def scratch_scaling(tmp):
 
 
 def async_overlap(tmp):
-    with open(os.path.join(tmp, "in.bin"), "wb") as f:
+    with open(os.path.join(tmp, "in1.bin"), "wb") as f:
         f.write(struct.pack("<1024I", *range(1024)))
-    # 16 groups each: both queues' private arrays fit the L2 together.
-    one = [k("scratch_chase.O2.w32.hsaco"), "--groups", "16", "--block", "256", "--arg", "in:in.bin",
-           "--arg", "out:o{}.bin:65536", "--arg", "u32:64"]
-    a, b = [x.format(1) for x in one], [x.format(2) for x in one]
-    shared = run(a + ["--async"] + b, tmp)["dispatches"]
-    check(shared[1]["start_cycle"] >= shared[0]["end_cycle"],
-          f"default shared scratch (S1.8): the compute-queue dispatch starts at {shared[1]['start_cycle']}, "
-          f"after the direct one ends at {shared[0]['end_cycle']}")
-    own = run(a + ["--title-scratch", "832", "--async"] + b, tmp)["dispatches"]
+    with open(os.path.join(tmp, "in2.bin"), "wb") as f:
+        f.write(struct.pack("<1024I", *[(i * 7 + 3) % 1024 for i in range(1024)]))
+    # 16 groups each: both queues' private arrays fit the L2 together. The
+    # two inputs differ, so each output depends on its own scratch data.
+    one = [k("scratch_chase.O2.w32.hsaco"), "--groups", "16", "--block", "256", "--arg", "in:in{}.bin",
+           "--arg", "out:{}.bin:65536", "--arg", "u32:64"]
+    def kern(i, out):
+        return [x.format(i) if "in{}" in x else x.format(out) if "{}" in x else x for x in one]
+    alone = [run(kern(i, f"alone{i}"), tmp) for i in (1, 2)]
+    expect = [open(os.path.join(tmp, f"alone{i}.bin"), "rb").read() for i in (1, 2)]
+    got = lambda name: open(os.path.join(tmp, f"{name}.bin"), "rb").read()
+
+    shared = run(kern(1, "s1") + ["--async"] + kern(2, "s2"), tmp)["dispatches"]
+    check(shared[1]["start_cycle"] < shared[0]["end_cycle"] and shared[0]["start_cycle"] < shared[1]["end_cycle"],
+          f"default shared scratch (S1.8): no synchronization is added, the dispatches overlap "
+          f"({shared[0]['start_cycle']}..{shared[0]['end_cycle']} and {shared[1]['start_cycle']}..{shared[1]['end_cycle']})")
+    check(got("s1") != expect[0] or got("s2") != expect[1],
+          "and their waves share the one allocation's slots: the results are corrupted (S1.8, S1.10)")
+
+    p = subprocess.run([XS12, "run", "--debug-layer"] + kern(1, "d1") + ["--async"] + kern(2, "d2"),
+                       capture_output=True, text=True, cwd=tmp)
+    check(p.returncode == 1 and "S1.8" in p.stderr and "async compute" in p.stderr,
+          f"the debug layer refuses scratch work on the async queue with the shared ring: {p.stderr.strip()[:90]}...")
+
+    own = run(kern(1, "t1") + ["--title-scratch", "832", "--async"] + kern(2, "t2"), tmp)["dispatches"]
     check(own[1]["start_cycle"] < own[0]["end_cycle"] and own[0]["start_cycle"] < own[1]["end_cycle"],
           f"separate rings (S1.9): the two dispatches overlap ({own[0]['start_cycle']}..{own[0]['end_cycle']} and "
           f"{own[1]['start_cycle']}..{own[1]['end_cycle']})")
-    end_shared = max(d["end_cycle"] for d in shared)
-    end_own = max(d["end_cycle"] for d in own)
-    check(end_own < end_shared, f"overlap finishes sooner: {end_own} < {end_shared} cycles")
-    check(open(os.path.join(tmp, "o1.bin"), "rb").read() == open(os.path.join(tmp, "o2.bin"), "rb").read(),
-          "both queues compute the same result")
+    check(got("t1") == expect[0] and got("t2") == expect[1], "and both compute what they compute alone")
+    end_own = max(d["end_cycle"] for d in own) - min(d["start_cycle"] for d in own)
+    serial = alone[0]["cycles"] + alone[1]["cycles"]
+    check(end_own < serial, f"overlap finishes sooner than one after the other: {end_own} < {serial} cycles")
 
 
 def determinism(tmp):

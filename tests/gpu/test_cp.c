@@ -67,7 +67,7 @@ static void registers_and_fences(void **state)
 	xs_pm4_fence(&f->b, f->mem, 7, false);
 	submit(f, 1);
 	xs_err e = { 0 };
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
 	assert_int_equal(xs_gpu_get_sh_reg(f->gpu, 1, R_00B860_COMPUTE_TMPRING_SIZE), 0x30d0);
 	assert_int_equal(xs_gpu_get_sh_reg(f->gpu, 0, R_00B860_COMPUTE_TMPRING_SIZE), 0); /* per queue */
 	assert_int_equal(rd32(f, f->mem), 7);
@@ -85,7 +85,7 @@ static void cross_queue_wait(void **state)
 	xs_pm4_fence(&f->b, f->mem + 64, 5, false);
 	submit(f, 0);
 	xs_err e = { 0 };
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
 	assert_int_equal(rd32(f, f->mem + 68), 9);
 }
 
@@ -95,12 +95,12 @@ static void wait_forever_is_a_hang(void **state)
 	xs_pm4_wait_reg_mem(&f->b, WAIT_REG_MEM_GREATER_OR_EQUAL, f->mem + 128, 1, 0xffffffff);
 	submit(f, 3);
 	xs_err e = { 0 };
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_DEVICE_REMOVED);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
 	assert_non_null(strstr(e.msg, "hang: queue 3 waits at dword 0"));
 	/* The GPU is usable again afterwards. */
 	xs_pm4_fence(&f->b, f->mem + 132, 1, false);
 	submit(f, 3);
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
 	assert_int_equal(rd32(f, f->mem + 132), 1);
 }
 
@@ -110,13 +110,13 @@ static void indirect_buffers(void **state)
 	xs_pm4_fence(&f->b, f->mem + 256, 3, false);
 	uint64_t inner = submit(f, 0); /* runs once as a submission ... */
 	xs_err e = { 0 };
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
 	uint32_t zero = 0;
 	xs_vm_write(f->vm, f->mem + 256, &zero, 4, NULL);
 	xs_pm4_indirect_buffer(&f->b, inner, 8, false); /* ... and once called */
 	xs_pm4_fence(&f->b, f->mem + 260, 4, false);
 	submit(f, 0);
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_OK);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
 	assert_int_equal(rd32(f, f->mem + 256), 3);
 	assert_int_equal(rd32(f, f->mem + 260), 4);
 }
@@ -129,23 +129,23 @@ static void malformed_and_unsupported(void **state)
 	uint32_t bad[3] = { PKT3(PKT3_SET_SH_REG, 5, 0), 0x218, 1 };
 	xs_pm4_emit_raw(&f->b, bad, 3);
 	submit(f, 0);
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_INVALID_ARG);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_INVALID_ARG);
 	assert_non_null(strstr(e.msg, "dword 0"));
 	/* A draw: valid PM4 that the compute model does not run. */
 	uint32_t draw[3] = { PKT3(PKT3_DRAW_INDEX_AUTO, 1, 0), 3, 2 };
 	xs_pm4_emit_raw(&f->b, draw, 3);
 	submit(f, 0);
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_UNSUPPORTED);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_UNSUPPORTED);
 	assert_non_null(strstr(e.msg, "DRAW_INDEX_AUTO"));
 	/* An IB in no allocation. */
 	xs_pm4_indirect_buffer(&f->b, 0x7000000000ull, 16, false);
 	submit(f, 0);
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_DEVICE_REMOVED);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
 	assert_non_null(strstr(e.msg, "not in GPU memory"));
 	/* A dispatch whose registers can never launch names the field. */
 	xs_pm4_dispatch_direct(&f->b, 1, 1, 1, S_00B800_COMPUTE_SHADER_EN(1));
 	submit(f, 1);
-	assert_int_equal(xs_gpu_execute(f->gpu, &e), XS_E_INVALID_ARG);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_INVALID_ARG);
 	assert_non_null(strstr(e.msg, "NUM_THREAD_FULL"));
 }
 

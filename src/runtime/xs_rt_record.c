@@ -1,5 +1,5 @@
 /*
- * Recording and replay. A recording holds, for every batch the device ran:
+ * Recording and replay. A recording holds, for every GPU run of the device:
  * the GPU address space (allocations and every written page) as the GPU saw
  * it at submission, the command buffers submitted to each queue, and what
  * came out (each dispatch's cycles, waves and instructions, and a digest of
@@ -7,13 +7,18 @@
  * fresh device, through the GPU model alone, and checks that the same
  * cycles and bytes come out. The reader is strict and bounded.
  *
- *   file   := "XS12RPL1" u32 version(2) batch*
+ *   file   := "XS12RPL1" u32 version(3) batch*
  *   batch  := u32 'B' u32 machine u32 functional u64 watchdog u64 hang_cycles u32 threads
  *             u32 nalloc (u64 va, u64 size)* u32 npage (u64 va, 4096 bytes)*
  *             u32 nsub (u32 queue, u64 va, u32 ndw, u32 nresults)*
- *             u32 status u32 nres (u64 cycles, u64 waves, u64 insts)* u64 digest
+ *             u32 status u32 blocked u32 nres (u64 cycles, u64 waves, u64 insts)* u64 digest
+ *
+ * A run ends when every queue is idle or blocked on a wait (blocked = 1: a
+ * host signal was to release it). Work a blocked queue still holds is not
+ * carried into the next batch's replay: each batch replays from its own
+ * memory image on a fresh GPU.
  */
-#include "api/xs_api_priv.h"
+#include "runtime/xs_rt_priv.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,7 +26,7 @@
 #include <string.h>
 
 #define MAGIC "XS12RPL1"
-#define VERSION 2
+#define VERSION 3
 #define MAX_ALLOCS (1u << 20)
 #define MAX_PAGES (1u << 22)  /* 16 GiB of written memory */
 #define MAX_SUBS 256
@@ -81,71 +86,103 @@ static uint64_t memory_digest(const xs_vm *vm)
 	return c.h;
 }
 
-XS_API xs_status xs_device_record(xs_device *dev, const char *path)
+xs_status xs_rt_record_open(xs_rt_device *d, const char *path, xs_err *e)
 {
-	if (!dev)
-		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_device_record: NULL device");
-	if (dev->record) {
-		fclose(dev->record);
-		dev->record = NULL;
-	}
+	xs_rt_record_close(d);
 	if (!path)
 		return XS_OK;
-	dev->record = fopen(path, "wb");
-	if (!dev->record)
-		return xs_api_failf(dev, XS_E_IO, "%s: cannot write: %s", path, strerror(errno));
+	d->record = fopen(path, "wb");
+	if (!d->record)
+		return xs_err_set(e, XS_E_IO, "%s: cannot write: %s", path, strerror(errno));
 	/* A recording is of a deterministic run: functional mode on several
 	 * threads would hand out scratch slots (and so scratch bytes) in host
 	 * order. */
-	dev->threads = 1;
-	xs_gpu_set_threads(dev->gpu, 1);
-	fwrite(MAGIC, 1, 8, dev->record);
-	w32(dev->record, VERSION);
+	d->threads = 1;
+	xs_gpu_set_threads(d->gpu, 1);
+	fwrite(MAGIC, 1, 8, d->record);
+	w32(d->record, VERSION);
 	return XS_OK;
 }
 
-void xs_api_record_before(xs_device *dev, const xs_api_sub *subs, uint32_t nsub)
+void xs_rt_record_close(xs_rt_device *d)
 {
-	FILE *f = dev->record;
-	if (!f)
-		return;
-	w32(f, 'B');
-	w32(f, dev->info->machine);
-	w32(f, dev->functional);
-	w64(f, dev->watchdog);
-	w64(f, dev->hang_cycles);
-	w32(f, dev->threads);
-	w32(f, (uint32_t)dev->vm->nallocs);
-	for (size_t i = 0; i < dev->vm->nallocs; i++) {
-		w64(f, dev->vm->allocs[i].va);
-		w64(f, dev->vm->allocs[i].bytes);
-	}
-	page_ctx c = { .f = f };
-	xs_vm_each_page(dev->vm, count_page, &c);
-	w32(f, c.n);
-	xs_vm_each_page(dev->vm, write_page, &c);
-	w32(f, nsub);
-	for (uint32_t i = 0; i < nsub; i++) {
-		w32(f, subs[i].queue);
-		w64(f, subs[i].va);
-		w32(f, subs[i].ndw);
-		w32(f, subs[i].nresults);
-	}
+	if (d->record)
+		fclose(d->record);
+	d->record = NULL;
 }
 
-void xs_api_record_after(xs_device *dev, xs_status st, const xs_gpu_dispatch_result *res, uint32_t nres)
+/* The submissions of this run: every item not recorded yet, queue by queue. */
+void xs_rt_record_before(xs_rt_device *d)
 {
-	FILE *f = dev->record;
+	FILE *f = d->record;
 	if (!f)
 		return;
-	w32(f, st);
-	w32(f, nres);
-	for (uint32_t i = 0; i < nres; i++) {
-		w64(f, res[i].cycles);
-		w64(f, res[i].waves_launched);
-		w64(f, res[i].wave_insts);
+	uint32_t nsub = 0;
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		for (uint32_t i = 0; i < d->queues[q].nitems; i++)
+			nsub += !d->queues[q].items[i].recorded;
+	if (!nsub)
+		return;
+	w32(f, 'B');
+	w32(f, d->info->machine);
+	w32(f, d->functional);
+	w64(f, d->watchdog);
+	w64(f, d->hang_cycles);
+	w32(f, d->threads);
+	w32(f, (uint32_t)d->vm->nallocs);
+	for (size_t i = 0; i < d->vm->nallocs; i++) {
+		w64(f, d->vm->allocs[i].va);
+		w64(f, d->vm->allocs[i].bytes);
 	}
-	w64(f, memory_digest(dev->vm));
+	page_ctx c = { .f = f };
+	xs_vm_each_page(d->vm, count_page, &c);
+	w32(f, c.n);
+	xs_vm_each_page(d->vm, write_page, &c);
+	w32(f, nsub);
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		for (uint32_t i = 0; i < d->queues[q].nitems; i++) {
+			xs_rt_item *it = &d->queues[q].items[i];
+			if (it->recorded)
+				continue;
+			w32(f, q);
+			w64(f, it->va);
+			w32(f, it->ndw);
+			w32(f, it->nresults);
+			it->recorded = true;
+			it->record_pending = true;
+		}
+}
+
+void xs_rt_record_after(xs_rt_device *d, xs_status st, bool blocked)
+{
+	FILE *f = d->record;
+	if (!f)
+		return;
+	uint32_t nres = 0, nsub = 0;
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		for (uint32_t i = 0; i < d->queues[q].nitems; i++)
+			if (d->queues[q].items[i].record_pending) {
+				nres += d->queues[q].items[i].nresults;
+				nsub++;
+			}
+	if (!nsub)
+		return;
+	w32(f, st);
+	w32(f, blocked);
+	w32(f, nres);
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		for (uint32_t i = 0; i < d->queues[q].nitems; i++) {
+			xs_rt_item *it = &d->queues[q].items[i];
+			if (!it->record_pending)
+				continue;
+			it->record_pending = false;
+			for (uint32_t k = 0; k < it->nresults; k++) {
+				w64(f, it->results[k].cycles);
+				w64(f, it->results[k].waves_launched);
+				w64(f, it->results[k].wave_insts);
+			}
+		}
+	w64(f, memory_digest(d->vm));
 	fflush(f);
 }
 
@@ -183,7 +220,7 @@ static bool bounded(reader *r, uint32_t n, uint32_t max, size_t each, const char
 static xs_status replay_batch(reader *r, xs_replay_report *rep)
 {
 	xs_err *e = r->e;
-	uint32_t machine, functional, threads, nalloc, npage, nsub, status, nres;
+	uint32_t machine, functional, threads, nalloc, npage, nsub, status, blocked, nres;
 	uint64_t watchdog, hang_cycles, digest;
 	if (!rd32(r, &machine, "machine") || !rd32(r, &functional, "mode") || !rd64(r, &watchdog, "watchdog") ||
 	    !rd64(r, &hang_cycles, "hang limit") || !rd32(r, &threads, "threads"))
@@ -208,7 +245,7 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	xs_gpu_set_hang_limits(gpu, hang_cycles, 0);
 	xs_gpu_set_threads(gpu, threads);
 	xs_status st = XS_OK;
-	xs_api_sub subs[MAX_SUBS];
+	struct { uint32_t queue; uint64_t va; uint32_t ndw, nresults; } subs[MAX_SUBS];
 	xs_gpu_dispatch_result *res = NULL, *rec = NULL;
 	if (!rd32(r, &nalloc, "allocation count") || !bounded(r, nalloc, MAX_ALLOCS, 16, "allocations"))
 		goto fail;
@@ -262,7 +299,7 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	/* What came out, read before running: it bounds the run, so that a
 	 * damaged or hostile recording (a dispatch of 2^32 groups, a loop) ends
 	 * in seconds with the difference named, not after hours. */
-	if (!rd32(r, &status, "status") || !rd32(r, &nres, "result count"))
+	if (!rd32(r, &status, "status") || !rd32(r, &blocked, "blocked") || !rd32(r, &nres, "result count"))
 		goto fail;
 	if (nres != total) {
 		xs_err_set(e, XS_E_INVALID_ARG, "%s: %u results recorded for %u dispatches", r->path, nres, total);
@@ -284,7 +321,8 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 		k += subs[i].nresults;
 	}
 	xs_err run_err = { 0 };
-	xs_status got = xs_gpu_execute(gpu, &run_err);
+	bool got_blocked = false;
+	xs_status got = xs_gpu_execute(gpu, blocked ? &got_blocked : NULL, &run_err);
 	rep->batches++;
 	rep->dispatches += total;
 	if ((uint32_t)got != status && rep->identical) {
@@ -327,15 +365,13 @@ fail:
 	return st;
 }
 
-XS_API xs_status xs_replay(const char *path, xs_replay_report *rep)
+xs_status xs_rt_replay(const char *path, xs_replay_report *rep, xs_err *err)
 {
 	xs_err e = { 0 };
-	if (!path || !rep)
-		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_replay: NULL argument");
 	*rep = (xs_replay_report){ .identical = true };
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return xs_api_failf(NULL, XS_E_IO, "%s: cannot open: %s", path, strerror(errno));
+		return xs_err_set(err, XS_E_IO, "%s: cannot open: %s", path, strerror(errno));
 	fseek(f, 0, SEEK_END);
 	reader r = { f, path, ftell(f), &e };
 	rewind(f);
@@ -356,5 +392,7 @@ XS_API xs_status xs_replay(const char *path, xs_replay_report *rep)
 	fclose(f);
 	if (!st && rep->batches == 0)
 		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: the recording holds no batch", path);
-	return st ? xs_api_fail(NULL, &e) : XS_OK;
+	if (st)
+		*err = e;
+	return st;
 }

@@ -1,0 +1,274 @@
+/* The runtime's device: the GPU model and its address space, the driver's
+ * default scratch allocation (S1.8), code objects and command memory. */
+#include "runtime/xs_rt_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_err *e)
+{
+	*out = NULL;
+	const xs_devinfo *info = xs_devinfo_get(cfg->machine);
+	if (!info)
+		return xs_err_set(e, XS_E_INVALID_ARG, "unknown machine %d", (int)cfg->machine);
+	uint32_t max_waves = info->max_scratch_waves_per_cu * info->num_cu;
+	if (cfg->scratch_waves > max_waves)
+		return xs_err_set(e, XS_E_INVALID_ARG,
+				  "S1.13: %u default scratch slots: tmpring cannot express more than %u waves per CU, "
+				  "%u on %s", cfg->scratch_waves, info->max_scratch_waves_per_cu, max_waves, info->name);
+	xs_rt_device *d = calloc(1, sizeof(*d));
+	if (!d)
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	d->info = info;
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->changed, NULL);
+	/* S1.8: by default one ring sized for a few waves per SIMD. */
+	d->scratch_waves = cfg->scratch_waves ? cfg->scratch_waves : info->default_scratch_waves_per_cu * info->num_cu;
+	d->vm = xs_vm_create();
+	d->gpu = d->vm ? xs_gpu_create(info, d->vm) : NULL;
+	d->queues = calloc(XS_GPU_MAX_QUEUES, sizeof(*d->queues));
+	uint8_t *host;
+	if (!d->gpu || !d->queues || xs_vm_alloc_host(d->vm, XS_VM_PAGE_SIZE, 0, &d->queue_va, &host, e) ||
+	    xs_rt_queues_init(d, e)) {
+		xs_rt_device_destroy(d);
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory creating the device");
+	}
+	xs_vm_set_name(d->vm, d->queue_va, "the HSA queue (amd_queue_t) stand-in", NULL);
+	d->functional = cfg->functional;
+	d->watchdog = cfg->watchdog_wave_insts;
+	xs_gpu_set_watchdog(d->gpu, cfg->watchdog_wave_insts);
+	xs_gpu_set_timing(d->gpu, !cfg->functional);
+	/* Hang detection (no forward progress), as a driver's TDR. */
+	uint32_t gpu_us = cfg->hang_gpu_us ? cfg->hang_gpu_us : XS_HANG_GPU_US_DEFAULT;
+	uint32_t host_ms = cfg->hang_host_ms ? cfg->hang_host_ms : XS_HANG_HOST_MS_DEFAULT;
+	d->hang_cycles = gpu_us == XS_WATCHDOG_OFF ? 0 : (uint64_t)gpu_us * info->sclk_mhz;
+	d->hang_host_s = host_ms == XS_WATCHDOG_OFF ? 0 : host_ms / 1000.0;
+	xs_gpu_set_hang_limits(d->gpu, d->hang_cycles, d->hang_host_s);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	d->threads = cfg->threads ? cfg->threads : (uint32_t)(ncpu > 0 ? ncpu : 1);
+	xs_gpu_set_threads(d->gpu, d->threads);
+	xs_gpu_set_progress(d->gpu, cfg->progress, cfg->progress_user);
+	*out = d;
+	return XS_OK;
+}
+
+void xs_rt_device_destroy(xs_rt_device *d)
+{
+	if (!d)
+		return;
+	xs_rt_record_close(d);
+	xs_rt_queues_fini(d);
+	while (d->fences)
+		xs_rt_fence_destroy(d->fences);
+	free(d->old_scratch);
+	xs_gpu_destroy(d->gpu);
+	xs_vm_destroy(d->vm);
+	free(d->queues);
+	pthread_cond_destroy(&d->changed);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}
+
+/* ---- the driver's default scratch (S1.8) ---------------------------------------- */
+
+xs_status xs_rt_default_scratch(xs_rt_device *d, uint64_t per_wave, xs_err *e)
+{
+	uint64_t bytes = per_wave * d->scratch_waves;
+	if (bytes <= d->scratch_size)
+		return XS_OK;
+	/* Outgrown: a new allocation. The old one stays: lists recorded before
+	 * point their V# at it (freed with the device). */
+	uint64_t va;
+	xs_status st = xs_vm_alloc(d->vm, bytes, 1024, &va, e);
+	if (st)
+		return st;
+	if (d->scratch_va) {
+		uint64_t *n = realloc(d->old_scratch, (d->nold_scratch + 1) * sizeof(*n));
+		if (!n) {
+			xs_vm_free(d->vm, va, NULL);
+			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+		}
+		d->old_scratch = n;
+		d->old_scratch[d->nold_scratch++] = d->scratch_va;
+	}
+	d->scratch_va = va;
+	d->scratch_size = bytes;
+	xs_vm_set_name(d->vm, va, "the driver's default scratch (one allocation for every queue and ring, S1.8)",
+		       NULL);
+	return XS_OK;
+}
+
+/* ---- code objects ---------------------------------------------------------------- */
+
+xs_status xs_rt_module_load(xs_rt_device *d, const void *bytes, size_t size, xs_rt_module **out, xs_err *e)
+{
+	*out = NULL;
+	xs_codeobj *co;
+	xs_status st = xs_codeobj_parse(bytes, size, &co, e);
+	if (st)
+		return st;
+	xs_rt_module *m = calloc(1, sizeof(*m));
+	if (!m) {
+		xs_codeobj_free(co);
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	}
+	m->co = co;
+	if (co->load_size == 0) {
+		xs_rt_module_free(d, m);
+		return xs_err_set(e, XS_E_BAD_CODE_OBJECT, "code object has no loadable segment");
+	}
+	uint64_t span = XS_ALIGN_UP(co->load_size, (uint64_t)XS_VM_PAGE_SIZE); /* fetch may read ahead */
+	pthread_mutex_lock(&d->lock);
+	st = xs_vm_alloc(d->vm, span, XS_VM_PAGE_SIZE, &m->load_va, e);
+	pthread_mutex_unlock(&d->lock);
+	if (st) {
+		m->load_va = 0;
+		xs_rt_module_free(d, m);
+		return st;
+	}
+	for (uint32_t i = 0; i < co->nsegs; i++) {
+		const xs_codeobj_segment *s = &co->segs[i];
+		if (s->filesz && !xs_vm_write(d->vm, m->load_va + s->vaddr, co->image + s->offset, s->filesz, NULL)) {
+			xs_rt_module_free(d, m);
+			return xs_err_set(e, XS_E_BAD_CODE_OBJECT, "segment %u does not fit its load size", i);
+		}
+	}
+	for (uint32_t i = 0; i < co->nrelocs; i++) {
+		uint64_t v = m->load_va + co->relocs[i].value;
+		if (!xs_vm_write(d->vm, m->load_va + co->relocs[i].vaddr, &v, sizeof(v), NULL)) {
+			xs_rt_module_free(d, m);
+			return xs_err_set(e, XS_E_BAD_CODE_OBJECT, "relocation %u at 0x%llx is outside the loaded image", i,
+					  (unsigned long long)co->relocs[i].vaddr);
+		}
+	}
+	char name[160];
+	snprintf(name, sizeof(name), "code object (%u kernel%s, first '%.100s')", co->nkernels,
+		 co->nkernels == 1 ? "" : "s", co->nkernels ? co->kernels[0].info.name : "");
+	xs_vm_set_name(d->vm, m->load_va, name, NULL);
+	*out = m;
+	return XS_OK;
+}
+
+void xs_rt_module_free(xs_rt_device *d, xs_rt_module *m)
+{
+	if (!m)
+		return;
+	if (m->load_va) {
+		pthread_mutex_lock(&d->lock);
+		xs_vm_free(d->vm, m->load_va, NULL);
+		pthread_mutex_unlock(&d->lock);
+	}
+	xs_codeobj_free(m->co);
+	free(m);
+}
+
+/* ---- command memory ----------------------------------------------------------------- */
+
+#define CHUNK_BYTES (256u << 10)
+
+void xs_rt_cmdmem_init(xs_rt_cmdmem *m, xs_rt_device *d, const char *name)
+{
+	memset(m, 0, sizeof(*m));
+	m->dev = d;
+	m->name = name;
+}
+
+static xs_status cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, bool locked,
+			      xs_err *e)
+{
+	if (m->nchunks) {
+		xs_rt_chunk *c = &m->chunks[m->nchunks - 1];
+		size_t at = XS_ALIGN_UP(c->used, align);
+		if (at + size <= c->size) {
+			c->used = at + size;
+			*va = c->va + at;
+			*host = c->host + at;
+			return XS_OK;
+		}
+	}
+	if (m->nchunks == m->cap) {
+		uint32_t ncap = m->cap ? 2 * m->cap : 4;
+		xs_rt_chunk *n = realloc(m->chunks, ncap * sizeof(*n));
+		if (!n)
+			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+		m->chunks = n;
+		m->cap = ncap;
+	}
+	xs_rt_chunk c = { .size = XS_MAX((size_t)CHUNK_BYTES, XS_ALIGN_UP(size, (size_t)XS_VM_PAGE_SIZE)) };
+	if (!locked)
+		pthread_mutex_lock(&m->dev->lock);
+	xs_status st = xs_vm_alloc_host(m->dev->vm, c.size, XS_VM_PAGE_SIZE, &c.va, &c.host, e);
+	if (!st && m->name)
+		xs_vm_set_name(m->dev->vm, c.va, m->name, NULL);
+	if (!locked)
+		pthread_mutex_unlock(&m->dev->lock);
+	if (st)
+		return st;
+	c.used = size;
+	m->chunks[m->nchunks++] = c;
+	*va = c.va;
+	*host = c.host;
+	return XS_OK;
+}
+
+xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, xs_err *e)
+{
+	return cmdmem_alloc(m, size, align, va, host, false, e);
+}
+
+xs_status xs_rt_cmdmem_alloc_locked(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host,
+				    xs_err *e)
+{
+	return cmdmem_alloc(m, size, align, va, host, true, e);
+}
+
+static void cmdmem_reset(xs_rt_cmdmem *m, bool locked)
+{
+	if (!locked)
+		pthread_mutex_lock(&m->dev->lock);
+	for (uint32_t i = 1; i < m->nchunks; i++)
+		xs_vm_free(m->dev->vm, m->chunks[i].va, NULL);
+	if (!locked)
+		pthread_mutex_unlock(&m->dev->lock);
+	if (m->nchunks) {
+		memset(m->chunks[0].host, 0, m->chunks[0].used);
+		m->chunks[0].used = 0;
+		m->nchunks = 1;
+	}
+}
+
+void xs_rt_cmdmem_reset(xs_rt_cmdmem *m)
+{
+	cmdmem_reset(m, false);
+}
+
+void xs_rt_cmdmem_reset_locked(xs_rt_cmdmem *m)
+{
+	cmdmem_reset(m, true);
+}
+
+static void cmdmem_free(xs_rt_cmdmem *m, bool locked)
+{
+	if (!m->dev)
+		return;
+	if (!locked)
+		pthread_mutex_lock(&m->dev->lock);
+	for (uint32_t i = 0; i < m->nchunks; i++)
+		xs_vm_free(m->dev->vm, m->chunks[i].va, NULL);
+	if (!locked)
+		pthread_mutex_unlock(&m->dev->lock);
+	free(m->chunks);
+	m->chunks = NULL;
+	m->nchunks = m->cap = 0;
+}
+
+void xs_rt_cmdmem_free(xs_rt_cmdmem *m)
+{
+	cmdmem_free(m, false);
+}
+
+void xs_rt_cmdmem_free_locked(xs_rt_cmdmem *m)
+{
+	cmdmem_free(m, true);
+}

@@ -1,0 +1,410 @@
+/*
+ * One kernel launch, done as ROCr + the CP firmware do for an AQL packet
+ * (LLVM AMDGPUUsage "Initial Kernel Execution State", "Kernel Descriptor";
+ * docs/hardware.md sections 3 and 5):
+ *
+ *   kernarg segment (explicit + hidden arguments) and the AQL dispatch packet
+ *   in command memory -> scratch ring sized and programmed (COMPUTE_TMPRING_SIZE,
+ *   private segment buffer V#) -> user-data registers in the order the
+ *   kernel descriptor enables them -> COMPUTE_* registers -> DISPATCH_DIRECT.
+ *
+ * Everything is written at record time into memory the command allocator
+ * owns, so a recorded list runs as often as it is executed.
+ */
+#include "runtime/xs_rt_priv.h"
+#include "gpu/xs_gpu_occupancy.h"
+#include "hw/xs_hw_pm4.h"
+
+#include <string.h>
+
+/* hsa_kernel_dispatch_packet_t (HSA runtime spec), byte offsets. */
+enum {
+	AQL_HEADER = 0, AQL_SETUP = 2, AQL_WORKGROUP_SIZE_X = 4, AQL_GRID_SIZE_X = 12,
+	AQL_PRIVATE_SEGMENT_SIZE = 24, AQL_GROUP_SEGMENT_SIZE = 28, AQL_KERNEL_OBJECT = 32,
+	AQL_KERNARG_ADDRESS = 40, AQL_COMPLETION_SIGNAL = 56, AQL_PACKET_SIZE = 64,
+};
+#define AQL_PACKET_TYPE_KERNEL_DISPATCH 2
+
+static void put(uint8_t *b, size_t off, uint64_t v, unsigned size)
+{
+	memcpy(b + off, &v, size); /* little-endian host, as the GPU */
+}
+
+xs_status xs_rt_check_launch(const xs_rt_device *dev, const xs_rt_launch *d, xs_err *e)
+{
+	const xs_devinfo *di = dev->info;
+	const xs_codeobj_kernel *k = d->k;
+	const xs_kernel_info *ki = &k->info;
+	if (d->queue >= XS_GPU_MAX_QUEUES)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_DISPATCH_QUEUE,
+				  "%s: queue %u: there are %u (0 direct, 1..%u async compute)", ki->name, d->queue,
+				  XS_GPU_MAX_QUEUES, XS_GPU_MAX_QUEUES - 1);
+	uint64_t threads = 1;
+	for (int i = 0; i < 3; i++) {
+		if (d->groups[i] == 0 && !d->indirect_dims_va)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_DISPATCH_EMPTY, "%s: %u groups in %c", ki->name,
+					  d->groups[i], "XYZ"[i]);
+		if (d->block[i] == 0 || d->block[i] > 0xffff)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_DISPATCH_BLOCK,
+					  "%s: block %c = %u: COMPUTE_NUM_THREAD_%c holds 1..65535", ki->name, "XYZ"[i],
+					  d->block[i], "XYZ"[i]);
+		if (d->launch_override && d->block[i] > 2048)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_LAUNCH_DIM_RANGE,
+					  "%s: NumThread%c = %u: at most 2048", ki->name, "XYZ"[i], d->block[i]);
+		if ((uint64_t)d->groups[i] * d->block[i] > UINT32_MAX)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_DISPATCH_GRID,
+					  "%s: %u groups of %u threads in %c is over 2^32 work-items", ki->name, d->groups[i],
+					  d->block[i], "XYZ"[i]);
+		threads *= d->block[i];
+	}
+	if (d->work_dim > 3)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_DISPATCH_BLOCK, "%s: work_dim %u is not 1..3", ki->name,
+				  d->work_dim);
+	uint64_t waves = XS_DIV_ROUND_UP(threads, (uint64_t)ki->wavefront_size);
+	if (waves > di->max_waves_per_group)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_LAUNCH_GROUP_WAVES,
+				  "%s: a group of %llu threads is %llu wave%u waves: at most %u whatever the wave size",
+				  ki->name, (unsigned long long)threads, (unsigned long long)waves, ki->wavefront_size,
+				  di->max_waves_per_group);
+	if (threads > ki->max_flat_workgroup_size)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_LAUNCH_OVER_MAX_FLAT,
+				  "%s: a group of %llu threads is over the kernel's .max_flat_workgroup_size %u", ki->name,
+				  (unsigned long long)threads, ki->max_flat_workgroup_size);
+	/* The work-item IDs the kernel receives (COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT). */
+	unsigned cnt = G_00B84C_TIDIG_COMP_CNT(ki->rsrc2);
+	for (unsigned i = 1; i < 3; i++)
+		if (d->block[i] > 1 && cnt < i)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_LAUNCH_TIDIG,
+					  "%s: a group %u threads deep in %c, but the kernel receives only the work-item ID%s "
+					  "of %s (COMPUTE_PGM_RSRC2.TIDIG_COMP_CNT = %u)", ki->name, d->block[i], "XYZ"[i],
+					  cnt ? "s" : "", cnt ? "X and Y" : "X", cnt);
+	if (k->reqd_workgroup_size[0] &&
+	    (d->block[0] != k->reqd_workgroup_size[0] || d->block[1] != k->reqd_workgroup_size[1] ||
+	     d->block[2] != k->reqd_workgroup_size[2]))
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_LAUNCH_REQD_SIZE,
+				  "%s: a %ux%ux%u group, but the kernel was compiled for reqd_work_group_size(%u,%u,%u)",
+				  ki->name, d->block[0], d->block[1], d->block[2], k->reqd_workgroup_size[0],
+				  k->reqd_workgroup_size[1], k->reqd_workgroup_size[2]);
+	uint64_t lds = (uint64_t)ki->group_segment_fixed_size + d->dynamic_lds;
+	if (lds > di->lds_max_per_group)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_LAUNCH_LDS_OVER_MAX,
+				  "%s: %llu bytes of LDS per group (static %u + dynamic %u): at most %u", ki->name,
+				  (unsigned long long)lds, ki->group_segment_fixed_size, d->dynamic_lds,
+				  di->lds_max_per_group);
+	if (d->kernargs_size > ki->kernarg_size)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_DISPATCH_KERNARGS,
+				  "%s: %zu bytes of arguments for a %u-byte kernarg segment", ki->name, d->kernargs_size,
+				  ki->kernarg_size);
+	uint64_t all = di->num_cu >= 64 ? ~0ull : (1ull << di->num_cu) - 1;
+	if (d->cu_mask & ~all)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_DISPATCH_CU_MASK,
+				  "%s: CU mask 0x%llx has bits above CU %u: %s has %u CUs", ki->name,
+				  (unsigned long long)d->cu_mask, di->num_cu - 1, di->name, di->num_cu);
+	if (d->cu_mask && ki->wgp_mode) {
+		/* WGP mode: a group takes a whole WGP, CUs 2n and 2n + 1 (the SPI's rule). */
+		uint64_t pairs = d->cu_mask & (d->cu_mask >> 1) & 0x5555555555555555ull;
+		if (!pairs)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_DISPATCH_CU_MASK,
+					  "%s: CU mask 0x%llx enables no whole WGP: a WGP-mode kernel needs both CUs of a "
+					  "WGP (CUs 2n and 2n+1), e.g. 0x3", ki->name, (unsigned long long)d->cu_mask);
+	}
+	uint64_t per_wave = xs_gpu_scratch_per_wave(di, ki->rsrc2, ki->private_segment_fixed_size, ki->wavefront_size);
+	if (per_wave > di->max_wave_scratch)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_PER_WAVE_OVER_MAX,
+				  "%s: %llu bytes of scratch per wave: COMPUTE_TMPRING_SIZE.WAVESIZE holds at most %u",
+				  ki->name, (unsigned long long)per_wave, di->max_wave_scratch);
+	if (per_wave && d->ring.va) {
+		if (d->ring.per_wave < per_wave)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_SLOT_TOO_SMALL,
+					  "%s needs %llu KB of scratch per wave but the queue's scratch space has %u KB "
+					  "slots (S1.6)", ki->name, (unsigned long long)per_wave / 1024,
+					  d->ring.per_wave / 1024);
+		uint64_t slots = XS_MIN(d->ring.size / d->ring.per_wave, (uint64_t)di->max_scratch_waves_per_cu * di->num_cu);
+		if (slots < waves)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_RING_BELOW_GROUP,
+					  "%s: the scratch space holds %llu slots, one thread group has %llu waves: the "
+					  "dispatch could never launch", ki->name, (unsigned long long)slots,
+					  (unsigned long long)waves);
+	}
+	return XS_OK;
+}
+
+/* The value of a hidden argument, filled as ROCr/CLR fill them for a
+ * dispatch of whole groups (D3D12 Dispatch has no partial groups, so the
+ * remainders are 0). */
+static uint64_t hidden_value(const xs_rt_device *dev, xs_codeobj_hidden h, const xs_rt_launch *d, uint32_t dims)
+{
+	switch (h) {
+	case XS_HIDDEN_BLOCK_COUNT_X: case XS_HIDDEN_BLOCK_COUNT_Y: case XS_HIDDEN_BLOCK_COUNT_Z:
+		return d->groups[h - XS_HIDDEN_BLOCK_COUNT_X];
+	case XS_HIDDEN_GROUP_SIZE_X: case XS_HIDDEN_GROUP_SIZE_Y: case XS_HIDDEN_GROUP_SIZE_Z:
+		return d->block[h - XS_HIDDEN_GROUP_SIZE_X];
+	case XS_HIDDEN_GRID_DIMS: return dims;
+	case XS_HIDDEN_QUEUE_PTR: return dev->queue_va;
+	case XS_HIDDEN_DYNAMIC_LDS_SIZE: return d->dynamic_lds;
+	case XS_HIDDEN_PRIVATE_BASE: return (uint64_t)XS_APERTURE_PRIVATE_HI16 << 16; /* high 32 bits of the aperture */
+	case XS_HIDDEN_SHARED_BASE: return (uint64_t)XS_APERTURE_SHARED_HI16 << 16;
+	default: return 0; /* remainders, offsets; no printf, hostcall, queue, heap service: null */
+	}
+}
+
+/* The kind of XS_LAUNCH patch for a hidden argument the shape decides (0: none). */
+static uint32_t patch_kind(xs_codeobj_hidden h)
+{
+	switch (h) {
+	case XS_HIDDEN_BLOCK_COUNT_X: case XS_HIDDEN_BLOCK_COUNT_Y: case XS_HIDDEN_BLOCK_COUNT_Z:
+		return XS_PATCH_BLOCK_COUNT_X + (h - XS_HIDDEN_BLOCK_COUNT_X);
+	case XS_HIDDEN_GROUP_SIZE_X: case XS_HIDDEN_GROUP_SIZE_Y: case XS_HIDDEN_GROUP_SIZE_Z:
+		return XS_PATCH_GROUP_SIZE_X + (h - XS_HIDDEN_GROUP_SIZE_X);
+	case XS_HIDDEN_REMAINDER_X: case XS_HIDDEN_REMAINDER_Y: case XS_HIDDEN_REMAINDER_Z:
+		return XS_PATCH_REMAINDER_X + (h - XS_HIDDEN_REMAINDER_X);
+	case XS_HIDDEN_GRID_DIMS: return XS_PATCH_GRID_DIMS;
+	case XS_HIDDEN_DYNAMIC_LDS_SIZE: return XS_PATCH_DYNAMIC_LDS_SIZE;
+	default: return 0;
+	}
+}
+
+/* ExecuteIndirect's part of a launch: the root arguments copied by CP DMA
+ * into the kernarg segment, then XS_LAUNCH (the firmware reads the group
+ * counts and launch parameters when it gets there, checks them and patches
+ * the registers, the AQL packet and the hidden arguments) and a
+ * DISPATCH_INDIRECT of the counts it wrote. */
+static xs_status record_indirect(xs_rt_device *dev, xs_rt_cmdmem *mem, xs_pm4_builder *b, const xs_rt_launch *d,
+				 const xs_rt_launch_info *info, uint64_t lds, uint32_t initiator, xs_err *e)
+{
+	const xs_codeobj_kernel *k = d->k;
+	const xs_kernel_info *ki = &k->info;
+	for (uint32_t i = 0; i < d->ncopies; i++) {
+		const xs_rt_kernarg_copy *c = &d->copies[i];
+		if ((uint64_t)c->offset + c->bytes > ki->kernarg_size)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_INDIRECT_SIGNATURE,
+					  "%s: an indirect argument of %u bytes at kernarg offset %u is outside the %u-byte "
+					  "kernarg segment", ki->name, c->bytes, c->offset, ki->kernarg_size);
+		xs_pm4_dma_data(b, info->karg_va + c->offset, c->src_va, c->bytes);
+	}
+	uint64_t dims_va;
+	uint8_t *dims;
+	xs_status st = xs_rt_cmdmem_alloc(mem, 16, 16, &dims_va, &dims, e);
+	if (st)
+		return st;
+	memcpy(dims, d->groups, 12); /* read by XS_LAUNCH when the counts are not indirect */
+	uint32_t patches[XS_LAUNCH_MAX_PATCHES], np = 0;
+	for (uint32_t i = 0; i < ki->num_args && np < XS_LAUNCH_MAX_PATCHES; i++) {
+		uint32_t kind = patch_kind((xs_codeobj_hidden)k->arg_hidden[i]);
+		if (kind)
+			patches[np++] = S_XS_PATCH(ki->args[i].offset, kind, ki->args[i].size);
+	}
+	xs_pm4_launch_desc L = {
+		.dims_va = d->indirect_dims_va, .params_va = d->indirect_launch_va, .dims_out_va = dims_va,
+		.aql_va = info->pkt_va, .kernarg_va = info->karg_va, .work_dim = d->work_dim,
+		.wave_size = ki->wavefront_size, .max_flat = ki->max_flat_workgroup_size,
+		.block = { d->block[0], d->block[1], d->block[2] }, .static_lds = ki->group_segment_fixed_size,
+		.dynamic_lds = (uint32_t)(lds - ki->group_segment_fixed_size),
+		.reqd = { k->reqd_workgroup_size[0], k->reqd_workgroup_size[1], k->reqd_workgroup_size[2] },
+		.patches = patches, .npatches = np,
+	};
+	xs_pm4_xs_launch(b, &L);
+	if (d->queue == 0)
+		xs_pm4_dispatch_indirect_gfx(b, dims_va, 0, initiator);
+	else
+		xs_pm4_dispatch_indirect_mec(b, dims_va, initiator);
+	(void)dev;
+	return XS_OK;
+}
+
+xs_status xs_rt_record_launch(xs_rt_device *dev, xs_rt_cmdmem *mem, xs_pm4_builder *b, const xs_rt_launch *d,
+			      xs_rt_launch_info *info, xs_err *e)
+{
+	xs_status st = xs_rt_check_launch(dev, d, e);
+	if (st)
+		return st;
+	const xs_devinfo *di = dev->info;
+	const xs_codeobj_kernel *k = d->k;
+	const xs_kernel_info *ki = &k->info;
+	memset(info, 0, sizeof(*info));
+	uint32_t dims = 1;
+	for (int i = 0; i < 3; i++)
+		if ((uint64_t)d->groups[i] * d->block[i] > 1)
+			dims = (uint32_t)i + 1;
+	uint32_t work_dim = d->work_dim ? d->work_dim : dims;
+	uint64_t lds = (uint64_t)ki->group_segment_fixed_size + d->dynamic_lds;
+
+	/* ---- kernarg segment: explicit arguments, then the hidden ones ---- */
+	uint32_t karg_bytes = XS_MAX(ki->kernarg_size, 16u);
+	uint8_t *karg, *pkt;
+	/* Whole pages for the segment: a scalar load may read past its last
+	 * byte (s_load_dwordx8 of the last arguments), which real kernarg
+	 * memory allows. */
+	if ((st = xs_rt_cmdmem_alloc(mem, XS_ALIGN_UP(karg_bytes, 256u), 256, &info->karg_va, &karg, e)) ||
+	    (st = xs_rt_cmdmem_alloc(mem, AQL_PACKET_SIZE, 64, &info->pkt_va, &pkt, e)))
+		return st;
+	if (d->kernargs_size)
+		memcpy(karg, d->kernargs, d->kernargs_size);
+	for (uint32_t i = 0; i < ki->num_args; i++)
+		if (k->arg_hidden[i] != XS_HIDDEN_NOT)
+			put(karg, ki->args[i].offset, hidden_value(dev, (xs_codeobj_hidden)k->arg_hidden[i], d, work_dim),
+			    ki->args[i].size);
+
+	/* ---- scratch (SPEC S1.11: per wave = roundup(lane bytes x wave size, 1 KB)) ---- */
+	uint32_t wave_size = ki->wavefront_size;
+	uint64_t scratch_base = 0, ring_bytes = 0;
+	uint32_t tmpring = 0;
+	info->per_wave = xs_gpu_scratch_per_wave(di, ki->rsrc2, ki->private_segment_fixed_size, wave_size);
+	info->scratch_en = G_00B84C_SCRATCH_EN(ki->rsrc2);
+	if (info->scratch_en) {
+		uint32_t waves;
+		if (d->ring.va) {
+			/* The title's ring (SetShaderScratchSpaceX, S1.1): slots of its size. */
+			info->per_wave = d->ring.per_wave;
+			waves = (uint32_t)XS_MIN(d->ring.size / d->ring.per_wave, (uint64_t)G_00B860_WAVES(~0u)); /* field max */
+			scratch_base = d->ring.va;
+			ring_bytes = d->ring.size;
+		} else {
+			info->default_ring = true;
+			pthread_mutex_lock(&dev->lock);
+			st = xs_rt_default_scratch(dev, info->per_wave, e);
+			waves = dev->scratch_waves;
+			scratch_base = dev->scratch_va;
+			ring_bytes = dev->scratch_size;
+			pthread_mutex_unlock(&dev->lock);
+			if (st)
+				return st;
+		}
+		info->ring_va = scratch_base;
+		info->ring_bytes = ring_bytes;
+		info->ring_slots = waves;
+		tmpring = S_00B860_WAVES(waves) | S_00B860_WAVESIZE(info->per_wave / di->scratch_wavesize_granule);
+	}
+
+	/* ---- the AQL packet ---- */
+	put(pkt, AQL_HEADER, AQL_PACKET_TYPE_KERNEL_DISPATCH, 2);
+	put(pkt, AQL_SETUP, work_dim, 2);
+	for (int i = 0; i < 3; i++) {
+		put(pkt, AQL_WORKGROUP_SIZE_X + 2 * i, d->block[i], 2);
+		put(pkt, AQL_GRID_SIZE_X + 4 * i, (uint64_t)d->groups[i] * d->block[i], 4);
+	}
+	put(pkt, AQL_PRIVATE_SEGMENT_SIZE, ki->private_segment_fixed_size, 4);
+	put(pkt, AQL_GROUP_SEGMENT_SIZE, (uint32_t)lds, 4);
+	put(pkt, AQL_KERNEL_OBJECT, d->mod->load_va + k->kd_vaddr, 8);
+	put(pkt, AQL_KERNARG_ADDRESS, info->karg_va, 8);
+
+	/* ---- user SGPRs in descriptor order ---- */
+	uint32_t ud[XS_COMPUTE_USER_DATA_COUNT] = { 0 };
+	uint32_t n = 0;
+	uint16_t kcp = ki->kernel_code_properties;
+#define PUSH64(v) do { uint64_t v_ = (v); if (n + 2 <= XS_COMPUTE_USER_DATA_COUNT) { ud[n] = (uint32_t)v_; ud[n + 1] = (uint32_t)(v_ >> 32); } n += 2; } while (0)
+	if (kcp & XS_KCP_ENABLE_SGPR_PRIVATE_SEGMENT_BUFFER) {
+		/* ROCr's scratch V# for gfx10; INDEX_STRIDE is "filled in by CP" to
+		 * match the wave size, which is what this does. */
+		if (n + 4 <= XS_COMPUTE_USER_DATA_COUNT) {
+			ud[n + 0] = (uint32_t)scratch_base;
+			ud[n + 1] = S_008F04_BASE_ADDRESS_HI(scratch_base >> 32) | S_008F04_SWIZZLE_ENABLE(1);
+			ud[n + 2] = (uint32_t)XS_MIN(ring_bytes, (uint64_t)UINT32_MAX);
+			ud[n + 3] = S_008F0C_DST_SEL_X(V_008F0C_SQ_SEL_X) | S_008F0C_DST_SEL_Y(V_008F0C_SQ_SEL_Y) |
+				    S_008F0C_DST_SEL_Z(V_008F0C_SQ_SEL_Z) | S_008F0C_DST_SEL_W(V_008F0C_SQ_SEL_W) |
+				    S_008F0C_FORMAT(V_008F0C_GFX10_FORMAT_32_UINT) |
+				    S_008F0C_INDEX_STRIDE(wave_size == 64 ? V_008F0C_INDEX_STRIDE_64 : V_008F0C_INDEX_STRIDE_32) |
+				    S_008F0C_ADD_TID_ENABLE(1) | S_008F0C_RESOURCE_LEVEL(1) |
+				    S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_DISABLED);
+		}
+		n += 4;
+	}
+	if (kcp & XS_KCP_ENABLE_SGPR_DISPATCH_PTR)
+		PUSH64(info->pkt_va);
+	if (kcp & XS_KCP_ENABLE_SGPR_QUEUE_PTR)
+		PUSH64(dev->queue_va);
+	if (kcp & XS_KCP_ENABLE_SGPR_KERNARG_SEGMENT_PTR)
+		PUSH64(info->karg_va);
+	if (kcp & XS_KCP_ENABLE_SGPR_DISPATCH_ID)
+		PUSH64(__atomic_fetch_add(&dev->dispatch_id, 1, __ATOMIC_RELAXED));
+	if (kcp & XS_KCP_ENABLE_SGPR_FLAT_SCRATCH_INIT)
+		PUSH64(scratch_base); /* absolute flat scratch: the prolog adds the wave offset */
+	if (kcp & XS_KCP_ENABLE_SGPR_PRIVATE_SEGMENT_SIZE) {
+		if (n < XS_COMPUTE_USER_DATA_COUNT)
+			ud[n] = ki->private_segment_fixed_size;
+		n++;
+	}
+#undef PUSH64
+	uint32_t rsrc2_sgprs = G_00B84C_USER_SGPR(ki->rsrc2);
+	if (n > XS_COMPUTE_USER_DATA_COUNT || rsrc2_sgprs < n)
+		return xs_rt_fail(e, XS_E_BAD_CODE_OBJECT, XS_MSG_DISPATCH_USER_SGPRS,
+				  "%s: kernel_code_properties enable %u user SGPRs but COMPUTE_PGM_RSRC2.USER_SGPR is %u "
+				  "(at most %u)", ki->name, n, rsrc2_sgprs, XS_COMPUTE_USER_DATA_COUNT);
+
+	/* ---- the registers and the dispatch, as a driver's command list has them ---- */
+	uint32_t rsrc2 = (ki->rsrc2 & C_00B84C_LDS_SIZE) | S_00B84C_LDS_SIZE(XS_DIV_ROUND_UP(lds, di->lds_encode_granule));
+	uint32_t initiator = S_00B800_COMPUTE_SHADER_EN(1) | S_00B800_FORCE_START_AT_000(1) | S_00B800_ORDER_MODE(1) |
+			     S_00B800_CS_W32_EN(wave_size == 32);
+	uint32_t cu_regs[XS_MAX_SE];
+	xs_gpu_cu_mask_regs(dev->gpu, d->cu_mask ? d->cu_mask : ~0ull, cu_regs);
+	uint64_t entry = d->mod->load_va + k->entry_vaddr;
+	uint32_t pgm[2] = { (uint32_t)(entry >> 8), S_00B834_DATA(entry >> 40) };
+	uint32_t rsrc[2] = { ki->rsrc1, rsrc2 };
+	uint32_t start_nt[6] = { 0 }; /* COMPUTE_START_X..Z = 0, then COMPUTE_NUM_THREAD_X..Z */
+	for (int i = 0; i < 3; i++)
+		start_nt[3 + i] = S_00B81C_NUM_THREAD_FULL(d->block[i]) | S_00B81C_NUM_THREAD_PARTIAL(d->block[i]);
+	xs_pm4_set_sh_reg(b, R_00B830_COMPUTE_PGM_LO, pgm, 2);
+	xs_pm4_set_sh_reg(b, R_00B848_COMPUTE_PGM_RSRC1, rsrc, 2);
+	xs_pm4_set_sh_reg1(b, R_00B8A0_COMPUTE_PGM_RSRC3, ki->rsrc3);
+	xs_pm4_set_sh_reg(b, R_00B810_COMPUTE_START_X, start_nt, 6);
+	xs_pm4_set_sh_reg1(b, R_00B854_COMPUTE_RESOURCE_LIMITS, 0);
+	xs_pm4_set_sh_reg1(b, R_00B860_COMPUTE_TMPRING_SIZE, tmpring);
+	xs_pm4_set_sh_reg_index(b, R_00B858_COMPUTE_STATIC_THREAD_MGMT_SE0, V_SET_SH_REG_INDEX_APPLY_KMD_CU_AND_MASK,
+				cu_regs, 2);
+	xs_pm4_set_sh_reg_index(b, R_00B864_COMPUTE_STATIC_THREAD_MGMT_SE2, V_SET_SH_REG_INDEX_APPLY_KMD_CU_AND_MASK,
+				cu_regs + 2, 2);
+	xs_pm4_set_sh_reg(b, R_00B900_COMPUTE_USER_DATA_0, ud, XS_COMPUTE_USER_DATA_COUNT);
+	if (d->indirect_dims_va || d->indirect_launch_va || d->ncopies) {
+		if ((st = record_indirect(dev, mem, b, d, info, lds, initiator, e)))
+			return st;
+	} else {
+		xs_pm4_dispatch_direct(b, d->groups[0], d->groups[1], d->groups[2], initiator);
+	}
+	if (xs_pm4_builder_failed(b))
+		return xs_err_set(e, b->err.status, "recording: %s", b->err.msg);
+	return XS_OK;
+}
+
+xs_status xs_rt_check_scratch_space(const xs_rt_device *d, uint64_t va, uint64_t size_bytes, uint64_t per_wave,
+				    xs_err *e)
+{
+	if (va % 1024)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_DEST_ALIGN, "Destination 0x%llx is not 1 KB aligned",
+				  (unsigned long long)va);
+	if (size_bytes % 1024)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_SIZE_ALIGN, "SizeBytes %llu is not 1 KB aligned",
+				  (unsigned long long)size_bytes);
+	if (per_wave % 1024)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_PER_WAVE_ALIGN,
+				  "SizePerWaveInBytes %llu is not 1 KB aligned", (unsigned long long)per_wave);
+	if (!va) {
+		if (size_bytes || per_wave)
+			return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_NULL_WITH_SIZES,
+					  "with a null Destination SizeBytes and SizePerWaveInBytes must be 0 (got %llu, %llu)",
+					  (unsigned long long)size_bytes, (unsigned long long)per_wave);
+		return XS_OK; /* S1.4: back to the driver default */
+	}
+	if (per_wave == 0 || per_wave > size_bytes)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_PER_WAVE_RANGE,
+				  "SizePerWaveInBytes %llu must be non-zero and at most SizeBytes %llu",
+				  (unsigned long long)per_wave, (unsigned long long)size_bytes);
+	if (per_wave > d->info->max_wave_scratch)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_WAVESIZE_FIELD,
+				  "SizePerWaveInBytes %llu: TMPRING_SIZE.WAVESIZE holds at most %u bytes",
+				  (unsigned long long)per_wave, d->info->max_wave_scratch);
+	/* The ring's memory must be GPU memory: a ring at an address nobody
+	 * allocated would fault later at an address nobody can place. */
+	pthread_mutex_lock((pthread_mutex_t *)&d->lock);
+	const xs_vm_alloc_rec *r = xs_vm_find(d->vm, va);
+	bool inside = r && va + size_bytes <= r->va + r->bytes;
+	char where[400] = "";
+	uint64_t bad = r ? r->va + r->bytes : va;
+	if (!inside)
+		xs_vm_describe(d->vm, bad, where, sizeof(where));
+	pthread_mutex_unlock((pthread_mutex_t *)&d->lock);
+	if (!inside)
+		return xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_SCRATCH_NOT_ALLOCATED,
+				  "the scratch space 0x%llx + SizeBytes %llu is not inside one GPU allocation (0x%llx is %s)",
+				  (unsigned long long)va, (unsigned long long)size_bytes, (unsigned long long)bad, where);
+	return XS_OK;
+}
