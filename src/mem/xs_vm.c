@@ -152,7 +152,7 @@ xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	/* Bump allocation keeps the list sorted; a guard page separates
 	 * allocations so that running off the end of one faults. */
-	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span, size, NULL, NULL };
+	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span, size, NULL, NULL, NULL };
 	vm->next_va = base + span + XS_VM_PAGE_SIZE;
 	*va = base;
 	return XS_OK;
@@ -237,6 +237,13 @@ xs_status xs_vm_set_name(xs_vm *vm, uint64_t va, const char *name, xs_err *e)
 	free(r->name);
 	r->name = copy;
 	return XS_OK;
+}
+
+void xs_vm_set_owner(xs_vm *vm, uint64_t va, void *owner)
+{
+	xs_vm_alloc_rec *r = (xs_vm_alloc_rec *)xs_vm_find(vm, va);
+	if (r && r->va == va)
+		r->owner = owner;
 }
 
 static int rec_text(const xs_vm_alloc_rec *r, char *buf, size_t n)
@@ -330,6 +337,7 @@ xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
 	free(slot->name);
 	*slot = *r; /* the name moves to the freed ring */
 	slot->host = NULL;
+	slot->owner = NULL;
 	memmove(&vm->allocs[i], &vm->allocs[i + 1], (vm->nallocs - i - 1) * sizeof(*r));
 	vm->nallocs--;
 	return XS_OK;
@@ -458,7 +466,7 @@ xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e)
 	if (!reserve_record(vm))
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	memmove(&vm->allocs[i + 1], &vm->allocs[i], (vm->nallocs - i) * sizeof(*vm->allocs));
-	vm->allocs[i] = (xs_vm_alloc_rec){ va, span, size, NULL, NULL };
+	vm->allocs[i] = (xs_vm_alloc_rec){ va, span, size, NULL, NULL, NULL };
 	vm->nallocs++;
 	vm->next_va = XS_MAX(vm->next_va, va + span + XS_VM_PAGE_SIZE);
 	return XS_OK;

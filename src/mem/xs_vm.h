@@ -46,6 +46,7 @@ typedef struct xs_vm_alloc_rec {
 	uint64_t bytes;            /* bytes valid from va (<= size) */
 	char *name;                /* for reports, or NULL (owned) */
 	uint8_t *host;             /* xs_vm_alloc_host: the contiguous host copy behind it, else NULL */
+	void *owner;               /* the API object it backs (a D3D12 resource), or NULL */
 } xs_vm_alloc_rec;
 
 typedef struct xs_vm {
@@ -86,6 +87,8 @@ const xs_vm_alloc_rec *xs_vm_find(const xs_vm *vm, uint64_t va);
 /* The first byte at or after va outside every allocation: va itself, or
  * the end of the allocation va is in (for the address a fault reports). */
 uint64_t xs_vm_first_bad(const xs_vm *vm, uint64_t va);
+/* The API object behind the allocation that starts at va (NULL clears). */
+void xs_vm_set_owner(xs_vm *vm, uint64_t va, void *owner);
 /* Names the allocation at va (a copy is kept; NULL clears). */
 xs_status xs_vm_set_name(xs_vm *vm, uint64_t va, const char *name, xs_err *e);
 /* Where va lies, for a fault report: "inside 'arg 2 (out)' [0x..+4096) at

@@ -89,6 +89,9 @@ static void remove_device(xs_rt_device *d, const xs_err *e)
 	d->removed_status = e->status;
 	for (xs_rt_fence *f = d->fences; f; f = f->next)
 		*f->value = UINT64_MAX;
+	/* nothing is in flight any more: allocators may be reset */
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+		*d->queues[q].done = d->queues[q].next_seq - 1;
 	retire(d);
 	pthread_cond_broadcast(&d->changed);
 }

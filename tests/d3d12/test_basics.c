@@ -1,0 +1,272 @@
+/* The D3D12 layer's basics: every vtable slot is filled, a kernel runs
+ * through the official API and computes what the CPU computes, objects
+ * answer QueryInterface as D3D12's do, fences and events. */
+#include "d3d12_util.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static const char *vadd_path;
+
+/* No slot of any object's vtable may be NULL: a program calling a method
+ * xs12 lacks gets E_NOTIMPL or a failed Close, never a jump to 0. */
+static void no_null_slot(const void *obj, size_t slots, const char *what)
+{
+	const void *const *vtbl = *(const void *const *const *)obj;
+	for (size_t i = 0; i < slots; i++)
+		if (!vtbl[i])
+			fail_msg("%s: vtable slot %zu is NULL", what, i);
+}
+#define SLOTS(T) (sizeof(T##Vtbl) / sizeof(void *))
+
+static void vtables_have_no_null_slot(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	no_null_slot(c.dev, SLOTS(ID3D12Device5), "ID3D12Device5");
+	no_null_slot(c.iq, SLOTS(ID3D12InfoQueue1), "ID3D12InfoQueue1");
+	no_null_slot(c.queue, SLOTS(ID3D12CommandQueue), "ID3D12CommandQueue");
+	no_null_slot(c.alloc, SLOTS(ID3D12CommandAllocator), "ID3D12CommandAllocator");
+	no_null_slot(c.list, SLOTS(ID3D12GraphicsCommandList6) + 4, "ID3D12GraphicsCommandList6 + 4 X methods");
+	no_null_slot(c.fence, SLOTS(ID3D12Fence1), "ID3D12Fence1");
+	ID3D12Resource *r = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 256);
+	no_null_slot(r, SLOTS(ID3D12Resource2), "ID3D12Resource2");
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, vadd_path, NULL, &hr);
+	assert_int_equal(hr, S_OK);
+	no_null_slot(p, SLOTS(ID3D12PipelineState) + 1, "ID3D12PipelineState + GetInformationX");
+	ID3D12Device *back = NULL;
+	assert_int_equal(ID3D12PipelineState_GetDevice(p, &IID_ID3D12Device, (void **)&back), S_OK);
+	assert_ptr_equal(back, c.dev);
+	ID3D12Device_Release(back);
+	ID3D12DeviceRemovedExtendedData2 *dred;
+	assert_int_equal(ID3D12Device_QueryInterface(c.dev, &IID_ID3D12DeviceRemovedExtendedData2, (void **)&dred), S_OK);
+	no_null_slot(dred, SLOTS(ID3D12DeviceRemovedExtendedData2), "ID3D12DeviceRemovedExtendedData2");
+	ID3D12DeviceRemovedExtendedData2_Release(dred);
+	ID3D12Debug *dbg;
+	assert_int_equal(D3D12GetDebugInterface(&IID_ID3D12Debug, (void **)&dbg), S_OK);
+	no_null_slot(dbg, SLOTS(ID3D12Debug), "ID3D12Debug");
+	ID3D12Debug_Release(dbg);
+	ID3DBlob *blob, *err;
+	D3D12_ROOT_SIGNATURE_DESC rd = { 0 };
+	assert_int_equal(D3D12SerializeRootSignature(&rd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err), S_OK);
+	no_null_slot(blob, SLOTS(ID3D10Blob), "ID3DBlob");
+	ID3D10Blob_Release(blob);
+	ID3D12PipelineState_Release(p);
+	ID3D12Resource_Release(r);
+	t_close(&c);
+}
+
+/* An unimplemented method fails as documented: HRESULT methods give
+ * E_NOTIMPL, a list's methods make Close fail, with a message naming it. */
+static void unimplemented_methods_fail_cleanly(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	D3D12_DESCRIPTOR_HEAP_DESC hd = { .Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV, .NumDescriptors = 4 };
+	void *heap = (void *)1;
+	assert_int_equal(ID3D12Device_CreateDescriptorHeap(c.dev, &hd, &IID_ID3D12DescriptorHeap, &heap), E_NOTIMPL);
+	char text[512];
+	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_NOT_IMPLEMENTED);
+	assert_non_null(strstr(text, "CreateDescriptorHeap"));
+	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
+	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_NOT_IMPLEMENTED);
+	assert_non_null(strstr(text, "DrawInstanced"));
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
+	t_close(&c);
+}
+
+/* vadd through D3D12: root UAVs/SRVs and a root constant, a barrier, a
+ * copy back; the CPU's sums. */
+static void vadd_runs_and_adds(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { N = 1000 };
+	float a[N], b[N], out[N];
+	for (int i = 0; i < N; i++) {
+		a[i] = (float)i * 0.5f;
+		b[i] = 1000.0f - (float)i;
+	}
+	ID3D12Resource *ua = t_upload(&c, a, sizeof(a)), *ub = t_upload(&c, b, sizeof(b));
+	ID3D12Resource *uc = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, sizeof(out));
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, vadd_path, NULL, &hr);
+	assert_int_equal(hr, S_OK);
+	t_set_pipeline(&c, p);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, ID3D12Resource_GetGPUVirtualAddress(ua));
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 1, ID3D12Resource_GetGPUVirtualAddress(ub));
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 2, ID3D12Resource_GetGPUVirtualAddress(uc));
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, N, 0);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, (N + 63) / 64, 1, 1);
+	D3D12_RESOURCE_BARRIER bar = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
+	ID3D12GraphicsCommandList6_ResourceBarrier(c.list, 1, &bar);
+	assert_int_equal(t_run(&c), S_OK);
+	t_read(&c, uc, out, sizeof(out));
+	for (int i = 0; i < N; i++)
+		assert_true(out[i] == a[i] + b[i]);
+	assert_int_equal(ID3D12Fence_GetCompletedValue(c.fence), c.fence_value);
+	ID3D12PipelineState_Release(p);
+	ID3D12Resource_Release(ua);
+	ID3D12Resource_Release(ub);
+	ID3D12Resource_Release(uc);
+	t_close(&c);
+}
+
+/* The D3D12 API's own rules, through the info queue. */
+static void d3d12_rules(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, vadd_path, NULL, &hr);
+	ID3D12Resource *buf = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 65536);
+	D3D12_GPU_VIRTUAL_ADDRESS va = ID3D12Resource_GetGPUVirtualAddress(buf);
+	/* zero groups: D3D12's EMPTY_DISPATCH warning, a legal no-op */
+	t_set_pipeline(&c, p);
+	for (UINT i = 0; i < 3; i++)
+		ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, i, va);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_ROOT_TYPE); /* 0 and 1 are SRVs */
+	ID3D12GraphicsCommandList6_Close(c.list);
+	ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL);
+	t_set_pipeline(&c, p);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, va);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 1, va);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 2, va);
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, 16, 0);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 0, 1, 1);
+	assert_int_equal(t_last_message(&c, NULL, 0), D3D12_MESSAGE_ID_EMPTY_DISPATCH);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
+	/* executing an open list; more than 65535 groups; root index out of range */
+	ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL);
+	ID3D12CommandList *l = (ID3D12CommandList *)c.list;
+	ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &l);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_LIST_NOT_CLOSED);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 65536, 1, 1);
+	assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_DISPATCH_NO_PIPELINE));
+	t_set_pipeline(&c, p);
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 9, 1, 0);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_ROOT_INDEX);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 65536, 1, 1);
+	assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_DISPATCH_GROUPS_RANGE));
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
+	ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &l);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_LIST_CLOSE_FAILED);
+	/* root arguments without SetComputeRootSignature: a warning, once */
+	ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL);
+	ID3D12GraphicsCommandList6_SetPipelineState(c.list, p);
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, 16, 0);
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, 16, 0);
+	assert_int_equal(ID3D12InfoQueue_GetNumStoredMessages(c.iq), 1);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_ROOT_SIGNATURE_IMPLICIT);
+	ID3D12GraphicsCommandList6_Close(c.list);
+	/* in flight: the allocator may not be reset, the resource not released quietly */
+	ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL);
+	ID3D12Resource *out = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 65536);
+	t_set_pipeline(&c, p);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, va);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 1, va);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 2, ID3D12Resource_GetGPUVirtualAddress(out));
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, 16, 0);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 1, 1, 1);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
+	ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &l);
+	assert_int_equal(ID3D12CommandAllocator_Reset(c.alloc), E_FAIL);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_ALLOCATOR_IN_FLIGHT);
+	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK); /* legal in D3D12 */
+	ID3D12GraphicsCommandList6_Close(c.list);
+	ID3D12Resource_Release(out);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_RESOURCE_IN_USE);
+	/* an explicit root signature that does not fit the kernel */
+	D3D12_ROOT_PARAMETER rp = { .ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV };
+	D3D12_ROOT_SIGNATURE_DESC rd = { .NumParameters = 1, .pParameters = &rp };
+	ID3DBlob *blob, *err;
+	assert_int_equal(D3D12SerializeRootSignature(&rd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err), S_OK);
+	ID3D12RootSignature *rs;
+	assert_int_equal(ID3D12Device_CreateRootSignature(c.dev, 0, ID3DBlob_GetBufferPointer(blob),
+							  ID3DBlob_GetBufferSize(blob), &IID_ID3D12RootSignature, (void **)&rs), S_OK);
+	ID3DBlob_Release(blob);
+	size_t n;
+	void *code = t_read_file(vadd_path, &n);
+	D3D12_COMPUTE_PIPELINE_STATE_DESC pd = { .pRootSignature = rs, .CS = { code, n } };
+	ID3D12PipelineState *bad = NULL;
+	assert_int_equal(ID3D12Device_CreateComputePipelineState(c.dev, &pd, &IID_ID3D12PipelineState, (void **)&bad),
+			 E_INVALIDARG);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_ROOT_SIGNATURE_MISMATCH);
+	free(code);
+	ID3D12RootSignature_Release(rs);
+	/* List7/8 would put their slots 80/81 where the Xbox methods are */
+	void *l7 = (void *)1;
+	assert_int_equal(ID3D12GraphicsCommandList6_QueryInterface(c.list, &IID_ID3D12GraphicsCommandList7, &l7),
+			 E_NOINTERFACE);
+	assert_null(l7);
+	ID3D12CommandQueue_Signal(c.queue, c.fence, ++c.fence_value);
+	ID3D12Fence_SetEventOnCompletion(c.fence, c.fence_value, NULL);
+	ID3D12Resource_Release(buf);
+	ID3D12PipelineState_Release(p);
+	t_close(&c);
+}
+
+/* D3D12CreateDevice returns the live device, as D3D12 does for an adapter. */
+static void create_device_returns_the_live_one(void **state)
+{
+	(void)state;
+	ID3D12Device *a = NULL, *b = NULL;
+	assert_int_equal(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_0, &IID_ID3D12Device, (void **)&a), S_OK);
+	assert_int_equal(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Device, (void **)&b), S_OK);
+	assert_ptr_equal(a, b);
+	assert_int_equal(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_0, &IID_ID3D12Device, NULL), S_FALSE);
+	assert_int_equal(D3D12CreateDevice(NULL, (D3D_FEATURE_LEVEL)0xd000, &IID_ID3D12Device, (void **)&b), E_INVALIDARG);
+	ID3D12Device_Release(a);
+	ID3D12Device_Release(a);
+	assert_int_equal(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_0, &IID_ID3D12Device, (void **)&b), S_OK);
+	ID3D12Device_Release(b);
+}
+
+/* Fences: host signals, queue waits on them, events. */
+static void fences_and_events(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, false, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	ID3D12Fence *f = c.fence;
+	/* a queue wait the host releases later */
+	assert_int_equal(ID3D12CommandQueue_Wait(c.queue, f, 5), S_OK);
+	assert_int_equal(ID3D12CommandQueue_Signal(c.queue, f, 6), S_OK);
+	HANDLE ev = XS12CreateEvent();
+	assert_non_null(ev);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(f, 6, ev), S_OK);
+	assert_int_equal(XS12WaitForEvent(ev, 0), 0x102u); /* not yet: the queue waits for 5 */
+	assert_true(ID3D12Fence_GetCompletedValue(f) < 5);
+	assert_int_equal(ID3D12Fence_Signal(f, 5), S_OK); /* the host releases the queue */
+	assert_int_equal(XS12WaitForEvent(ev, 0xFFFFFFFFu), 0u);
+	assert_int_equal(ID3D12Fence_GetCompletedValue(f), 6);
+	assert_true(XS12CloseEvent(ev));
+	t_close(&c);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_basics VADD.hsaco\n");
+		return 2;
+	}
+	vadd_path = argv[1];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(vtables_have_no_null_slot),
+		cmocka_unit_test(unimplemented_methods_fail_cleanly),
+		cmocka_unit_test(vadd_runs_and_adds),
+		cmocka_unit_test(d3d12_rules),
+		cmocka_unit_test(create_device_returns_the_live_one),
+		cmocka_unit_test(fences_and_events),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,328 @@
+/* D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS (SPEC S3): each rule broken
+ * (its message ID, a failed Close), overrides kept (the results of the
+ * overridden shape and LDS, hidden arguments included), a 2048-thread
+ * wave64 group (S3.5), and ExecuteIndirect with arguments, launch
+ * parameters and a count written by an earlier dispatch. */
+#include "d3d12_util.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static const char *vadd_path, *lds_path, *g2048_path, *args_path;
+
+static D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS lp(UINT flags, UINT lds, UINT x, UINT y, UINT z)
+{
+	D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS p;
+	memset(&p, 0, sizeof(p));
+	p.Flags = flags;
+	p.LDSSize = lds;
+	p.NumThreadX = x;
+	p.NumThreadY = y;
+	p.NumThreadZ = z;
+	return p;
+}
+#define LDS D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETER_FLAG_LDS_SIZE
+#define SHAPE D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETER_FLAG_NUM_THREADS
+
+/* vadd's root arguments for n elements. */
+static void vadd_args(t_ctx *c, ID3D12Resource *a, ID3D12Resource *b, ID3D12Resource *out, UINT n)
+{
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c->list, 0, ID3D12Resource_GetGPUVirtualAddress(a));
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c->list, 1, ID3D12Resource_GetGPUVirtualAddress(b));
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c->list, 2, ID3D12Resource_GetGPUVirtualAddress(out));
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c->list, 3, n, 0);
+}
+
+/* ---- each rule broken ------------------------------------------------------------------ */
+
+static void each_rule_broken(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	HRESULT hr;
+	ID3D12PipelineState *vadd = t_pipeline(&c, vadd_path, NULL, &hr);
+	ID3D12PipelineState *lds = t_pipeline(&c, lds_path, "lds_reduce", &hr);
+	assert_int_equal(hr, S_OK);
+	ID3D12Resource *buf = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 1 << 20);
+	/* at the call: S3.2, S3.3, S3.4 */
+	struct { D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS p; XS12_MESSAGE_ID id; const char *rule; } at_call[] = {
+		{ lp(0x4, 0, 0, 0, 0), XS12_MESSAGE_ID_LAUNCH_FLAGS, "S3.2" },
+		{ lp(LDS, 129, 0, 0, 0), XS12_MESSAGE_ID_LAUNCH_LDS_RANGE, "S3.3" },
+		{ lp(SHAPE, 0, 0, 1, 1), XS12_MESSAGE_ID_LAUNCH_DIM_RANGE, "S3.4" },
+		{ lp(SHAPE, 0, 2049, 1, 1), XS12_MESSAGE_ID_LAUNCH_DIM_RANGE, "S3.4" },
+		{ lp(SHAPE, 0, 64, 64, 1), XS12_MESSAGE_ID_LAUNCH_GROUP_WAVES, "S3.5" },
+	};
+	for (size_t i = 0; i < sizeof(at_call) / sizeof(at_call[0]); i++) {
+		ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &at_call[i].p);
+		char text[600];
+		D3D12_MESSAGE_ID id = t_last_message(&c, text, sizeof(text));
+		if (id != (D3D12_MESSAGE_ID)at_call[i].id || strncmp(text, at_call[i].rule, 4))
+			fail_msg("case %zu: message %d '%s', expected %d naming %s", i, (int)id, text, (int)at_call[i].id,
+				 at_call[i].rule);
+		assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
+		ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL);
+	}
+	/* at the dispatch: the kernel's own limits (S3.7), and S3.5 for wave32 */
+	struct { ID3D12PipelineState *p; D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS lp; XS12_MESSAGE_ID id; } at_dispatch[] = {
+		{ vadd, lp(SHAPE, 0, 512, 1, 1), XS12_MESSAGE_ID_LAUNCH_OVER_MAX_FLAT },   /* vadd: 256 */
+		{ vadd, lp(SHAPE, 0, 2048, 1, 1), XS12_MESSAGE_ID_LAUNCH_GROUP_WAVES },    /* wave32: 64 waves */
+		{ vadd, lp(SHAPE, 0, 64, 2, 1), XS12_MESSAGE_ID_LAUNCH_TIDIG },           /* X IDs only */
+		{ lds, lp(SHAPE, 0, 128, 1, 1), XS12_MESSAGE_ID_LAUNCH_REQD_SIZE },       /* reqd 256 */
+		{ lds, lp(LDS, 1, 0, 0, 0), XS12_MESSAGE_ID_LAUNCH_LDS_BELOW_STATIC },    /* 1 KB static */
+	};
+	for (size_t i = 0; i < sizeof(at_dispatch) / sizeof(at_dispatch[0]); i++) {
+		ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &at_dispatch[i].lp);
+		assert_int_equal(t_last_message(&c, NULL, 0), 0);
+		t_set_pipeline(&c, at_dispatch[i].p);
+		D3D12_GPU_VIRTUAL_ADDRESS va = ID3D12Resource_GetGPUVirtualAddress(buf);
+		for (UINT k = 0; k < 4; k++)
+			ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, k, va); /* any: not reached */
+		ID3D12GraphicsCommandList6_Dispatch(c.list, 1, 1, 1);
+		assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)at_dispatch[i].id));
+		ID3D12InfoQueue_ClearStoredMessages(c.iq);
+		assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
+		ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL);
+	}
+	ID3D12Resource_Release(buf);
+	ID3D12PipelineState_Release(vadd);
+	ID3D12PipelineState_Release(lds);
+	t_close(&c);
+}
+
+/* ---- overrides kept -------------------------------------------------------------------- */
+
+/* vadd in groups of 128 (its PSO's shape is 64), then lds_reduce_dyn whose
+ * LDS is only the launch parameters' LDSSize and whose n is
+ * get_local_size(0): the group size and dynamic LDS reach the kernel. */
+static void overrides_reach_the_kernel(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { N = 4096 };
+	static float a[N], b[N], out[N];
+	for (int i = 0; i < N; i++) {
+		a[i] = (float)i;
+		b[i] = (float)(3 * i);
+	}
+	ID3D12Resource *ua = t_upload(&c, a, sizeof(a)), *ub = t_upload(&c, b, sizeof(b));
+	ID3D12Resource *uc = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, sizeof(out));
+	HRESULT hr;
+	ID3D12PipelineState *vadd = t_pipeline(&c, vadd_path, NULL, &hr);
+	ID3D12PipelineState *dyn = t_pipeline(&c, lds_path, "lds_reduce_dyn", &hr);
+	assert_int_equal(hr, S_OK);
+	D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS p = lp(SHAPE, 0, 128, 1, 1);
+	ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &p);
+	t_set_pipeline(&c, vadd); /* S3.7: the parameters stay */
+	vadd_args(&c, ua, ub, uc, N);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, N / 128, 1, 1); /* 64 groups would cover only half */
+	assert_int_equal(t_run(&c), S_OK);
+	t_read(&c, uc, out, sizeof(out));
+	for (int i = 0; i < N; i++)
+		assert_true(out[i] == 4.0f * (float)i);
+
+	/* lds_reduce_dyn: sums of 256-element groups in 1 KB of LDS (2 units) */
+	enum { G = 256 };
+	static uint32_t in[N], sums[N / G];
+	for (int i = 0; i < N; i++)
+		in[i] = (uint32_t)(i * 7 + 1);
+	ID3D12Resource *uin = t_upload(&c, in, sizeof(in));
+	ID3D12Resource *usum = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, sizeof(sums));
+	p = lp(SHAPE | LDS, 2, G, 1, 1);
+	ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &p);
+	t_set_pipeline(&c, dyn);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, ID3D12Resource_GetGPUVirtualAddress(uin));
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 1, ID3D12Resource_GetGPUVirtualAddress(usum));
+	ID3D12GraphicsCommandList6_Dispatch(c.list, N / G, 1, 1);
+	assert_int_equal(t_run(&c), S_OK);
+	assert_int_equal(t_last_message(&c, NULL, 0), 0);
+	t_read(&c, usum, sums, sizeof(sums));
+	for (int g = 0; g < N / G; g++) {
+		uint32_t s = 0;
+		for (int i = 0; i < G; i++)
+			s += in[g * G + i];
+		assert_int_equal(sums[g], s);
+	}
+	/* a Reset list starts without overrides: vadd is back to 64 */
+	memset(out, 0, sizeof(out));
+	ID3D12Resource *zero = t_upload(&c, out, sizeof(out));
+	ID3D12GraphicsCommandList6_CopyBufferRegion(c.list, uc, 0, zero, 0, sizeof(out));
+	D3D12_RESOURCE_BARRIER bar = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
+	ID3D12GraphicsCommandList6_ResourceBarrier(c.list, 1, &bar);
+	t_set_pipeline(&c, vadd);
+	vadd_args(&c, ua, ub, uc, N);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, N / 128, 1, 1);
+	assert_int_equal(t_run(&c), S_OK);
+	t_read(&c, uc, out, sizeof(out));
+	assert_true(out[N / 2 - 1] == 4.0f * (float)(N / 2 - 1));
+	assert_true(out[N / 2] == 0.0f);
+	ID3D12Resource_Release(zero);
+	ID3D12Resource_Release(uin);
+	ID3D12Resource_Release(usum);
+	ID3D12Resource_Release(ua);
+	ID3D12Resource_Release(ub);
+	ID3D12Resource_Release(uc);
+	ID3D12PipelineState_Release(vadd);
+	ID3D12PipelineState_Release(dyn);
+	t_close(&c);
+}
+
+/* S3.5: 32 waves of 64 threads in one group. */
+static void group_of_2048_wave64_threads(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, g2048_path, NULL, &hr);
+	assert_int_equal(hr, S_OK);
+	ID3D12Resource *out = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 2 * 2048 * 4);
+	D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS l = lp(SHAPE, 0, 2048, 1, 1);
+	ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &l);
+	t_set_pipeline(&c, p);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 0, ID3D12Resource_GetGPUVirtualAddress(out));
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 2, 1, 1);
+	assert_int_equal(t_run(&c), S_OK);
+	static uint32_t v[2 * 2048];
+	t_read(&c, out, v, sizeof(v));
+	for (uint32_t i = 0; i < 2 * 2048; i++)
+		assert_int_equal(v[i], i % 2048 + 1);
+	/* 2049 is S3.4's; 2048 x 2 is 64 waves: S3.5 */
+	l = lp(SHAPE, 0, 1024, 2, 1);
+	ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &l);
+	l = lp(SHAPE, 0, 2048, 2, 1);
+	ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &l);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_LAUNCH_GROUP_WAVES);
+	ID3D12Resource_Release(out);
+	ID3D12PipelineState_Release(p);
+	t_close(&c);
+}
+
+/* ---- ExecuteIndirect --------------------------------------------------------------------- */
+
+static ID3D12RootSignature *vadd_root_signature(t_ctx *c)
+{
+	D3D12_ROOT_PARAMETER params[4] = {
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV, .Descriptor = { 0, 0 } },
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV, .Descriptor = { 1, 0 } },
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV, .Descriptor = { 0, 0 } },
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS, .Constants = { 0, 0, 1 } },
+	};
+	D3D12_ROOT_SIGNATURE_DESC rd = { .NumParameters = 4, .pParameters = params };
+	ID3DBlob *blob, *err;
+	assert_int_equal(D3D12SerializeRootSignature(&rd, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err), S_OK);
+	ID3D12RootSignature *rs;
+	assert_int_equal(ID3D12Device_CreateRootSignature(c->dev, 0, ID3DBlob_GetBufferPointer(blob),
+							  ID3DBlob_GetBufferSize(blob), &IID_ID3D12RootSignature,
+							  (void **)&rs), S_OK);
+	ID3DBlob_Release(blob);
+	return rs;
+}
+
+/* write_args (indirect.cl) writes 3 of 4 commands' records and the count;
+ * after a UAV barrier ExecuteIndirect runs vadd for each: its own output
+ * buffer (a root UAV argument), n (a root constant), a 128-thread shape
+ * (launch parameters) and its group count. The 4th command is past the
+ * count and must not run. */
+static void execute_indirect_from_gpu_written_arguments(void **state)
+{
+	(void)state;
+	for (int debug = 1; debug >= 0; debug--) {
+		t_ctx c;
+		t_open(&c, debug, D3D12_COMMAND_LIST_TYPE_DIRECT);
+		enum { N = 1000, MAX = 4, STRIDE = 32, OUT_STRIDE = 4096 };
+		static float a[N], b[N];
+		for (int i = 0; i < N; i++) {
+			a[i] = (float)i;
+			b[i] = 0.25f;
+		}
+		ID3D12Resource *ua = t_upload(&c, a, sizeof(a)), *ub = t_upload(&c, b, sizeof(b));
+		ID3D12Resource *outs = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, MAX * OUT_STRIDE);
+		ID3D12Resource *args = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, MAX * STRIDE);
+		ID3D12Resource *count = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 256);
+		HRESULT hr;
+		ID3D12PipelineState *vadd = t_pipeline(&c, vadd_path, NULL, &hr);
+		ID3D12PipelineState *writer = t_pipeline(&c, args_path, NULL, &hr);
+		assert_int_equal(hr, S_OK);
+		ID3D12RootSignature *rs = vadd_root_signature(&c);
+		D3D12_INDIRECT_ARGUMENT_DESC ad[4] = {
+			{ .Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = { 2 } },
+			{ .Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = { 3, 0, 1 } },
+			{ .Type = D3D12XBOX_INDIRECT_ARGUMENT_TYPE_COMPUTE_SHADER_LAUNCH_PARAMETERSX },
+			{ .Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH },
+		};
+		D3D12_COMMAND_SIGNATURE_DESC sd = { .ByteStride = STRIDE, .NumArgumentDescs = 4, .pArgumentDescs = ad };
+		ID3D12CommandSignature *sig;
+		assert_int_equal(ID3D12Device_CreateCommandSignature(c.dev, &sd, rs, &IID_ID3D12CommandSignature,
+								     (void **)&sig), S_OK);
+		/* the arguments, written by a dispatch */
+		ID3D12GraphicsCommandList6 *l = c.list;
+		t_set_pipeline(&c, writer);
+		ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(l, 0, ID3D12Resource_GetGPUVirtualAddress(args));
+		ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(l, 1, ID3D12Resource_GetGPUVirtualAddress(count));
+		UINT64 base = ID3D12Resource_GetGPUVirtualAddress(outs), ostride = OUT_STRIDE;
+		UINT consts[7] = { (UINT)base, (UINT)(base >> 32), (UINT)ostride, 0, N / 4, 3, 128 };
+		ID3D12GraphicsCommandList6_SetComputeRoot32BitConstants(l, 2, 2, &consts[0], 0);
+		ID3D12GraphicsCommandList6_SetComputeRoot32BitConstants(l, 3, 2, &consts[2], 0);
+		ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(l, 4, consts[4], 0);
+		ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(l, 5, consts[5], 0);
+		ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(l, 6, consts[6], 0);
+		D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS p4 = lp(SHAPE, 0, MAX, 1, 1);
+		ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(l, &p4);
+		ID3D12GraphicsCommandList6_Dispatch(l, 1, 1, 1);
+		p4 = lp(0, 0, 0, 0, 0);
+		ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(l, &p4);
+		D3D12_RESOURCE_BARRIER bar = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
+		ID3D12GraphicsCommandList6_ResourceBarrier(l, 1, &bar);
+		/* the commands */
+		ID3D12GraphicsCommandList6_SetComputeRootSignature(l, rs);
+		t_set_pipeline(&c, vadd);
+		vadd_args(&c, ua, ub, outs, 0); /* the UAV and n come from each record */
+		ID3D12GraphicsCommandList6_ExecuteIndirect(l, sig, MAX, args, 0, count, 0);
+		assert_int_equal(t_run(&c), S_OK);
+		if (debug)
+			assert_int_equal(t_last_message(&c, NULL, 0), 0);
+		static float got[MAX * OUT_STRIDE / 4];
+		t_read(&c, outs, got, sizeof(got));
+		for (int k = 0; k < MAX; k++)
+			for (int i = 0; i < OUT_STRIDE / 4; i++) {
+				float want = k < 3 && i < N / 4 ? a[i] + b[i] : 0.0f;
+				if (got[k * OUT_STRIDE / 4 + i] != want)
+					fail_msg("command %d element %d: %g, expected %g", k, i, got[k * OUT_STRIDE / 4 + i], want);
+			}
+		ID3D12CommandSignature_Release(sig);
+		ID3D12RootSignature_Release(rs);
+		ID3D12PipelineState_Release(vadd);
+		ID3D12PipelineState_Release(writer);
+		ID3D12Resource_Release(ua);
+		ID3D12Resource_Release(ub);
+		ID3D12Resource_Release(outs);
+		ID3D12Resource_Release(args);
+		ID3D12Resource_Release(count);
+		t_close(&c);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 5) {
+		fprintf(stderr, "usage: test_launch VADD LDS_REDUCE GROUP2048 INDIRECT_ARGS\n");
+		return 2;
+	}
+	vadd_path = argv[1];
+	lds_path = argv[2];
+	g2048_path = argv[3];
+	args_path = argv[4];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(each_rule_broken),
+		cmocka_unit_test(overrides_reach_the_kernel),
+		cmocka_unit_test(group_of_2048_wave64_threads),
+		cmocka_unit_test(execute_indirect_from_gpu_written_arguments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,185 @@
+/* Device removal through D3D12: a VM fault, a hang and a deadlock each
+ * remove the device with the documented reason, the host returns, fences
+ * read UINT64_MAX, and DRED says which op of which list was running and
+ * what memory lay around the faulting address, freed memory included. */
+#include "d3d12_util.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+static const char *faults_path;
+
+static void enable_dred(bool on)
+{
+	ID3D12DeviceRemovedExtendedDataSettings *s;
+	assert_int_equal(D3D12GetDebugInterface(&IID_ID3D12DeviceRemovedExtendedDataSettings, (void **)&s), S_OK);
+	D3D12_DRED_ENABLEMENT e = on ? D3D12_DRED_ENABLEMENT_FORCED_ON : D3D12_DRED_ENABLEMENT_FORCED_OFF;
+	ID3D12DeviceRemovedExtendedDataSettings_SetAutoBreadcrumbsEnablement(s, e);
+	ID3D12DeviceRemovedExtendedDataSettings_SetPageFaultEnablement(s, e);
+	ID3D12DeviceRemovedExtendedDataSettings_Release(s);
+}
+
+static void store_to(t_ctx *c, ID3D12PipelineState *p, D3D12_GPU_VIRTUAL_ADDRESS va, UINT groups)
+{
+	t_set_pipeline(c, p);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c->list, 0, va);
+	ID3D12GraphicsCommandList6_Dispatch(c->list, groups, 1, 1);
+}
+
+/* A store into a buffer released before the dispatch: DEVICE_RESET, and
+ * DRED's page fault names the freed buffer and the breadcrumbs stop at the
+ * faulting dispatch. */
+static void vm_fault_with_dred(void **state)
+{
+	(void)state;
+	enable_dred(true);
+	t_ctx c;
+	t_open(&c, false, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enable_dred(false); /* read at device creation, as D3D12's */
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, faults_path, "store_to", &hr);
+	assert_int_equal(hr, S_OK);
+	ID3D12Resource *good = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 64 * 256 * 4);
+	ID3D12Resource_SetName(good, L"good");
+	ID3D12Resource *victim = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 65536);
+	ID3D12Resource_SetName(victim, L"victim");
+	D3D12_GPU_VIRTUAL_ADDRESS gone = ID3D12Resource_GetGPUVirtualAddress(victim);
+	ID3D12Resource_Release(victim);
+	ID3D12GraphicsCommandList6_SetName(c.list, L"frame list");
+	store_to(&c, p, ID3D12Resource_GetGPUVirtualAddress(good), 4);   /* op 0 */
+	D3D12_RESOURCE_BARRIER bar = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
+	ID3D12GraphicsCommandList6_ResourceBarrier(c.list, 1, &bar);    /* op 1 */
+	store_to(&c, p, gone, 4);                                        /* op 2: faults */
+	store_to(&c, p, ID3D12Resource_GetGPUVirtualAddress(good), 4);   /* op 3 */
+	double t0 = (double)clock() / CLOCKS_PER_SEC;
+	assert_int_equal(t_run(&c), DXGI_ERROR_DEVICE_RESET);
+	assert_true((double)clock() / CLOCKS_PER_SEC - t0 < 10);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(c.dev), DXGI_ERROR_DEVICE_RESET);
+	assert_true(ID3D12Fence_GetCompletedValue(c.fence) == UINT64_MAX);
+
+	ID3D12DeviceRemovedExtendedData2 *dred;
+	assert_int_equal(ID3D12Device_QueryInterface(c.dev, &IID_ID3D12DeviceRemovedExtendedData2, (void **)&dred), S_OK);
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetDeviceState(dred), D3D12_DRED_DEVICE_STATE_PAGEFAULT);
+	D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT1 bc;
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetAutoBreadcrumbsOutput1(dred, &bc), S_OK);
+	const D3D12_AUTO_BREADCRUMB_NODE1 *n = bc.pHeadAutoBreadcrumbNode;
+	assert_non_null(n);
+	assert_null(n->pNext);
+	assert_non_null(strstr(n->pCommandListDebugNameA, "frame list"));
+	assert_int_equal(n->BreadcrumbCount, 4);
+	assert_int_equal(n->pCommandHistory[2], D3D12_AUTO_BREADCRUMB_OP_DISPATCH);
+	assert_int_equal(*n->pLastBreadcrumbValue, 2); /* the dispatch and the barrier before the fault completed */
+	D3D12_DRED_PAGE_FAULT_OUTPUT2 pf;
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetPageFaultAllocationOutput2(dred, &pf), S_OK);
+	assert_true(pf.PageFaultVA >= gone && pf.PageFaultVA < gone + 65536);
+	const D3D12_DRED_ALLOCATION_NODE1 *a = pf.pHeadRecentFreedAllocationNode;
+	assert_non_null(a);
+	assert_non_null(strstr(a->ObjectNameA, "victim"));
+	assert_int_equal(a->AllocationType, D3D12_DRED_ALLOCATION_TYPE_RESOURCE);
+	ID3D12DeviceRemovedExtendedData2_Release(dred);
+	/* after the removal: calls fail, nothing hangs */
+	assert_int_equal(ID3D12CommandQueue_Signal(c.queue, c.fence, 9), DXGI_ERROR_DEVICE_REMOVED);
+	ID3D12Resource_Release(good);
+	ID3D12PipelineState_Release(p);
+	t_close(&c);
+}
+
+/* Without DRED enabled before creation the outputs are unavailable. */
+static void dred_off_is_unsupported(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, false, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	ID3D12DeviceRemovedExtendedData2 *dred;
+	assert_int_equal(ID3D12Device_QueryInterface(c.dev, &IID_ID3D12DeviceRemovedExtendedData2, (void **)&dred), S_OK);
+	D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT1 bc;
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetAutoBreadcrumbsOutput1(dred, &bc), DXGI_ERROR_UNSUPPORTED);
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetDeviceState(dred), D3D12_DRED_DEVICE_STATE_UNKNOWN);
+	ID3D12DeviceRemovedExtendedData2_Release(dred);
+	t_close(&c);
+}
+
+/* A shader that never ends: DEVICE_HUNG within the GPU-time limit. */
+static void hang_is_device_hung(void **state)
+{
+	(void)state;
+	enable_dred(true);
+	XS12_DEVICE_DESC dd = { .Machine = XS12_MACHINE_SERIES_X, .HangGpuMicroseconds = 2000 };
+	t_ctx c;
+	t_open_desc(&c, &dd, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enable_dred(false);
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, faults_path, "spin", &hr);
+	ID3D12Resource *flag = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 4096), *out = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 4096);
+	t_set_pipeline(&c, p);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 0, ID3D12Resource_GetGPUVirtualAddress(flag));
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 1, ID3D12Resource_GetGPUVirtualAddress(out));
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 2, 1, 1);
+	assert_int_equal(t_run(&c), DXGI_ERROR_DEVICE_HUNG);
+	ID3D12DeviceRemovedExtendedData2 *dred;
+	assert_int_equal(ID3D12Device_QueryInterface(c.dev, &IID_ID3D12DeviceRemovedExtendedData2, (void **)&dred), S_OK);
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetDeviceState(dred), D3D12_DRED_DEVICE_STATE_HUNG);
+	D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT bc;
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetAutoBreadcrumbsOutput(dred, &bc), S_OK);
+	assert_non_null(bc.pHeadAutoBreadcrumbNode);
+	assert_int_equal(*bc.pHeadAutoBreadcrumbNode->pLastBreadcrumbValue, 0);
+	ID3D12DeviceRemovedExtendedData2_Release(dred);
+	ID3D12Resource_Release(flag);
+	ID3D12Resource_Release(out);
+	ID3D12PipelineState_Release(p);
+	t_close(&c);
+}
+
+/* A queue waits for a value nothing will signal, and the host waits for
+ * the queue: a deadlock. The wait returns, the device is removed
+ * (DEVICE_HUNG) and the message names the queue and the fence. */
+static void deadlock_is_reported(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	ID3D12Fence *never;
+	assert_int_equal(ID3D12Device_CreateFence(c.dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&never), S_OK);
+	ID3D12Fence_SetName(never, L"never");
+	assert_int_equal(ID3D12CommandQueue_Wait(c.queue, never, 1), S_OK);
+	assert_int_equal(ID3D12CommandQueue_Signal(c.queue, c.fence, 1), S_OK);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(c.fence, 1, NULL), S_OK); /* returns */
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(c.dev), DXGI_ERROR_DEVICE_HUNG);
+	assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_DEADLOCK));
+	assert_true(ID3D12Fence_GetCompletedValue(never) == UINT64_MAX);
+	assert_true(ID3D12Fence_GetCompletedValue(c.fence) == UINT64_MAX);
+	/* a timed wait is no deadlock: on a live device it times out */
+	t_ctx d;
+	t_open(&d, false, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	assert_int_equal(ID3D12CommandQueue_Wait(d.queue, d.fence, 5), S_OK);
+	assert_int_equal(ID3D12CommandQueue_Signal(d.queue, d.fence, 6), S_OK);
+	HANDLE ev = XS12CreateEvent();
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(d.fence, 6, ev), S_OK);
+	assert_int_equal(XS12WaitForEvent(ev, 20), 0x102u);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(d.dev), S_OK);
+	XS12CloseEvent(ev);
+	t_close(&d);
+	ID3D12Fence_Release(never);
+	t_close(&c);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_removal FAULTS.hsaco\n");
+		return 2;
+	}
+	faults_path = argv[1];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(vm_fault_with_dred),
+		cmocka_unit_test(dred_off_is_unsupported),
+		cmocka_unit_test(hang_is_device_hung),
+		cmocka_unit_test(deadlock_is_reported),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
