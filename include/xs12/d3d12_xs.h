@@ -194,6 +194,27 @@ HANDLE WINAPI XS12CreateEvent(void);
 DWORD WINAPI XS12WaitForEvent(HANDLE hEvent, DWORD Milliseconds);
 BOOL WINAPI XS12CloseEvent(HANDLE hEvent);
 
+/* What the GPU model measured for one dispatch of a command list's last
+ * completed execution (what RGP shows; D3D12 has no word for it): the
+ * index-th Dispatch or ExecuteIndirect command of the list, in recording
+ * order. Cycles are of the shader clock (GetTimestampFrequency). Returns
+ * DXGI_ERROR_NOT_CURRENTLY_AVAILABLE until the execution has completed
+ * (the GPU runs meanwhile), E_INVALIDARG for an index past the list's. */
+typedef struct XS12_DISPATCH_STATISTICS {
+	UINT64 StartCycle, EndCycle, Cycles;
+	double Microseconds;
+	UINT64 WavesLaunched, WaveInstructions;
+	UINT PeakWavesInFlight, PeakWavesPerSimd;
+	double AverageWavesPerSimd;         /* over the dispatch's time, all SIMDs */
+	UINT ScratchSlots, PeakScratchSlots; /* of its ring (COMPUTE_TMPRING_SIZE.WAVES, at most 32 per CU) */
+	/* wave-cycles ready waves waited to launch, by what they waited for:
+	 * wave slot, VGPRs, LDS, barrier, scratch slot, CU mask or limit */
+	UINT64 WaitCycles[6];
+} XS12_DISPATCH_STATISTICS;
+
+HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandList *pList, UINT Index,
+					 XS12_DISPATCH_STATISTICS *pStatistics);
+
 /* The CS bytecode of a pipeline that picks one kernel of a code object
  * with several: D3D12_SHADER_BYTECODE { &kb, sizeof(kb) }. */
 #define XS12_KERNEL_BYTECODE_MAGIC 0x42534b58u /* "XKSB" */

@@ -394,6 +394,7 @@ static ULONG STDMETHODCALLTYPE list_Release(ID3D12GraphicsCommandList6 *This)
 	ULONG n = atomic_fetch_sub(&l->obj.refcount, 1) - 1;
 	if (!n) {
 		drop_state(l);
+		d3d12_exec_forget_list(l->obj.device, l->id);
 		if (l->allocator) {
 			if (l->allocator->recording == l)
 				l->allocator->recording = NULL;
@@ -816,6 +817,8 @@ const ID3D12GraphicsCommandList6XVtbl d3d12_list_vtbl = {
 		.ResourceBarrier = list_ResourceBarrier, .CopyBufferRegion = list_CopyBufferRegion,
 		.CopyResource = list_CopyResource, .ExecuteIndirect = list_ExecuteIndirect,
 		.SetMarker = list_SetMarker, .BeginEvent = list_BeginEvent, .EndEvent = list_EndEvent,
+		.BeginQuery = d3d12_list_BeginQuery, .EndQuery = d3d12_list_EndQuery,
+		.ResolveQueryData = d3d12_list_ResolveQueryData,
 	},
 	.SetShaderScratchSpaceX = d3d12_list_SetShaderScratchSpaceX,
 	.DispatchRaysX = d3d12_list_DispatchRaysX,

@@ -63,6 +63,7 @@ static ULONG STDMETHODCALLTYPE device_Release(ID3D12Device5 *This)
 		free(d->crumbs[i].ops);
 	free(d->crumbs);
 	free(d->uses);
+	d3d12_exec_fini(d);
 	pthread_mutex_destroy(&d->submit_lock);
 	free(d);
 	return 0;
@@ -154,6 +155,12 @@ static HRESULT STDMETHODCALLTYPE device_CreateFence(ID3D12Device5 *This, UINT64 
 						    REFIID riid, void **out)
 {
 	return d3d12_fence_create(impl_from_ID3D12Device5(This), initial, flags, riid, out);
+}
+
+static HRESULT STDMETHODCALLTYPE device_CreateQueryHeap(ID3D12Device5 *This, const D3D12_QUERY_HEAP_DESC *desc,
+						       REFIID riid, void **out)
+{
+	return d3d12_query_heap_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreateCommandSignature(ID3D12Device5 *This,
@@ -298,7 +305,7 @@ static const ID3D12Device5Vtbl device_vtbl = {
 	.CreateCommandList = device_CreateCommandList, .CheckFeatureSupport = device_CheckFeatureSupport,
 	.CreateRootSignature = device_CreateRootSignature, .CreateCommittedResource = device_CreateCommittedResource,
 	.CreateFence = device_CreateFence, .GetDeviceRemovedReason = device_GetDeviceRemovedReason,
-	.CreateCommandSignature = device_CreateCommandSignature, .SetStablePowerState = device_SetStablePowerState,
+	.CreateCommandSignature = device_CreateCommandSignature, .CreateQueryHeap = device_CreateQueryHeap, .SetStablePowerState = device_SetStablePowerState,
 	.GetAdapterLuid = device_GetAdapterLuid, .GetResourceAllocationInfo = device_GetResourceAllocationInfo,
 	.GetCustomHeapProperties = device_GetCustomHeapProperties, .CreateCommandList1 = device_CreateCommandList1,
 };

@@ -133,6 +133,16 @@ typedef struct d3d12_breadcrumb_list {
 	char queue_name[64];
 } d3d12_breadcrumb_list;
 
+/* One execution of a list: its dispatches' figures (xs_d3d12_stats.c). */
+typedef struct d3d12_exec {
+	uint32_t list_id;
+	unsigned hw;
+	uint64_t seq;
+	xs_gpu_dispatch_result *res;
+	uint32_t n;
+	bool superseded;               /* a later execution of the list, or the list is gone */
+} d3d12_exec;
+
 typedef struct d3d12_device {
 	ID3D12Device5 iface;
 	ID3D12DeviceRemovedExtendedData2 dred_iface;
@@ -160,6 +170,8 @@ typedef struct d3d12_device {
 	struct { const xs_rt_fence *fence; uint64_t value, seq; unsigned hw; } signals[64];
 	UINT nsignals;
 	pthread_mutex_t submit_lock;   /* ExecuteCommandLists, Signal and Wait of every queue: the order above */
+	d3d12_exec *execs;
+	UINT nexecs, cap_execs;
 } d3d12_device;
 
 HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **out);
@@ -398,6 +410,32 @@ typedef struct d3d12_queue {
 } d3d12_queue;
 
 HRESULT d3d12_queue_create(d3d12_device *d, const D3D12_COMMAND_QUEUE_DESC *desc, REFIID riid, void **out);
+
+/* ---- executions' statistics (submit_lock held but for forget/fini) ------------- */
+
+xs_gpu_dispatch_result *d3d12_exec_begin(d3d12_device *d, uint32_t list_id, uint32_t n);
+void d3d12_exec_submitted(d3d12_device *d, unsigned hw, uint64_t seq);
+void d3d12_exec_failed(d3d12_device *d);
+void d3d12_exec_forget_list(d3d12_device *d, uint32_t list_id);
+void d3d12_exec_fini(d3d12_device *d);
+
+/* ---- query heaps (timestamps) ----------------------------------------------------- */
+
+typedef struct d3d12_query_heap {
+	ID3D12QueryHeap iface;
+	d3d12_object obj;
+	D3D12_QUERY_HEAP_DESC desc;
+	uint64_t va;                   /* Count x 8 bytes of GPU memory */
+} d3d12_query_heap;
+
+HRESULT d3d12_query_heap_create(d3d12_device *d, const D3D12_QUERY_HEAP_DESC *desc, REFIID riid, void **out);
+void STDMETHODCALLTYPE d3d12_list_BeginQuery(ID3D12GraphicsCommandList6 *This, ID3D12QueryHeap *heap,
+					      D3D12_QUERY_TYPE type, UINT index);
+void STDMETHODCALLTYPE d3d12_list_EndQuery(ID3D12GraphicsCommandList6 *This, ID3D12QueryHeap *heap, D3D12_QUERY_TYPE type,
+					    UINT index);
+void STDMETHODCALLTYPE d3d12_list_ResolveQueryData(ID3D12GraphicsCommandList6 *This, ID3D12QueryHeap *heap,
+						    D3D12_QUERY_TYPE type, UINT first, UINT n, ID3D12Resource *dst,
+						    UINT64 offset);
 
 /* ---- blobs ------------------------------------------------------------------------------- */
 

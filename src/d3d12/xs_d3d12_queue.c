@@ -230,10 +230,16 @@ static void STDMETHODCALLTYPE queue_ExecuteCommandLists(ID3D12CommandQueue *This
 			continue; /* an empty list */
 		uint64_t seq = 0;
 		xs_err e;
-		if (xs_rt_submit(d->rt, q->hw, l->pm4_va, (uint32_t)l->pm4.cdw, NULL, l->ndispatches, &seq, &e)) {
+		xs_gpu_dispatch_result *res = d3d12_exec_begin(d, l->id, l->ndispatches);
+		if (!res || xs_rt_submit(d->rt, q->hw, l->pm4_va, (uint32_t)l->pm4.cdw, res, l->ndispatches, &seq, &e)) {
+			if (res)
+				d3d12_exec_failed(d);
+			else
+				xs_err_set(&e, XS_E_OUT_OF_MEMORY, "host out of memory");
 			d3d12_message_err(d, &e);
 			break;
 		}
+		d3d12_exec_submitted(d, q->hw, seq);
 		if (l->allocator && seq > l->allocator->last_seq[q->hw])
 			l->allocator->last_seq[q->hw] = seq;
 		remember_uses(q, l, seq);

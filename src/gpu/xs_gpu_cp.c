@@ -321,6 +321,11 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 				return XS_OK;
 			cp->state = XS_CP_RUN;
 			*progress = true;
+			/* the end-of-pipe writes of the work the flush waited for
+			 * land before the CP reads memory again */
+			cp_releases(g, cp, q, e, &st);
+			if (st)
+				return st;
 		} else if (cp->state == XS_CP_WAIT_MEM) {
 			bool mapped;
 			if (!mem_condition(g, cp, &mapped)) {

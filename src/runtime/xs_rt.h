@@ -252,6 +252,8 @@ uint64_t xs_rt_queue_done(const xs_rt_device *d, unsigned queue);
 /* The figures of the dispatches of a work item still pending (NULL once
  * it completed and was retired): for DRED's breadcrumbs. */
 const xs_gpu_dispatch_result *xs_rt_item_results(const xs_rt_device *d, unsigned queue, uint64_t seq, uint32_t *n);
+/* The host looks at the GPU's results: the submitted work runs (as far as it can). */
+void xs_rt_poll(xs_rt_device *d);
 /* Runs every queue until idle or blocked on waits (lock held by the caller). */
 xs_status xs_rt_run_locked(xs_rt_device *d, xs_err *e);
 /* Runs until every submission so far has completed (the native API's

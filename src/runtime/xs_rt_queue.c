@@ -341,6 +341,14 @@ void xs_rt_fence_destroy(xs_rt_fence *f)
 	free(f);
 }
 
+void xs_rt_poll(xs_rt_device *d)
+{
+	pthread_mutex_lock(&d->lock);
+	xs_err e;
+	xs_rt_run_locked(d, &e);
+	pthread_mutex_unlock(&d->lock);
+}
+
 uint64_t xs_rt_fence_completed(xs_rt_fence *f)
 {
 	xs_rt_device *d = f->dev;

@@ -215,6 +215,58 @@ static void d3d12_rules(void **state)
 	t_close(&c);
 }
 
+/* Timestamps around a dispatch (EndQuery, ResolveQueryData) and the
+ * dispatch's own figures (XS12GetDispatchStatistics) tell the same time. */
+static void timestamps_and_statistics(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { N = 64 * 1024 };
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, vadd_path, NULL, &hr);
+	ID3D12Resource *buf = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, N * 4);
+	ID3D12Resource *rb = t_buffer(&c, D3D12_HEAP_TYPE_READBACK, 16);
+	D3D12_QUERY_HEAP_DESC qd = { .Type = D3D12_QUERY_HEAP_TYPE_TIMESTAMP, .Count = 2 };
+	ID3D12QueryHeap *qh;
+	assert_int_equal(ID3D12Device_CreateQueryHeap(c.dev, &qd, &IID_ID3D12QueryHeap, (void **)&qh), S_OK);
+	D3D12_GPU_VIRTUAL_ADDRESS va = ID3D12Resource_GetGPUVirtualAddress(buf);
+	ID3D12GraphicsCommandList6_EndQuery(c.list, qh, D3D12_QUERY_TYPE_TIMESTAMP, 0);
+	t_set_pipeline(&c, p);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, va);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 1, va);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 2, va);
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, N, 0);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, N / 64, 1, 1);
+	ID3D12GraphicsCommandList6_EndQuery(c.list, qh, D3D12_QUERY_TYPE_TIMESTAMP, 1);
+	ID3D12GraphicsCommandList6_ResolveQueryData(c.list, qh, D3D12_QUERY_TYPE_TIMESTAMP, 0, 2, rb, 0);
+	XS12_DISPATCH_STATISTICS st;
+	assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 0, &st),
+			 DXGI_ERROR_NOT_CURRENTLY_AVAILABLE); /* not executed yet */
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
+	ID3D12CommandList *l = (ID3D12CommandList *)c.list;
+	ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &l);
+	ID3D12CommandQueue_Signal(c.queue, c.fence, ++c.fence_value);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(c.fence, c.fence_value, NULL), S_OK);
+	UINT64 *ts;
+	assert_int_equal(ID3D12Resource_Map(rb, 0, NULL, (void **)&ts), S_OK);
+	UINT64 freq;
+	assert_int_equal(ID3D12CommandQueue_GetTimestampFrequency(c.queue, &freq), S_OK);
+	assert_int_equal(freq, 1825000000ull);
+	assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 0, &st), S_OK);
+	assert_int_equal(st.WavesLaunched, N / 32);
+	assert_true(st.Cycles > 0 && st.PeakWavesInFlight > 0);
+	assert_true(ts[1] > ts[0]);
+	assert_true(ts[0] <= st.StartCycle && ts[1] >= st.EndCycle);
+	assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 1, &st), E_INVALIDARG);
+	ID3D12Resource_Unmap(rb, 0, NULL);
+	ID3D12QueryHeap_Release(qh);
+	ID3D12Resource_Release(rb);
+	ID3D12Resource_Release(buf);
+	ID3D12PipelineState_Release(p);
+	t_close(&c);
+}
+
 /* D3D12CreateDevice returns the live device, as D3D12 does for an adapter. */
 static void create_device_returns_the_live_one(void **state)
 {
@@ -265,6 +317,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(unimplemented_methods_fail_cleanly),
 		cmocka_unit_test(vadd_runs_and_adds),
 		cmocka_unit_test(d3d12_rules),
+		cmocka_unit_test(timestamps_and_statistics),
 		cmocka_unit_test(create_device_returns_the_live_one),
 		cmocka_unit_test(fences_and_events),
 	};

@@ -1,0 +1,112 @@
+/*
+ * XS12GetDispatchStatistics: the GPU model's figures for each dispatch of a
+ * command list's last completed execution (d3d12_xs.h). Every execution
+ * gets its own result array, which the command processor fills as the
+ * dispatches run (the runtime's submission results); the device keeps the
+ * latest one of each list, and frees older ones once they completed.
+ */
+#include "d3d12/xs_d3d12_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void prune(d3d12_device *d)
+{
+	UINT k = 0;
+	for (UINT i = 0; i < d->nexecs; i++) {
+		d3d12_exec *x = &d->execs[i];
+		if (x->superseded && xs_rt_queue_done(d->rt, x->hw) >= x->seq)
+			free(x->res);
+		else
+			d->execs[k++] = *x;
+	}
+	d->nexecs = k;
+}
+
+xs_gpu_dispatch_result *d3d12_exec_begin(d3d12_device *d, uint32_t list_id, uint32_t n)
+{
+	prune(d);
+	if (d->nexecs == d->cap_execs) {
+		UINT ncap = d->cap_execs ? 2 * d->cap_execs : 16;
+		d3d12_exec *e = realloc(d->execs, ncap * sizeof(*e));
+		if (!e)
+			return NULL;
+		d->execs = e;
+		d->cap_execs = ncap;
+	}
+	xs_gpu_dispatch_result *res = calloc(n ? n : 1, sizeof(*res));
+	if (!res)
+		return NULL;
+	for (UINT i = 0; i < d->nexecs; i++)
+		if (d->execs[i].list_id == list_id)
+			d->execs[i].superseded = true;
+	d->execs[d->nexecs++] = (d3d12_exec){ .list_id = list_id, .res = res, .n = n };
+	return res;
+}
+
+void d3d12_exec_submitted(d3d12_device *d, unsigned hw, uint64_t seq)
+{
+	d->execs[d->nexecs - 1].hw = hw;
+	d->execs[d->nexecs - 1].seq = seq;
+}
+
+void d3d12_exec_failed(d3d12_device *d)
+{
+	free(d->execs[--d->nexecs].res);
+}
+
+void d3d12_exec_forget_list(d3d12_device *d, uint32_t list_id)
+{
+	pthread_mutex_lock(&d->submit_lock);
+	for (UINT i = 0; i < d->nexecs; i++)
+		if (d->execs[i].list_id == list_id)
+			d->execs[i].superseded = true;
+	prune(d);
+	pthread_mutex_unlock(&d->submit_lock);
+}
+
+void d3d12_exec_fini(d3d12_device *d)
+{
+	for (UINT i = 0; i < d->nexecs; i++)
+		free(d->execs[i].res);
+	free(d->execs);
+}
+
+XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandList *list, UINT index,
+							 XS12_DISPATCH_STATISTICS *out)
+{
+	d3d12_list *l = d3d12_list_from_command_list((ID3D12CommandList *)list);
+	if (!l || !out)
+		return E_INVALIDARG;
+	d3d12_device *d = l->obj.device;
+	xs_rt_poll(d->rt); /* the host looks: the GPU runs */
+	pthread_mutex_lock(&d->submit_lock);
+	const d3d12_exec *x = NULL;
+	for (UINT i = 0; i < d->nexecs; i++)
+		if (d->execs[i].list_id == l->id && !d->execs[i].superseded)
+			x = &d->execs[i];
+	HRESULT hr = S_OK;
+	if (!x || xs_rt_queue_done(d->rt, x->hw) < x->seq)
+		hr = DXGI_ERROR_NOT_CURRENTLY_AVAILABLE;
+	else if (index >= x->n)
+		hr = E_INVALIDARG;
+	if (hr == S_OK) {
+		const xs_gpu_dispatch_result *r = &x->res[index];
+		memset(out, 0, sizeof(*out));
+		out->StartCycle = r->start_cycle;
+		out->EndCycle = r->end_cycle;
+		out->Cycles = r->cycles;
+		out->Microseconds = (double)r->cycles / d->rt->info->sclk_mhz;
+		out->WavesLaunched = r->waves_launched;
+		out->WaveInstructions = r->wave_insts;
+		out->PeakWavesInFlight = r->peak_waves;
+		out->PeakWavesPerSimd = r->peak_waves_per_simd;
+		out->AverageWavesPerSimd = r->avg_waves_per_simd;
+		out->ScratchSlots = r->scratch_slots;
+		out->PeakScratchSlots = r->peak_scratch_slots;
+		_Static_assert(sizeof(out->WaitCycles) == sizeof(r->wait_cycles), "wait causes");
+		memcpy(out->WaitCycles, r->wait_cycles, sizeof(out->WaitCycles));
+	}
+	pthread_mutex_unlock(&d->submit_lock);
+	return hr;
+}
