@@ -709,6 +709,51 @@ static void test_shift(void **state)
 	rig_fini(&r);
 }
 
+/* Integer ops on operands at the edges of their range (asm/intovf.s): the
+ * ISA's modular results, computed without signed overflow in C (which the
+ * sanitizer build reports). */
+static void test_int_overflow(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "intovf", 32, 32, 0);
+	uint32_t *s = r.w.s;
+	s[0] = 0x80000000u; s[1] = 0xffffffffu; s[2] = 0x7fffffffu; s[3] = 0x00800000u;
+	s[4] = 0x007fffffu; s[5] = 0x80008000u; s[6] = 0x80808080u; s[7] = 0x88888888u;
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	static const uint32_t want[][2] = {
+		{ 1, 0x00800000 }, { 2, 0xffffc000 }, { 3, 0xffffffff }, { 4, 0x00800000 },
+		{ 5, 0x7fffffff }, { 6, 0 }, { 7, 0x40000000 }, { 8, 0x40000000 }, { 9, 0x80000000 },
+		{ 10, 0x80000000 }, { 11, 0x7fffffff }, { 12, 0x3fffffff }, { 13, 0x8000 },
+		{ 14, 0x80008000 }, { 15, 0 }, { 16, 0x7fff8000 }, { 17, 0x8000ffff }, { 18, 0x200 },
+		{ 19, 0xfe000001 }, { 20, 0xffff }, { 21, 0xfe000000 }, { 22, 0xffffffff }, { 23, 1 },
+		{ 24, 0x7f000000 }, { 25, 0x37c }, { 26, 0xffffffff }, { 27, 0 }, { 28, 0xfffffffe },
+	};
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(want); i++)
+		lanes_eq(&r, want[i][0], want[i][1]);
+	assert_int_equal(s[20], 0);            /* v_mad_i64_i32: no carry */
+	assert_int_equal(s[21], 0xffffffff);   /* v_mad_u64_u32: carry in every lane */
+	assert_int_equal(s[10], 0x80000000);
+	assert_int_equal(s[11], 0x40000000);
+	assert_int_equal(s[12], 0x7fffffff);
+	assert_int_equal(s[13], 1);
+	assert_int_equal(s[14], 0x80000000);
+	assert_int_equal(s[15], 1);
+	assert_int_equal(s[16], 0x80000000);
+	assert_int_equal(s[17], 1);
+	assert_int_equal(s[18], 0xffffffff);
+	assert_int_equal(s[19], 0x80000000);
+	assert_int_equal(s[22], 1);
+	assert_int_equal(s[23], 0x80000000);
+	assert_int_equal(s[24], 0x80000000);
+	assert_int_equal(s[25], 0xffffffff);
+	assert_int_equal(s[26], 0xffffffff);
+	assert_int_equal(s[27], 1);
+	assert_int_equal(s[28], 0xffffffff);
+	assert_int_equal(s[29], 0xffffffff);
+	rig_fini(&r);
+}
+
 static void test_intdiv_zero(void **state)
 {
 	(void)state;
@@ -1206,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(test_fp_special),
 		cmocka_unit_test(test_cvt),
 		cmocka_unit_test(test_shift),
+		cmocka_unit_test(test_int_overflow),
 		cmocka_unit_test(test_intdiv_zero),
 		cmocka_unit_test(test_exec_zero),
 		cmocka_unit_test(test_mode),
