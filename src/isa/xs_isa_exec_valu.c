@@ -142,7 +142,9 @@ static inline uint32_t dot4_u8(uint32_t a, uint32_t b)
 }
 static inline uint32_t dot2_i16(uint32_t a, uint32_t b)
 {
-	return (uint32_t)((int32_t)(int16_t)a * (int16_t)b + (int32_t)(int16_t)(a >> 16) * (int16_t)(b >> 16));
+	/* each product fits in int32_t, their sum need not (2 * -32768 * -32768 = 2^31) */
+	return (uint32_t)((int32_t)(int16_t)a * (int16_t)b) +
+	       (uint32_t)((int32_t)(int16_t)(a >> 16) * (int16_t)(b >> 16));
 }
 static inline uint32_t dot2_u16(uint32_t a, uint32_t b)
 {
@@ -170,7 +172,9 @@ V1(v_bfrev_b32, brev32(a))
 V1(v_ffbh_u32, a ? (uint32_t)__builtin_clz(a) : ~0u)
 V1(v_ffbl_b32, a ? (uint32_t)__builtin_ctz(a) : ~0u)
 V1(v_ffbh_i32, ffbh_i(a))
-V2(v_mul_i32_i24, (uint32_t)(sext24(a) * sext24(b)))
+/* The low 32 bits of a product are the same signed or unsigned: multiply the
+ * sign-extended 24-bit values as uint32_t (as int32_t the product overflows). */
+V2(v_mul_i32_i24, (uint32_t)sext24(a) * (uint32_t)sext24(b))
 V2(v_mul_hi_i32_i24, (uint32_t)(((int64_t)sext24(a) * sext24(b)) >> 32))
 V2(v_mul_u32_u24, (a & 0xffffff) * (b & 0xffffff))
 V2(v_mul_hi_u32_u24, (uint32_t)(((uint64_t)(a & 0xffffff) * (b & 0xffffff)) >> 32))
@@ -195,7 +199,7 @@ V2(v_mbcnt_hi_u32_b32, (uint32_t)__builtin_popcount(a & (l < 32 ? 0u : (1u << (l
 V2(v_cvt_pk_u16_u32, umin(a, 0xffff) | umin(b, 0xffff) << 16)
 V2(v_cvt_pk_i16_i32, ((uint32_t)imed3((int32_t)a, -32768, 32767) & 0xffff) |
 			 ((uint32_t)imed3((int32_t)b, -32768, 32767) << 16))
-V3(v_mad_i32_i24, (uint32_t)(sext24(a) * sext24(b)) + c)
+V3(v_mad_i32_i24, (uint32_t)sext24(a) * (uint32_t)sext24(b) + c)
 V3(v_mad_u32_u24, (a & 0xffffff) * (b & 0xffffff) + c)
 V3(v_bfe_u32, bfe_u(a, b, c))
 V3(v_bfe_i32, bfe_i(a, b, c))

@@ -274,7 +274,9 @@ void xs_vdst32_slow(xs_vctx *c, xs_wave *w, const xs_inst *in, uint32_t *res)
 	if (in->mods & XS_MOD_SDWA) {
 		uint32_t e = in->ext;
 		unsigned sel = XS_SDWA_DST_SEL(e), unused = XS_SDWA_DST_UNUSED(e);
-		if (sel != 6) {
+		/* 6 is DWORD; the reserved 7 too, as in the source selects
+		 * (it would shift by 48 below) */
+		if (sel < 6) {
 			unsigned sh = sel < 4 ? 8 * sel : 16 * (sel - 4), width = sel < 4 ? 8 : 16;
 			uint32_t fm = sel < 4 ? 0xffu : 0xffffu, m = fm << sh;
 			for (unsigned l = 0; l < n; l++) {

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "isa/xs_isa.h"
+#include "isa/xs_isa_disasm.h"
 
 #ifndef XS_ISA_ASM_DIR
 #error "XS_ISA_ASM_DIR must name the directory of the assembled test kernels"
@@ -709,6 +710,151 @@ static void test_shift(void **state)
 	rig_fini(&r);
 }
 
+/* Integer ops on operands at the edges of their range (asm/intovf.s): the
+ * ISA's modular results, computed without signed overflow in C (which the
+ * sanitizer build reports). */
+static void test_int_overflow(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "intovf", 32, 32, 0);
+	uint32_t *s = r.w.s;
+	s[0] = 0x80000000u; s[1] = 0xffffffffu; s[2] = 0x7fffffffu; s[3] = 0x00800000u;
+	s[4] = 0x007fffffu; s[5] = 0x80008000u; s[6] = 0x80808080u; s[7] = 0x88888888u;
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	static const uint32_t want[][2] = {
+		{ 1, 0x00800000 }, { 2, 0xffffc000 }, { 3, 0xffffffff }, { 4, 0x00800000 },
+		{ 5, 0x7fffffff }, { 6, 0 }, { 7, 0x40000000 }, { 8, 0x40000000 }, { 9, 0x80000000 },
+		{ 10, 0x80000000 }, { 11, 0x7fffffff }, { 12, 0x3fffffff }, { 13, 0x8000 },
+		{ 14, 0x80008000 }, { 15, 0 }, { 16, 0x7fff8000 }, { 17, 0x8000ffff }, { 18, 0x200 },
+		{ 19, 0xfe000001 }, { 20, 0xffff }, { 21, 0xfe000000 }, { 22, 0xffffffff }, { 23, 1 },
+		{ 24, 0x7f000000 }, { 25, 0x37c }, { 26, 0xffffffff }, { 27, 0 }, { 28, 0xfffffffe },
+	};
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(want); i++)
+		lanes_eq(&r, want[i][0], want[i][1]);
+	assert_int_equal(s[20], 0);            /* v_mad_i64_i32: no carry */
+	assert_int_equal(s[21], 0xffffffff);   /* v_mad_u64_u32: carry in every lane */
+	assert_int_equal(s[10], 0x80000000);
+	assert_int_equal(s[11], 0x40000000);
+	assert_int_equal(s[12], 0x7fffffff);
+	assert_int_equal(s[13], 1);
+	assert_int_equal(s[14], 0x80000000);
+	assert_int_equal(s[15], 1);
+	assert_int_equal(s[16], 0x80000000);
+	assert_int_equal(s[17], 1);
+	assert_int_equal(s[18], 0xffffffff);
+	assert_int_equal(s[19], 0x80000000);
+	assert_int_equal(s[22], 1);
+	assert_int_equal(s[23], 0x80000000);
+	assert_int_equal(s[24], 0x80000000);
+	assert_int_equal(s[25], 0xffffffff);
+	assert_int_equal(s[26], 0xffffffff);
+	assert_int_equal(s[27], 1);
+	assert_int_equal(s[28], 0xffffffff);
+	assert_int_equal(s[29], 0xffffffff);
+	rig_fini(&r);
+}
+
+/* Hostile instruction words: what a kernel can make the decoder, the
+ * interpreter and the disassembler see. Nothing is checked but that they
+ * return; the sanitizer build (make test) turns any out-of-bounds access,
+ * overflow or oversized shift on the way into a failure. */
+static uint64_t hostile_rng = 0x9e3779b97f4a7c15ull;
+static uint64_t hostile_next(void)
+{
+	hostile_rng ^= hostile_rng << 13;
+	hostile_rng ^= hostile_rng >> 7;
+	hostile_rng ^= hostile_rng << 17;
+	return hostile_rng;
+}
+
+/* A register value: random, an edge of an integer or float range, or an
+ * address near the mapped buffer at va (so that memory ops reach memory). */
+static uint32_t hostile_value(uint64_t va)
+{
+	static const uint32_t edge[] = {
+		0, 1, 31, 32, 33, 63, 64, 0xffffffff, 0x80000000, 0x7fffffff, 0x00800000, 0x007fffff,
+		0x00ffffff, 0x8000, 0x7fff, 0xffff, 0x80, 0xff, 0x80008000, 0x80808080, 0x88888888,
+		0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0x00000001, 0x4f000000, 0xcf000000,
+		0x4f800000, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0x7ff00000, 0xfff00000, 0x41e00000, 0xc1e00000,
+	};
+	switch (hostile_next() % 4) {
+	case 0: return (uint32_t)hostile_next();
+	case 1: return edge[hostile_next() % XS_ARRAY_SIZE(edge)];
+	case 2: return (uint32_t)va + (uint32_t)(hostile_next() % 0x10000);
+	default: return (uint32_t)(va >> 32);
+	}
+}
+
+static void test_hostile_words(void **state)
+{
+	(void)state;
+	xs_vm *vm = xs_vm_create();
+	assert_non_null(vm);
+	uint64_t va = 0;
+	xs_err e;
+	assert_int_equal(xs_vm_alloc(vm, 1 << 20, 1 << 16, &va, &e), XS_OK);
+	xs_isa_ctx ctx = { .vm = vm };
+	uint32_t (*v)[XS_MAX_LANES] = calloc(XS_MAX_VGPRS, sizeof(*v));
+	uint8_t *lds = calloc(1, 65536);
+	assert_non_null(v);
+	assert_non_null(lds);
+	xs_wave w;
+	memset(&w, 0, sizeof(w));
+	w.v = v;
+	w.nvgpr = XS_MAX_VGPRS;
+	w.lanes = 32;
+	w.mode = 0xf0u | XS_MODE_IEEE;
+	w.s[XS_SREG_EXEC_LO] = 0xffffffffu;
+
+	/* SDWA dst_sel 7 (reserved) writes like DWORD (6), as the source
+	 * selects read: v_mov_b32_sdwa v1, v2 with dst_sel patched to 7 */
+	static const uint32_t sdwa7[2] = { 0x7e0202f9, 0x00061702 };
+	xs_inst in;
+	assert_int_equal(xs_isa_decode(sdwa7, 2, &in), 8);
+	for (unsigned l = 0; l < 32; l++)
+		v[2][l] = 0x89abcdefu ^ l;
+	assert_int_equal(xs_isa_step(&ctx, &w, &in), XS_WAVE_READY);
+	for (unsigned l = 0; l < 32; l++)
+		assert_int_equal(v[1][l], 0x89abcdefu ^ l);
+
+	/* Random words (all but a few of the implemented ops come up) on random
+	 * and edge-value registers, wave32 and wave64, default and random MODE. */
+	for (unsigned it = 0; it < 300000; it++) {
+		if (it % 64 == 0) {
+			w.lanes = (hostile_next() & 1) ? 64 : 32;
+			for (unsigned r = 0; r < XS_MAX_VGPRS; r++)
+				for (unsigned l = 0; l < XS_MAX_LANES; l++)
+					v[r][l] = hostile_value(va);
+			for (unsigned i = 0; i < 128; i++)
+				w.s[i] = hostile_value(va);
+			w.lds = lds;
+			w.lds_size = (uint32_t)(hostile_next() % 65537);
+			w.flat_scratch = va + hostile_next() % 0x1000;
+		}
+		w.mode = (hostile_next() & 3) ? (0xf0u | XS_MODE_IEEE) : (uint32_t)hostile_next() & 0x3ff;
+		if (hostile_next() & 1)
+			w.s[XS_SREG_EXEC_LO] = w.s[XS_SREG_EXEC_HI] = 0xffffffffu;
+		w.status = XS_WAVE_READY;
+		w.pc = va + 0x80000;
+		w.scc = hostile_next() & 1;
+		uint32_t words[5];
+		for (unsigned i = 0; i < 5; i++)
+			words[i] = (i && (hostile_next() & 1)) ? hostile_value(va) : (uint32_t)hostile_next();
+		char text[XS_DISASM_TEXT_MAX];
+		xs_disasm_result dr;
+		size_t cap = (hostile_next() & 7) ? sizeof(text) : hostile_next() % 16;
+		xs_isa_disasm(words, 1 + hostile_next() % 5, w.pc, NULL, text, cap, &dr);
+		if (!xs_isa_decode(words, 5, &in))
+			continue;
+		xs_wave_status st = xs_isa_step(&ctx, &w, &in);
+		assert_true(st <= XS_WAVE_FAULT);
+	}
+	free(lds);
+	free(v);
+	xs_vm_destroy(vm);
+}
+
 static void test_intdiv_zero(void **state)
 {
 	(void)state;
@@ -1206,6 +1352,8 @@ int main(void)
 		cmocka_unit_test(test_fp_special),
 		cmocka_unit_test(test_cvt),
 		cmocka_unit_test(test_shift),
+		cmocka_unit_test(test_int_overflow),
+		cmocka_unit_test(test_hostile_words),
 		cmocka_unit_test(test_intdiv_zero),
 		cmocka_unit_test(test_exec_zero),
 		cmocka_unit_test(test_mode),
