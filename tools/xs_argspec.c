@@ -202,7 +202,8 @@ int xs_argspec_parse(const char *s, xs_argspec *out, char *err, size_t errlen)
 			return -1;
 		break;
 	case XS_AS_LOCAL:
-		if (parse_bytes(s, v, &a.bytes, err, errlen))
+		/* local:0 is allowed: the LDS may come from --launch lds= (S3.3) */
+		if (strcmp(v, "0") && parse_bytes(s, v, &a.bytes, err, errlen))
 			return -1;
 		break;
 	case XS_AS_IN: case XS_AS_OUT: case XS_AS_INOUT: {

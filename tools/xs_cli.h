@@ -73,4 +73,7 @@ int xs_cli_parse_title_scratch(const char *verb, const char *s, uint64_t per_wav
 /* Byte count with K/M/G, 1..max, for option `opt`: 0 or XS_CLI_USAGE_ERROR. */
 int xs_cli_parse_bytes(const char *verb, const char *opt, const char *s, uint64_t max, uint64_t *out);
 
+/* xs12 demo's D3D12 part: the failures. */
+int xs_cli_demo_d3d12(const char *kernel_dir);
+
 #endif

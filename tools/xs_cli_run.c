@@ -19,6 +19,7 @@ static void help(FILE *f)
 		"                [--machine seriesx|seriess] [--scratch-waves N] [--title-scratch SIZE]\n"
 		"                [--timing|--functional] [--threads N] [--watchdog SPEC] [--debug-layer] [--json]\n"
 		"                [--trace FILE.json] [--svg FILE.svg] [--record FILE] [--cc FLAGS]\n"
+		"                [--launch lds=BYTES,x=N,y=N,z=N]\n"
 		"                [--async FILE2 --groups .. --block .. [--arg ..] [--kernel ..] [--cu-mask ..]]\n"
 		"\n"
 		"Options of a kernel (the first, or the --async one after --async):\n"
@@ -34,6 +35,10 @@ static void help(FILE *f)
 		"  --kernel NAME   the kernel, when the code object has several\n"
 		"  --queue Q       direct (graphics ring, default) or compute (async compute queue);\n"
 		"                  the --async kernel always runs on the compute queue\n"
+		"  --launch L      launch parameters (SetComputeShaderLaunchParametersX, SPEC S3):\n"
+		"                  lds=BYTES the group's LDS (512-byte units, at most 64K), x=,y=,z=\n"
+		"                  the group shape (1..2048 each, 32 waves at most), any of them;\n"
+		"                  x= replaces --block, and the S3 rules apply\n"
 		"  --cu-mask M     CUs the dispatch may use, one bit per CU (chip-wide index); a\n"
 		"                  WGP-mode kernel needs both CUs of a WGP (e.g. 0x3)\n"
 		"\n"
@@ -69,13 +74,15 @@ static void help(FILE *f)
 
 /* ---- options ---------------------------------------------------------------- */
 
-enum { OPT_KERNEL = 'k', OPT_GROUPS = 'g', OPT_BLOCK = 'b', OPT_ARG = 'a', OPT_QUEUE = 'q', OPT_CU_MASK = 'c' };
-#define KERNEL_OPTS "kgbaqc" /* the options each kernel has; the others are the run's */
+enum { OPT_KERNEL = 'k', OPT_GROUPS = 'g', OPT_BLOCK = 'b', OPT_ARG = 'a', OPT_QUEUE = 'q', OPT_CU_MASK = 'c',
+       OPT_LAUNCH = 'L' };
+#define KERNEL_OPTS "kgbaqcL" /* the options each kernel has; the others are the run's */
 
 static const struct option kernel_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "groups", required_argument, NULL, OPT_GROUPS },
 	{ "block", required_argument, NULL, OPT_BLOCK },
+	{ "launch", required_argument, NULL, OPT_LAUNCH },
 	{ "arg", required_argument, NULL, OPT_ARG },
 	{ "queue", required_argument, NULL, OPT_QUEUE },
 	{ "cu-mask", required_argument, NULL, OPT_CU_MASK },
@@ -114,6 +121,8 @@ typedef struct kernel_cli {
 	uint32_t groups[3], block[3], queue;
 	uint64_t cu_mask;
 	bool queue_given;
+	bool launch;             /* --launch given */
+	uint32_t launch_lds;     /* bytes, UINT32_MAX = not given */
 } kernel_cli;
 
 /* "2s", "1500ms", "20us", "off" -> units of `unit_us` microseconds
@@ -168,6 +177,48 @@ static int parse_watchdog(const char *s, xs_device_desc *d)
 	return 0;
 }
 
+/* --launch lds=BYTES,x=N,y=N,z=N: S3's launch parameters. The values'
+ * rules (S3.3-S3.5, S3.7) are the runtime's, at the dispatch. */
+static int parse_launch(const char *arg, kernel_cli *kc)
+{
+	char buf[200];
+	snprintf(buf, sizeof(buf), "%s", arg);
+	kc->launch = true;
+	bool shape = false;
+	for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		uint64_t v = 0;
+		if (!eq)
+			return xs_cli_usage_error("run", "--launch '%s': '%s' is not lds=BYTES, x=N, y=N or z=N", arg, t);
+		*eq = 0;
+		if (!strcmp(t, "lds")) {
+			if (strcmp(eq + 1, "0") && xs_cli_parse_bytes("run", "--launch lds", eq + 1, 1u << 20, &v))
+				return XS_CLI_USAGE_ERROR;
+		} else {
+			uint32_t u;
+			if (!xs_cli_parse_u32(eq + 1, &u))
+				return xs_cli_usage_error("run", "--launch %s=%s: expected a number", t, eq + 1);
+			v = u;
+		}
+		if (!strcmp(t, "lds")) {
+			if (v % 512)
+				return xs_cli_usage_error("run", "--launch lds=%s: LDSSize is in units of 512 bytes (S3.3)",
+							  eq + 1);
+			kc->launch_lds = (uint32_t)v;
+		} else if (!strcmp(t, "x") || !strcmp(t, "y") || !strcmp(t, "z")) {
+			if (!shape) {
+				kc->block[0] = kc->block[1] = kc->block[2] = 1;
+				shape = true;
+			}
+			kc->block[t[0] - 'x'] = (uint32_t)v;
+			kc->bdims = XS_MAX(kc->bdims, t[0] - 'x' + 1);
+		} else {
+			return xs_cli_usage_error("run", "--launch '%s': '%s' is not lds, x, y or z", arg, t);
+		}
+	}
+	return 0;
+}
+
 /* Parses argv[0] = the verb or "--async", then FILE and options; run-wide
  * options only when g != NULL. Returns 0, XS_CLI_USAGE_ERROR, or -1 for
  * --help (printed). */
@@ -206,6 +257,10 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		case OPT_BLOCK:
 			if (!(kc->bdims = xs_cli_parse_dims(optarg, kc->block)))
 				return xs_cli_usage_error("run", "--block '%s': expected X[,Y[,Z]] of positive integers", optarg);
+			break;
+		case OPT_LAUNCH:
+			if (parse_launch(optarg, kc))
+				return XS_CLI_USAGE_ERROR;
 			break;
 		case OPT_ARG:
 			if (kc->nspecs == MAX_ARGS)
@@ -268,7 +323,7 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		return xs_cli_usage_error("run", "%s: expected a code object file", who);
 	kc->path = file;
 	if (!kc->gdims || !kc->bdims)
-		return xs_cli_usage_error("run", "%s: --groups and --block are required", who);
+		return xs_cli_usage_error("run", "%s: --groups and --block (or --launch x=) are required", who);
 	return 0;
 }
 
@@ -530,7 +585,7 @@ int xs_cli_run(int argc, char **argv)
 			break;
 		}
 	run_opts g = { .machine = XS_MACHINE_SERIES_X, .cc = XS_CC_OPTS_DEFAULT };
-	kernel_cli kc[2] = { { .queue = 0 }, { .queue = 1 } };
+	kernel_cli kc[2] = { { .queue = 0, .launch_lds = UINT32_MAX }, { .queue = 1, .launch_lds = UINT32_MAX } };
 	int njobs = split < argc ? 2 : 1;
 	int r = parse_kernel(split, argv, &kc[0], &g, "first kernel");
 	if (r)
@@ -610,9 +665,18 @@ int xs_cli_run(int argc, char **argv)
 		}
 		if ((rc = bind_args(dev, jb->k, jb->ra, kc[j].nspecs, kc[j].specs, jb->kargs, &dynamic_lds)))
 			break;
+		if (kc[j].launch && kc[j].launch_lds != UINT32_MAX) {
+			/* S3.3: the group's whole LDS; what the kernel has beyond its static LDS is dynamic */
+			if (kc[j].launch_lds < jb->k->group_segment_fixed_size) {
+				rc = xs_cli_usage_error("run", "--launch lds=%u: S3.7: below %s's %u bytes of static LDS",
+							kc[j].launch_lds, jb->k->name, jb->k->group_segment_fixed_size);
+				break;
+			}
+			dynamic_lds = kc[j].launch_lds - jb->k->group_segment_fixed_size;
+		}
 		jb->desc = (xs_dispatch_desc){
 			.kernel = jb->k, .module = jb->mod, .kernargs = jb->kargs, .kernargs_size = jb->k->kernarg_size,
-			.dynamic_lds = dynamic_lds,
+			.dynamic_lds = dynamic_lds, .launch_parameters = kc[j].launch,
 			.work_dim = (uint32_t)(kc[j].gdims > kc[j].bdims ? kc[j].gdims : kc[j].bdims),
 			.queue = kc[j].queue, .cu_mask = kc[j].cu_mask,
 		};

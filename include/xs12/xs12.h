@@ -244,6 +244,9 @@ typedef struct xs_dispatch_desc {
 	uint32_t work_dim;                /* 1..3 for get_work_dim(); 0 = highest dimension with size > 1 */
 	uint32_t queue;                   /* 0 = direct (graphics ring), 1..3 = async compute queues */
 	uint64_t cu_mask;                 /* CUs the dispatch may use, bit per CU (chip-wide); 0 = all */
+	/* block and dynamic_lds are D3D12XBOX launch parameters (SPEC S3): the
+	 * S3 rules apply and the messages name them. */
+	bool launch_parameters;
 } xs_dispatch_desc;
 
 /* Why thread groups that were ready to launch waited (SPI resources). */

@@ -88,7 +88,7 @@ XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs
 			.mod = d->module->rt, .k = kk, .groups = { d->groups[0], d->groups[1], d->groups[2] },
 			.block = { d->block[0], d->block[1], d->block[2] }, .kernargs = d->kernargs,
 			.kernargs_size = d->kernargs_size, .dynamic_lds = d->dynamic_lds, .work_dim = d->work_dim,
-			.cu_mask = d->cu_mask, .queue = q, .ring = q < XS_GPU_MAX_QUEUES ? dev->ring[q] : (xs_rt_ring){ 0 },
+			.cu_mask = d->cu_mask, .queue = q, .launch_override = d->launch_parameters, .ring = q < XS_GPU_MAX_QUEUES ? dev->ring[q] : (xs_rt_ring){ 0 },
 		};
 		if ((st = xs_rt_check_launch(dev->rt, &L, &e)))
 			break;
