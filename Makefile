@@ -10,6 +10,7 @@ BUILD ?= build
 # overflow, and honours log_path, which tests/sanitizer/run relies on.
 SAN_BUILD ?= build-san
 SAN_CC ?= clang-15
+SAN_CXX ?= clang++-15
 SAN_MESON_ARGS = -Ddebug=true -Doptimization=1 -Db_ndebug=false \
 	-Db_sanitize=address,undefined -Db_lundef=false
 # CI builds with warnings as errors.
@@ -23,7 +24,7 @@ all: bootstrap
 
 san: bootstrap
 	@test -f $(SAN_BUILD)/build.ninja || \
-		CC=$(SAN_CC) meson setup $(SAN_BUILD) $(MESON_ARGS) $(SAN_MESON_ARGS)
+		CC=$(SAN_CC) CXX=$(SAN_CXX) meson setup $(SAN_BUILD) $(MESON_ARGS) $(SAN_MESON_ARGS)
 	ninja -C $(SAN_BUILD)
 
 bootstrap:

@@ -222,28 +222,56 @@ static bool recording(d3d12_list *l, const char *method)
 	return true;
 }
 
-static void add_use(d3d12_list *l, const xs_rt_launch_info *info, const char *kernel)
+static bool same_layout(const d3d12_scratch_use *u, const xs_rt_launch_info *info)
 {
+	return u->va == info->ring_va && u->size == info->ring_bytes && u->per_wave == info->per_wave &&
+	       u->slots == info->ring_slots;
+}
+
+/* A dispatch's scratch use. S1.7: a ring laid over memory that an earlier
+ * ring of the list, not separated by a full flush, laid out differently may
+ * still hold needs that flush (the debug layer says so; false then). */
+static bool add_use(d3d12_list *l, const xs_rt_launch_info *info, const char *kernel)
+{
+	d3d12_device *d = l->obj.device;
+	for (uint32_t i = 0; d->debug && i < l->nuses; i++) {
+		const d3d12_scratch_use *u = &l->uses[i];
+		if (u->epoch == l->flush_epoch && !same_layout(u, info) && u->va < info->ring_va + info->ring_bytes &&
+		    info->ring_va < u->va + u->size) {
+			d3d12_list_error(l, XS_MSG_SCRATCH_REUSE_NO_FLUSH,
+					 "dispatch %u (%s) lays a ring of %u slots of %llu KB over 0x%llx (%llu bytes), memory "
+					 "that %s's ring of %u slots of %u KB still uses: reusing the memory under a ring needs "
+					 "a full pipeline flush (a ResourceBarrier) between them", l->ndispatches, kernel,
+					 info->ring_slots, (unsigned long long)info->per_wave / 1024,
+					 (unsigned long long)info->ring_va, (unsigned long long)info->ring_bytes, u->who,
+					 u->slots, u->per_wave / 1024);
+			return false;
+		}
+	}
+	for (uint32_t i = 0; i < l->nuses; i++)
+		if (same_layout(&l->uses[i], info) && l->uses[i].epoch == l->flush_epoch)
+			return true;
 	if (l->nuses == l->cap_uses) {
 		uint32_t ncap = l->cap_uses ? 2 * l->cap_uses : 8;
 		d3d12_scratch_use *n = realloc(l->uses, ncap * sizeof(*n));
 		if (!n)
-			return;
+			return true;
 		l->uses = n;
 		l->cap_uses = ncap;
 	}
-	for (uint32_t i = 0; i < l->nuses; i++)
-		if (l->uses[i].va == info->ring_va && l->uses[i].size == info->ring_bytes)
-			return;
 	d3d12_scratch_use *u = &l->uses[l->nuses++];
 	memset(u, 0, sizeof(*u));
 	u->va = info->ring_va;
 	u->size = info->ring_bytes;
+	u->per_wave = (uint32_t)info->per_wave;
+	u->slots = info->ring_slots;
+	u->epoch = l->flush_epoch;
 	u->default_ring = info->default_ring;
 	u->list_id = l->id;
 	char lab[200];
 	snprintf(u->who, sizeof(u->who), "%s (dispatch %u, %s)", d3d12_object_label(&l->obj, lab, sizeof(lab)),
 		 l->ndispatches, kernel);
+	return true;
 }
 
 /* ---- lists: dispatches ------------------------------------------------------------------------ */
@@ -459,6 +487,7 @@ static void begin(d3d12_list *l, d3d12_allocator *a, d3d12_pipeline *pso)
 	l->pm4_va = 0;
 	l->ndispatches = 0;
 	l->nops = l->nuses = l->nused = 0;
+	l->flush_epoch = 0;
 	l->root_set = 0;
 	memset(l->root_args, 0, sizeof(l->root_args));
 	/* S1.14: every list starts from the driver default; so do S3's overrides. */
@@ -676,6 +705,7 @@ static void STDMETHODCALLTYPE list_ResourceBarrier(ID3D12GraphicsCommandList6 *T
 	xs_pm4_event_write(&l->pm4, V_028A90_CS_PARTIAL_FLUSH);
 	xs_pm4_acquire_mem(&l->pm4, S_586_GLV_INV(1) | S_586_GL1_INV(1) | S_586_GL2_INV(1) | S_586_GL2_WB(1) |
 					    S_586_GLK_INV(1));
+	l->flush_epoch++; /* S1.7: ring memory may be reused after this */
 	d3d12_list_breadcrumb(l, D3D12_AUTO_BREADCRUMB_OP_RESOURCEBARRIER);
 }
 

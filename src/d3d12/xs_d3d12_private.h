@@ -332,6 +332,8 @@ d3d12_allocator *d3d12_allocator_from_iface(ID3D12CommandAllocator *iface);
 /* One dispatch's scratch use, for the S1.10 reuse check at submission. */
 typedef struct d3d12_scratch_use {
 	uint64_t va, size;             /* the memory the ring's V# points at */
+	uint32_t per_wave, slots;      /* its layout: COMPUTE_TMPRING_SIZE */
+	uint32_t epoch;                /* full flushes (barriers) of its list before it (S1.7) */
 	bool default_ring;
 	unsigned hw;                   /* hardware queue */
 	uint64_t seq;                  /* its submission's completion sequence (0: not submitted) */
@@ -366,6 +368,7 @@ typedef struct d3d12_list {
 	uint64_t crumb_va;
 	d3d12_scratch_use *uses;
 	uint32_t nuses, cap_uses;
+	uint32_t flush_epoch;          /* barriers recorded so far (S1.7) */
 	/* debug layer: GPU addresses the list's work reads or writes (root
 	 * views, copies, indirect buffers), for RESOURCE_IN_USE at release */
 	uint64_t *used_va;

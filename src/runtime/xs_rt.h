@@ -100,6 +100,7 @@ typedef struct xs_rt_device {
 	 * mapped (recorded lists point at it) until the device goes. */
 	uint32_t scratch_waves;
 	uint64_t scratch_va, scratch_size;
+	uint64_t scratch_per_wave;    /* its slot size: the largest need so far */
 	uint64_t *old_scratch;
 	uint32_t nold_scratch;
 	struct xs_rt_queue *queues;   /* XS_GPU_MAX_QUEUES */

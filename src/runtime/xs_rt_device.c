@@ -74,9 +74,13 @@ void xs_rt_device_destroy(xs_rt_device *d)
 
 xs_status xs_rt_default_scratch(xs_rt_device *d, uint64_t per_wave, xs_err *e)
 {
-	uint64_t bytes = per_wave * d->scratch_waves;
-	if (bytes <= d->scratch_size)
+	/* One layout for every dispatch on the driver's ring, the largest need
+	 * so far (as RADV sizes its compute scratch): dispatches of different
+	 * kernels may overlap on it without their slots colliding. */
+	if (d->scratch_va && per_wave <= d->scratch_per_wave)
 		return XS_OK;
+	uint64_t pw = XS_MAX(per_wave, d->scratch_per_wave);
+	uint64_t bytes = pw * d->scratch_waves;
 	/* Outgrown: a new allocation. The old one stays: lists recorded before
 	 * point their V# at it (freed with the device). */
 	uint64_t va;
@@ -94,6 +98,7 @@ xs_status xs_rt_default_scratch(xs_rt_device *d, uint64_t per_wave, xs_err *e)
 	}
 	d->scratch_va = va;
 	d->scratch_size = bytes;
+	d->scratch_per_wave = pw;
 	xs_vm_set_name(d->vm, va, "the driver's default scratch (one allocation for every queue and ring, S1.8)",
 		       NULL);
 	return XS_OK;

@@ -266,6 +266,7 @@ xs_status xs_rt_record_launch(xs_rt_device *dev, xs_rt_cmdmem *mem, xs_pm4_build
 			waves = dev->scratch_waves;
 			scratch_base = dev->scratch_va;
 			ring_bytes = dev->scratch_size;
+			info->per_wave = dev->scratch_per_wave; /* the ring's slot size, not only this kernel's */
 			pthread_mutex_unlock(&dev->lock);
 			if (st)
 				return st;

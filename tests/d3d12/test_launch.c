@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static const char *vadd_path, *lds_path, *g2048_path, *args_path;
+static const char *vadd_path, *lds_path, *g2048_path, *args_path, *lds_cu_path;
 
 static D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS lp(UINT flags, UINT lds, UINT x, UINT y, UINT z)
 {
@@ -203,6 +203,55 @@ static void group_of_2048_wave64_threads(void **state)
 	t_close(&c);
 }
 
+/* ---- S3.6: CU mode and WGP mode -------------------------------------------------------- */
+
+/* The same kernel compiled for WGP mode (the default) and CU mode, given
+ * 40 KB of LDS per group by the launch parameters: a WGP-mode group draws
+ * on the WGP's whole 128 KB (3 groups fit), a CU-mode group on its CU's
+ * 64 KB (1 per CU, 2 per WGP). The peak waves in flight say so, 3 : 2. */
+static void cu_mode_and_wgp_mode(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { G = 256, NG = 624, N = G * NG };
+	static uint32_t in[N], sums[NG];
+	for (int i = 0; i < N; i++)
+		in[i] = (uint32_t)i * 3u + 1u;
+	ID3D12Resource *uin = t_upload(&c, in, sizeof(in));
+	ID3D12Resource *usum = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, sizeof(sums));
+	UINT peak[2];
+	for (int cu = 0; cu < 2; cu++) {
+		HRESULT hr;
+		ID3D12PipelineState *p = t_pipeline(&c, cu ? lds_cu_path : lds_path, "lds_reduce_dyn", &hr);
+		assert_int_equal(hr, S_OK);
+		D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS l = lp(SHAPE | LDS, 80, G, 1, 1); /* 40 KB */
+		ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &l);
+		t_set_pipeline(&c, p);
+		ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, ID3D12Resource_GetGPUVirtualAddress(uin));
+		ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 1, ID3D12Resource_GetGPUVirtualAddress(usum));
+		ID3D12GraphicsCommandList6_Dispatch(c.list, NG, 1, 1);
+		assert_int_equal(t_run(&c), S_OK);
+		XS12_DISPATCH_STATISTICS st;
+		assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 0, &st), S_OK);
+		peak[cu] = st.PeakWavesInFlight;
+		t_read(&c, usum, sums, sizeof(sums));
+		for (int g = 0; g < NG; g++) {
+			uint32_t s = 0;
+			for (int i = 0; i < G; i++)
+				s += in[g * G + i];
+			assert_int_equal(sums[g], s);
+		}
+		ID3D12PipelineState_Release(p);
+	}
+	/* 26 WGPs x 3 groups x 8 waves in WGP mode, x 2 groups in CU mode */
+	assert_int_equal(peak[0], 26 * 3 * 8);
+	assert_int_equal(peak[1], 26 * 2 * 8);
+	ID3D12Resource_Release(uin);
+	ID3D12Resource_Release(usum);
+	t_close(&c);
+}
+
 /* ---- ExecuteIndirect --------------------------------------------------------------------- */
 
 static ID3D12RootSignature *vadd_root_signature(t_ctx *c)
@@ -310,10 +359,11 @@ static void execute_indirect_from_gpu_written_arguments(void **state)
 
 int main(int argc, char **argv)
 {
-	if (argc < 5) {
-		fprintf(stderr, "usage: test_launch VADD LDS_REDUCE GROUP2048 INDIRECT_ARGS\n");
+	if (argc < 6) {
+		fprintf(stderr, "usage: test_launch VADD LDS_REDUCE GROUP2048 INDIRECT_ARGS LDS_REDUCE_CUMODE\n");
 		return 2;
 	}
+	lds_cu_path = argv[5];
 	vadd_path = argv[1];
 	lds_path = argv[2];
 	g2048_path = argv[3];
@@ -322,6 +372,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(each_rule_broken),
 		cmocka_unit_test(overrides_reach_the_kernel),
 		cmocka_unit_test(group_of_2048_wave64_threads),
+		cmocka_unit_test(cu_mode_and_wgp_mode),
 		cmocka_unit_test(execute_indirect_from_gpu_written_arguments),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

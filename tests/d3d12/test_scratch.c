@@ -215,6 +215,39 @@ static void information_x_and_documented_usage(void **state)
 	t_close(&c);
 }
 
+/* ---- S1.13: at most 32 scratch waves per CU, 16 per SIMD ----------------------------------- */
+
+/* A ring of more slots than tmpring can express: the warning, and the GPU
+ * uses 32 per CU (1664 on Series X), never more than 16 waves per SIMD. */
+static void at_most_32_scratch_waves_per_cu(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, spill_path, NULL, &hr);
+	UINT per_wave = scratch_units_from_metadata() * 1024;
+	UINT64 bytes = (UINT64)per_wave * 2400;
+	ID3D12Resource *ring = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, bytes);
+	spill_run r;
+	spill_setup(&c, &r, 4096 * 32, 1);
+	ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE,
+							  ID3D12Resource_GetGPUVirtualAddress(ring), bytes, per_wave);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_SCRATCH_SLOTS_OVER_CAP);
+	spill_record(&c, p, &r);
+	assert_int_equal(t_run(&c), S_OK);
+	XS12_DISPATCH_STATISTICS st;
+	assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 0, &st), S_OK);
+	assert_int_equal(st.ScratchSlots, 52 * 32);
+	assert_true(st.PeakScratchSlots <= 52 * 32 && st.PeakScratchSlots > 52 * 16);
+	assert_true(st.PeakWavesPerSimd <= 16);
+	assert_true(spill_right(&c, &r));
+	spill_free(&r);
+	ID3D12Resource_Release(ring);
+	ID3D12PipelineState_Release(p);
+	t_close(&c);
+}
+
 /* ---- S1.8, S1.9: the default scratch and async compute --------------------------- */
 
 static void default_scratch_on_async_compute(void **state)
@@ -340,6 +373,72 @@ static void reuse_without_ordering(void **state)
 	}
 }
 
+/* ---- S1.7: tmpring changes pipelined, memory reuse needs a full flush ---------- */
+
+/* Two dispatches of one list, the second's ring laid over the first's memory
+ * with another slot size: without a barrier the debug layer refuses it and,
+ * without the debug layer, the two corrupt each other; with a barrier both
+ * are right. Rings over separate memory change size without a flush, and the
+ * dispatches overlap (the change is pipelined). */
+static void reuse_needs_a_flush(void **state)
+{
+	(void)state;
+	enum { NOFLUSH_DEBUG, NOFLUSH, FLUSH, SEPARATE };
+	for (int mode = 0; mode < 4; mode++) {
+		t_ctx c;
+		t_open(&c, mode != NOFLUSH, D3D12_COMMAND_LIST_TYPE_DIRECT);
+		HRESULT hr;
+		ID3D12PipelineState *p = t_pipeline(&c, spill_path, NULL, &hr);
+		ID3D12Resource *m1 = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 2u << 20);
+		ID3D12Resource *m2 = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 2u << 20);
+		spill_run a, b;
+		spill_setup(&c, &a, 16384, 5);
+		spill_setup(&c, &b, 16384, 77);
+		D3D12_GPU_VIRTUAL_ADDRESS va1 = ID3D12Resource_GetGPUVirtualAddress(m1);
+		D3D12_GPU_VIRTUAL_ADDRESS va2 = ID3D12Resource_GetGPUVirtualAddress(mode == SEPARATE ? m2 : m1);
+		ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE, va1,
+								  2u << 20, 16384);
+		spill_record(&c, p, &a);
+		if (mode == FLUSH) {
+			D3D12_RESOURCE_BARRIER bar = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
+			ID3D12GraphicsCommandList6_ResourceBarrier(c.list, 1, &bar);
+		}
+		ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE, va2,
+								  2u << 20, 12288);
+		spill_record(&c, p, &b);
+		char text[800];
+		D3D12_MESSAGE_ID id = t_last_message(&c, text, sizeof(text));
+		if (mode == NOFLUSH_DEBUG) {
+			assert_int_equal(id, XS12_MESSAGE_ID_SCRATCH_REUSE_NO_FLUSH);
+			assert_non_null(strstr(text, "S1.7"));
+			assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
+		} else {
+			assert_int_equal(id, 0);
+			assert_int_equal(t_run(&c), S_OK);
+			XS12_DISPATCH_STATISTICS s0, s1;
+			ID3D12GraphicsCommandList *gl = (ID3D12GraphicsCommandList *)c.list;
+			assert_int_equal(XS12GetDispatchStatistics(gl, 0, &s0), S_OK);
+			assert_int_equal(XS12GetDispatchStatistics(gl, 1, &s1), S_OK);
+			if (mode == SEPARATE) /* no flush: the second starts while the first runs */
+				assert_true(s1.StartCycle < s0.EndCycle);
+			else if (mode == FLUSH)
+				assert_true(s1.StartCycle >= s0.EndCycle);
+			bool ok = spill_right(&c, &a) && spill_right(&c, &b);
+			if (mode == NOFLUSH) {
+				assert_false(ok);
+			} else {
+				assert_true(ok);
+			}
+		}
+		spill_free(&a);
+		spill_free(&b);
+		ID3D12Resource_Release(m1);
+		ID3D12Resource_Release(m2);
+		ID3D12PipelineState_Release(p);
+		t_close(&c);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -350,8 +449,10 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(each_rule_broken),
 		cmocka_unit_test(information_x_and_documented_usage),
+		cmocka_unit_test(at_most_32_scratch_waves_per_cu),
 		cmocka_unit_test(default_scratch_on_async_compute),
 		cmocka_unit_test(reuse_without_ordering),
+		cmocka_unit_test(reuse_needs_a_flush),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
