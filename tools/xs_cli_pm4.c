@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "common/xs_common.h"
+#include "hw/xs_hw_pm4.h"
+#include "pm4/xs_pm4_parse.h"
 #include "pm4/xs_pm4_print.h"
+#include "runtime/xs_rt.h"
 
 #define PM4_MAX_FILE_BYTES ((size_t)64 << 20)
 
@@ -19,7 +22,88 @@ static void help(FILE *f)
 		   "with its header, register writes as NAME <- value with their fields, and the named\n"
 		   "fields of other packets. FILE holds raw little-endian dwords, or, if its name ends\n"
 		   "in .txt, hex dwords (optional 0x), any number per line, '#' starting a comment.\n"
-		   "A malformed stream prints what decoded, then the error naming the dword; exit 1.\n");
+		   "A malformed stream prints what decoded, then the error naming the dword; exit 1.\n"
+		   "\n"
+		   "FILE may also be a recording (xs12 run --record, XS12_RECORD for a D3D12 program):\n"
+		   "then each submission of each batch is decoded from the recorded GPU memory, with the\n"
+		   "command buffers it calls (INDIRECT_BUFFER) after it; --json prints one JSON document\n"
+		   "per command buffer, one per line.\n");
+}
+
+typedef struct walk_ctx {
+	bool json;
+	int failed;
+} walk_ctx;
+
+static uint32_t *read_ib(xs_vm *vm, uint64_t va, uint32_t ndw)
+{
+	if (!ndw || ndw > XS_IB_SIZE_MAX)
+		return NULL;
+	uint32_t *dw = malloc((size_t)ndw * 4);
+	if (dw && !xs_vm_read(vm, va, dw, (size_t)ndw * 4, NULL)) {
+		free(dw);
+		dw = NULL;
+	}
+	return dw;
+}
+
+static int print_ib(walk_ctx *w, const char *name, const uint32_t *dw, size_t n)
+{
+	xs_err err;
+	xs_err_clear(&err);
+	if (w->json) {
+		int r = xs_pm4_print_json(stdout, name, dw, n, &err);
+		putchar('\n');
+		if (r)
+			fprintf(stderr, "xs12 pm4: %s: %s\n", name, err.msg);
+		return r;
+	}
+	printf("# %s\n", name);
+	int r = xs_pm4_print(stdout, dw, n, &err);
+	if (r)
+		fprintf(stderr, "xs12 pm4: %s: %s\n", name, err.msg);
+	return r;
+}
+
+/* One submission: the runtime's command buffer, then each one it calls. */
+static xs_status walk_sub(void *user, uint32_t batch, uint32_t queue, uint64_t va, uint32_t ndw, xs_vm *vm, xs_err *e)
+{
+	walk_ctx *w = user;
+	(void)e;
+	char name[160];
+	snprintf(name, sizeof(name), "batch %u, queue %u: command buffer 0x%llx (%u dwords)", batch, queue,
+		 (unsigned long long)va, ndw);
+	uint32_t *dw = read_ib(vm, va, ndw);
+	if (!dw) {
+		fprintf(stderr, "xs12 pm4: %s is not in the recorded memory\n", name);
+		w->failed = 1;
+		return XS_OK;
+	}
+	if (print_ib(w, name, dw, ndw))
+		w->failed = 1;
+	xs_pm4_iter it;
+	xs_pm4_packet p;
+	xs_err perr;
+	xs_pm4_iter_init(&it, dw, ndw);
+	while (xs_pm4_next(&it, &p, &perr) > 0) {
+		if (p.type != 3 || p.opcode != PKT3_INDIRECT_BUFFER)
+			continue;
+		uint64_t ib = (uint64_t)p.body[0] | ((uint64_t)p.body[1] << 32);
+		uint32_t n = G_3F2_IB_SIZE(p.body[2]);
+		snprintf(name, sizeof(name), "batch %u, queue %u: called by it, command buffer 0x%llx (%u dwords)", batch,
+			 queue, (unsigned long long)ib, n);
+		uint32_t *sub = read_ib(vm, ib, n);
+		if (!sub) {
+			fprintf(stderr, "xs12 pm4: %s is not in the recorded memory\n", name);
+			w->failed = 1;
+			continue;
+		}
+		if (print_ib(w, name, sub, n))
+			w->failed = 1;
+		free(sub);
+	}
+	free(dw);
+	return XS_OK;
 }
 
 /* Hex text: tokens separated by blanks or commas, '#' to end of line. */
@@ -106,6 +190,17 @@ int xs_cli_pm4(int argc, char **argv)
 	if (xs_read_file(path, PM4_MAX_FILE_BYTES, &data, &size, &err)) {
 		fprintf(stderr, "xs12 pm4: %s\n", err.msg);
 		return 1;
+	}
+	if (xs_rt_is_recording(data, size)) {
+		free(data);
+		walk_ctx w = { .json = json };
+		if (xs_rt_record_walk(path, walk_sub, &w, &err)) {
+			fflush(stdout);
+			fprintf(stderr, "xs12 pm4: %s\n", err.msg);
+			return 1;
+		}
+		fflush(stdout);
+		return w.failed;
 	}
 	uint32_t *dw = NULL;
 	size_t n = 0;

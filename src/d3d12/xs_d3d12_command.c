@@ -687,7 +687,7 @@ static void STDMETHODCALLTYPE list_SetComputeRootUnorderedAccessView(ID3D12Graph
 }
 
 /* Barriers: the dispatches before finish, then caches are made coherent
- * (CS_PARTIAL_FLUSH, ACQUIRE_MEM), as RADV does for a UAV barrier. */
+ * (CS_PARTIAL_FLUSH, ACQUIRE_MEM). */
 static void STDMETHODCALLTYPE list_ResourceBarrier(ID3D12GraphicsCommandList6 *This, UINT n,
 						   const D3D12_RESOURCE_BARRIER *b)
 {
@@ -702,9 +702,10 @@ static void STDMETHODCALLTYPE list_ResourceBarrier(ID3D12GraphicsCommandList6 *T
 		}
 	if (!n)
 		return;
+	/* the L2 is coherent for every CU: the vector and scalar L0s and the
+	 * GL1 go, the L2 stays (as RADV's compute barriers on gfx10) */
 	xs_pm4_event_write(&l->pm4, V_028A90_CS_PARTIAL_FLUSH);
-	xs_pm4_acquire_mem(&l->pm4, S_586_GLV_INV(1) | S_586_GL1_INV(1) | S_586_GL2_INV(1) | S_586_GL2_WB(1) |
-					    S_586_GLK_INV(1));
+	xs_pm4_acquire_mem(&l->pm4, S_586_GLV_INV(1) | S_586_GL1_INV(1) | S_586_GLK_INV(1));
 	l->flush_epoch++; /* S1.7: ring memory may be reused after this */
 	d3d12_list_breadcrumb(l, D3D12_AUTO_BREADCRUMB_OP_RESOURCEBARRIER);
 }

@@ -344,8 +344,19 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 		free(d);
 		return E_INVALIDARG;
 	}
-	/* A D3D12 program's submissions recorded without changing it. */
-	const char *rec = desc->RecordPath ? desc->RecordPath : getenv("XS12_RECORD");
+	/* A D3D12 program's submissions recorded without changing it. With
+	 * XS12_RECORD, the process's first device writes PATH, the next ones
+	 * PATH.2, PATH.3, ... (a recording is of one device). */
+	const char *rec = desc->RecordPath;
+	char numbered[1100];
+	if (!rec && (rec = getenv("XS12_RECORD")) && *rec) {
+		static atomic_uint devices;
+		unsigned n = atomic_fetch_add(&devices, 1) + 1;
+		if (n > 1) {
+			snprintf(numbered, sizeof(numbered), "%s.%u", rec, n);
+			rec = numbered;
+		}
+	}
 	if (rec && *rec && xs_rt_record_open(d->rt, rec, &e))
 		fprintf(stderr, "xs12 D3D12: %s\n", e.msg);
 	HRESULT hr = ID3D12Device5_QueryInterface(&d->iface, riid, out);

@@ -19,6 +19,12 @@ void xs_gpu_cache_free(xs_gpu_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
+void xs_gpu_cache_invalidate(xs_gpu_cache *c)
+{
+	if (c->tag)
+		memset(c->tag, 0, (size_t)c->sets * c->ways * sizeof(*c->tag));
+}
+
 bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty, bool *evicted_dirty)
 {
 	/* Hash the line so power-of-two strides spread over the sets. */

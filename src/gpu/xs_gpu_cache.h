@@ -19,6 +19,9 @@ typedef struct xs_gpu_cache {
 
 bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways, uint32_t line_bytes);
 void xs_gpu_cache_free(xs_gpu_cache *c);
+/* Every line gone (an ACQUIRE_MEM invalidate; the data is in xs_vm, so a
+ * write-back costs no copy; its DRAM traffic is not modelled). */
+void xs_gpu_cache_invalidate(xs_gpu_cache *c);
 /* Looks up a line; on a miss with allocate, fills it and reports whether a
  * dirty line was evicted. make_dirty marks it (stores into the L2). */
 bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty, bool *evicted_dirty);

@@ -9,7 +9,7 @@
  *   EVENT_WRITE CS/VS/PS_PARTIAL_FLUSH                       wait for the queue's dispatches
  *   RELEASE_MEM (end of pipe)                                write when the earlier dispatches are done
  *   WAIT_REG_MEM / WAIT_REG_MEM64 (memory)                   wait until the condition holds
- *   WRITE_DATA (memory), ACQUIRE_MEM (GLI_INV flushes decoded code)
+ *   WRITE_DATA (memory), ACQUIRE_MEM (invalidates decoded code, the L0s, the L2)
  *   DMA_DATA (CP DMA memory to memory), COND_WRITE           when the CP reaches them
  *   COND_EXEC                                                skip what follows when a dword is 0
  *   XS_LAUNCH                                                xs12's firmware packet (hw/xs_hw_pm4.h)
@@ -533,6 +533,12 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 		case PKT3_ACQUIRE_MEM:
 			if (b[6] & S_586_GLI_INV(3))
 				xs_icache_flush(g->ctx.icache); /* code memory may have changed */
+			/* the timing model's caches: L0 (GLV/GL1) per CU, the L2 */
+			if (g->l0 && (b[6] & (S_586_GLV_INV(1) | S_586_GL1_INV(1))))
+				for (uint32_t i = 0; i < g->info->num_cu; i++)
+					xs_gpu_cache_invalidate(&g->l0[i]);
+			if (b[6] & S_586_GL2_INV(1))
+				xs_gpu_cache_invalidate(&g->l2);
 			break;
 		case PKT3_INDIRECT_BUFFER: {
 			uint64_t va = (uint64_t)b[0] | ((uint64_t)b[1] << 32);

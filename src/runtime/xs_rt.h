@@ -272,6 +272,15 @@ const xs_err *xs_rt_removed(const xs_rt_device *d);
 
 xs_status xs_rt_record_open(xs_rt_device *d, const char *path, xs_err *e);
 void xs_rt_record_close(xs_rt_device *d);
+/* Is this a recording (its magic)? */
+bool xs_rt_is_recording(const void *bytes, size_t size);
+/* Reads a recording batch by batch and calls fn for each submission: its
+ * queue, its command buffer's address and size, and the batch's memory as
+ * it was at submission (to read the command buffer and what it calls).
+ * fn's non-OK status stops the walk and is returned. */
+typedef xs_status (*xs_rt_walk_fn)(void *user, uint32_t batch, uint32_t queue, uint64_t va, uint32_t ndw,
+				   xs_vm *vm, xs_err *e);
+xs_status xs_rt_record_walk(const char *path, xs_rt_walk_fn fn, void *user, xs_err *e);
 /* Replays a recording through the GPU model alone (xs12 replay). */
 xs_status xs_rt_replay(const char *path, xs_replay_report *rep, xs_err *e);
 

@@ -241,6 +241,11 @@ xs_status xs_rt_submit(xs_rt_device *d, unsigned queue, uint64_t va, uint32_t nd
 		xs_pm4_builder b;
 		xs_pm4_builder_init(&b, 0);
 		if (!st) {
+			/* Every submission starts with the caches invalidated, as a
+			 * driver starts a command buffer: its figures do not depend on
+			 * what ran before it, and a replay of it matches. */
+			xs_pm4_acquire_mem(&b, S_586_GLI_INV(1) | S_586_GLK_INV(1) | S_586_GLV_INV(1) | S_586_GL1_INV(1) |
+					       S_586_GL2_INV(1) | S_586_GL2_WB(1));
 			xs_pm4_indirect_buffer(&b, va, ndw, false);
 			if (seq)
 				*seq = it->seq;

@@ -217,43 +217,48 @@ static bool bounded(reader *r, uint32_t n, uint32_t max, size_t each, const char
 	return true;
 }
 
-static xs_status replay_batch(reader *r, xs_replay_report *rep)
+/* One batch as recorded: its settings, its memory image in a fresh
+ * address space, its submissions and what came out. */
+typedef struct batch {
+	uint32_t machine, functional, threads, nsub, status, blocked, nres;
+	uint64_t watchdog, hang_cycles, digest;
+	xs_vm *vm;
+	struct { uint32_t queue; uint64_t va; uint32_t ndw, nresults; } subs[MAX_SUBS];
+	xs_gpu_dispatch_result *rec;  /* the recorded results (cycles, waves, instructions) */
+} batch;
+
+static void batch_free(batch *b)
+{
+	xs_vm_destroy(b->vm);
+	free(b->rec);
+	b->vm = NULL;
+	b->rec = NULL;
+}
+
+/* Reads a batch up to its results; the memory digest after them is read
+ * by the caller (it needs the run first). Strict and bounded. */
+static xs_status read_batch(reader *r, batch *b)
 {
 	xs_err *e = r->e;
-	uint32_t machine, functional, threads, nalloc, npage, nsub, status, blocked, nres;
-	uint64_t watchdog, hang_cycles, digest;
-	if (!rd32(r, &machine, "machine") || !rd32(r, &functional, "mode") || !rd64(r, &watchdog, "watchdog") ||
-	    !rd64(r, &hang_cycles, "hang limit") || !rd32(r, &threads, "threads"))
+	memset(b, 0, sizeof(*b));
+	if (!rd32(r, &b->machine, "machine") || !rd32(r, &b->functional, "mode") || !rd64(r, &b->watchdog, "watchdog") ||
+	    !rd64(r, &b->hang_cycles, "hang limit") || !rd32(r, &b->threads, "threads"))
 		return e->status;
-	if (threads != 1)
+	if (b->threads != 1)
 		return xs_err_set(e, XS_E_INVALID_ARG, "%s: recorded with %u host threads; recordings are of "
-				  "one-thread runs", r->path, threads);
-	/* The GPU model alone: an address space and a GPU, no runtime. */
-	const xs_devinfo *info = xs_devinfo_get((xs_machine)machine);
-	if (!info)
-		return xs_err_set(e, XS_E_INVALID_ARG, "%s: unknown machine %u", r->path, machine);
-	xs_vm *vm = xs_vm_create();
-	xs_gpu *gpu = vm ? xs_gpu_create(info, vm) : NULL;
-	if (!gpu) {
-		xs_vm_destroy(vm);
+				  "one-thread runs", r->path, b->threads);
+	if (!xs_devinfo_get((xs_machine)b->machine))
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: unknown machine %u", r->path, b->machine);
+	if (!(b->vm = xs_vm_create()))
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
-	}
-	xs_gpu_set_timing(gpu, functional == 0);
-	xs_gpu_set_watchdog(gpu, watchdog);
-	/* The GPU-time limit is part of the run (deterministic); the host-time
-	 * one is not recorded: the replay's bounds below end a damaged run. */
-	xs_gpu_set_hang_limits(gpu, hang_cycles, 0);
-	xs_gpu_set_threads(gpu, threads);
-	xs_status st = XS_OK;
-	struct { uint32_t queue; uint64_t va; uint32_t ndw, nresults; } subs[MAX_SUBS];
-	xs_gpu_dispatch_result *res = NULL, *rec = NULL;
+	uint32_t nalloc, npage;
 	if (!rd32(r, &nalloc, "allocation count") || !bounded(r, nalloc, MAX_ALLOCS, 16, "allocations"))
 		goto fail;
 	for (uint32_t i = 0; i < nalloc; i++) {
 		uint64_t va, size;
 		if (!rd64(r, &va, "allocation") || !rd64(r, &size, "allocation"))
 			goto fail;
-		if (xs_vm_alloc_at(vm, va, size, e)) {
+		if (xs_vm_alloc_at(b->vm, va, size, e)) {
 			xs_err_prefix(e, "%s: allocation %u", r->path, i);
 			goto fail;
 		}
@@ -261,14 +266,18 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	if (!rd32(r, &npage, "page count") || !bounded(r, npage, MAX_PAGES, 8 + XS_VM_PAGE_SIZE, "pages"))
 		goto fail;
 	uint8_t *page = malloc(XS_VM_PAGE_SIZE);
-	for (uint32_t i = 0; page && i < npage; i++) {
+	if (!page) {
+		xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+		goto fail;
+	}
+	for (uint32_t i = 0; i < npage; i++) {
 		uint64_t va;
 		if (!rd64(r, &va, "page") || !rd(r, page, XS_VM_PAGE_SIZE, "page")) {
 			free(page);
 			goto fail;
 		}
-		uint32_t valid = va % XS_VM_PAGE_SIZE ? 0 : xs_vm_page_bytes(vm, va); /* an allocation's last page: its part */
-		if (!valid || !xs_vm_write(vm, va, page, valid, NULL)) {
+		uint32_t valid = va % XS_VM_PAGE_SIZE ? 0 : xs_vm_page_bytes(b->vm, va); /* an allocation's last page: its part */
+		if (!valid || !xs_vm_write(b->vm, va, page, valid, NULL)) {
 			xs_err_set(e, XS_E_INVALID_ARG, "%s: page %u at 0x%llx is not in a recorded allocation", r->path, i,
 				   (unsigned long long)va);
 			free(page);
@@ -276,92 +285,180 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 		}
 	}
 	free(page);
-	if (!rd32(r, &nsub, "submission count") || !bounded(r, nsub, MAX_SUBS, 20, "submissions"))
+	if (!rd32(r, &b->nsub, "submission count") || !bounded(r, b->nsub, MAX_SUBS, 20, "submissions"))
 		goto fail;
 	uint32_t total = 0;
-	for (uint32_t i = 0; i < nsub; i++) {
-		if (!rd32(r, &subs[i].queue, "submission") || !rd64(r, &subs[i].va, "submission") ||
-		    !rd32(r, &subs[i].ndw, "submission") || !rd32(r, &subs[i].nresults, "submission"))
+	for (uint32_t i = 0; i < b->nsub; i++) {
+		if (!rd32(r, &b->subs[i].queue, "submission") || !rd64(r, &b->subs[i].va, "submission") ||
+		    !rd32(r, &b->subs[i].ndw, "submission") || !rd32(r, &b->subs[i].nresults, "submission"))
 			goto fail;
-		if (subs[i].nresults > MAX_RESULTS || total + subs[i].nresults > MAX_RESULTS) {
+		if (b->subs[i].nresults > MAX_RESULTS || total + b->subs[i].nresults > MAX_RESULTS) {
 			xs_err_set(e, XS_E_INVALID_ARG, "%s: submission %u: %u dispatches is too many", r->path, i,
-				   subs[i].nresults);
+				   b->subs[i].nresults);
 			goto fail;
 		}
-		total += subs[i].nresults;
+		total += b->subs[i].nresults;
 	}
-	res = calloc(total ? total : 1, sizeof(*res));
-	rec = calloc(total ? total : 1, sizeof(*rec));
-	if (!res || !rec) {
+	if (!rd32(r, &b->status, "status") || !rd32(r, &b->blocked, "blocked") || !rd32(r, &b->nres, "result count"))
+		goto fail;
+	if (b->nres != total) {
+		xs_err_set(e, XS_E_INVALID_ARG, "%s: %u results recorded for %u dispatches", r->path, b->nres, total);
+		goto fail;
+	}
+	if (!(b->rec = calloc(total ? total : 1, sizeof(*b->rec)))) {
 		xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 		goto fail;
 	}
-	/* What came out, read before running: it bounds the run, so that a
-	 * damaged or hostile recording (a dispatch of 2^32 groups, a loop) ends
-	 * in seconds with the difference named, not after hours. */
-	if (!rd32(r, &status, "status") || !rd32(r, &blocked, "blocked") || !rd32(r, &nres, "result count"))
-		goto fail;
-	if (nres != total) {
-		xs_err_set(e, XS_E_INVALID_ARG, "%s: %u results recorded for %u dispatches", r->path, nres, total);
-		goto fail;
-	}
-	for (uint32_t i = 0; i < nres; i++) {
-		if (!rd64(r, &rec[i].cycles, "result") || !rd64(r, &rec[i].waves_launched, "result") ||
-		    !rd64(r, &rec[i].wave_insts, "result"))
+	for (uint32_t i = 0; i < b->nres; i++)
+		if (!rd64(r, &b->rec[i].cycles, "result") || !rd64(r, &b->rec[i].waves_launched, "result") ||
+		    !rd64(r, &b->rec[i].wave_insts, "result"))
 			goto fail;
-		res[i].limit_waves = XS_MAX(rec[i].waves_launched, 1u);
-		res[i].limit_cycles = rec[i].cycles > (UINT64_MAX >> 2) ? 0 : 2 * rec[i].cycles + REPLAY_SLACK_CYCLES;
+	return XS_OK;
+fail:
+	batch_free(b);
+	return e->status ? e->status : XS_E_INVALID_ARG;
+}
+
+static xs_status replay_batch(reader *r, xs_replay_report *rep)
+{
+	xs_err *e = r->e;
+	batch *b = malloc(sizeof(*b));
+	if (!b)
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	xs_status st = read_batch(r, b);
+	if (st) {
+		free(b);
+		return st;
+	}
+	/* The GPU model alone: the batch's address space and a GPU, no runtime. */
+	xs_gpu *gpu = xs_gpu_create(xs_devinfo_get((xs_machine)b->machine), b->vm);
+	xs_gpu_dispatch_result *res = calloc(b->nres ? b->nres : 1, sizeof(*res));
+	if (!gpu || !res) {
+		st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+		goto out;
+	}
+	xs_gpu_set_timing(gpu, b->functional == 0);
+	xs_gpu_set_watchdog(gpu, b->watchdog);
+	/* The GPU-time limit is part of the run (deterministic); the host-time
+	 * one is not recorded: the replay's bounds below end a damaged run. */
+	xs_gpu_set_hang_limits(gpu, b->hang_cycles, 0);
+	xs_gpu_set_threads(gpu, b->threads);
+	/* What came out bounds the run, so that a damaged or hostile recording
+	 * (a dispatch of 2^32 groups, a loop) ends in seconds with the
+	 * difference named, not after hours. */
+	for (uint32_t i = 0; i < b->nres; i++) {
+		res[i].limit_waves = XS_MAX(b->rec[i].waves_launched, 1u);
+		res[i].limit_cycles = b->rec[i].cycles > (UINT64_MAX >> 2) ? 0 : 2 * b->rec[i].cycles + REPLAY_SLACK_CYCLES;
 	}
 	uint32_t k = 0;
-	for (uint32_t i = 0; i < nsub; i++) {
-		if (xs_gpu_submit(gpu, subs[i].queue, subs[i].va, subs[i].ndw, res + k, subs[i].nresults, e)) {
+	for (uint32_t i = 0; i < b->nsub; i++) {
+		if ((st = xs_gpu_submit(gpu, b->subs[i].queue, b->subs[i].va, b->subs[i].ndw, res + k, b->subs[i].nresults, e))) {
 			xs_err_prefix(e, "%s", r->path);
-			goto fail;
+			goto out;
 		}
-		k += subs[i].nresults;
+		k += b->subs[i].nresults;
 	}
 	xs_err run_err = { 0 };
 	bool got_blocked = false;
-	xs_status got = xs_gpu_execute(gpu, blocked ? &got_blocked : NULL, &run_err);
+	xs_status got = xs_gpu_execute(gpu, b->blocked ? &got_blocked : NULL, &run_err);
 	rep->batches++;
-	rep->dispatches += total;
-	if ((uint32_t)got != status && rep->identical) {
+	rep->dispatches += b->nres;
+	if ((uint32_t)got != b->status && rep->identical) {
 		rep->identical = false;
 		snprintf(rep->detail, sizeof(rep->detail), "batch %u: status %s, recorded %s (%.160s)", rep->batches,
-			 xs_status_name(got), xs_status_name((xs_status)status), run_err.msg);
+			 xs_status_name(got), xs_status_name((xs_status)b->status), run_err.msg);
 	}
-	for (uint32_t i = 0; i < nres; i++) {
-		uint64_t cyc = rec[i].cycles, waves = rec[i].waves_launched, insts = rec[i].wave_insts;
+	for (uint32_t i = 0; i < b->nres; i++) {
+		const xs_gpu_dispatch_result *rc = &b->rec[i];
 		rep->cycles += res[i].cycles;
-		if ((cyc != res[i].cycles || waves != res[i].waves_launched || insts != res[i].wave_insts) &&
-		    rep->identical) {
+		if ((rc->cycles != res[i].cycles || rc->waves_launched != res[i].waves_launched ||
+		     rc->wave_insts != res[i].wave_insts) && rep->identical) {
 			rep->identical = false;
 			snprintf(rep->detail, sizeof(rep->detail),
 				 "batch %u dispatch %u: %llu cycles, %llu waves, %llu instructions; recorded %llu, %llu, %llu",
 				 rep->batches, i, (unsigned long long)res[i].cycles,
 				 (unsigned long long)res[i].waves_launched, (unsigned long long)res[i].wave_insts,
-				 (unsigned long long)cyc, (unsigned long long)waves, (unsigned long long)insts);
+				 (unsigned long long)rc->cycles, (unsigned long long)rc->waves_launched,
+				 (unsigned long long)rc->wave_insts);
 		}
 	}
-	if (!rd64(r, &digest, "digest"))
-		goto fail;
-	uint64_t now = memory_digest(vm);
-	if (now != digest && rep->identical) {
+	if (!rd64(r, &b->digest, "digest")) {
+		st = e->status;
+		goto out;
+	}
+	uint64_t now = memory_digest(b->vm);
+	if (now != b->digest && rep->identical) {
 		rep->identical = false;
 		snprintf(rep->detail, sizeof(rep->detail), "batch %u: GPU memory digest %016llx, recorded %016llx",
-			 rep->batches, (unsigned long long)now, (unsigned long long)digest);
+			 rep->batches, (unsigned long long)now, (unsigned long long)b->digest);
 	}
+out:
 	free(res);
-	free(rec);
 	xs_gpu_destroy(gpu);
-	xs_vm_destroy(vm);
+	batch_free(b);
+	free(b);
+	return st;
+}
+
+/* Opens a recording and checks its header. */
+static xs_status open_recording(const char *path, reader *r, xs_err *e)
+{
+	r->f = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return xs_err_set(e, XS_E_IO, "%s: cannot open: %s", path, strerror(errno));
+	fseek(f, 0, SEEK_END);
+	*r = (reader){ f, path, ftell(f), e };
+	rewind(f);
+	char magic[8];
+	uint32_t version;
+	if (!rd(r, magic, 8, "magic") || !rd32(r, &version, "version") || memcmp(magic, MAGIC, 8) || version != VERSION) {
+		fclose(f);
+		r->f = NULL;
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s: not an xs12 recording of version %d", path, VERSION);
+	}
 	return XS_OK;
-fail:
-	st = e->status ? e->status : XS_E_INVALID_ARG;
-	free(res);
-	free(rec);
-	xs_gpu_destroy(gpu);
-	xs_vm_destroy(vm);
+}
+
+bool xs_rt_is_recording(const void *bytes, size_t size)
+{
+	return size >= 8 && !memcmp(bytes, MAGIC, 8);
+}
+
+xs_status xs_rt_record_walk(const char *path, xs_rt_walk_fn fn, void *user, xs_err *err)
+{
+	xs_err e = { 0 };
+	reader r;
+	xs_status st = open_recording(path, &r, &e);
+	uint32_t tag, nb = 0;
+	batch *b = st ? NULL : malloc(sizeof(*b));
+	if (!st && !b)
+		st = xs_err_set(&e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	while (!st && fread(&tag, 4, 1, r.f) == 1) {
+		if (tag != 'B') {
+			st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", path, ftell(r.f) - 4);
+			break;
+		}
+		if ((st = read_batch(&r, b)))
+			break;
+		uint64_t digest;
+		if (!rd64(&r, &digest, "digest")) {
+			st = e.status;
+			batch_free(b);
+			break;
+		}
+		nb++;
+		for (uint32_t i = 0; i < b->nsub && !st; i++)
+			st = fn(user, nb, b->subs[i].queue, b->subs[i].va, b->subs[i].ndw, b->vm, &e);
+		batch_free(b);
+	}
+	free(b);
+	if (r.f)
+		fclose(r.f);
+	if (!st && nb == 0)
+		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: the recording holds no batch", path);
+	if (st)
+		*err = e;
 	return st;
 }
 
@@ -369,27 +466,18 @@ xs_status xs_rt_replay(const char *path, xs_replay_report *rep, xs_err *err)
 {
 	xs_err e = { 0 };
 	*rep = (xs_replay_report){ .identical = true };
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return xs_err_set(err, XS_E_IO, "%s: cannot open: %s", path, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	reader r = { f, path, ftell(f), &e };
-	rewind(f);
-	char magic[8];
-	uint32_t version, tag;
-	xs_status st = XS_OK;
-	if (!rd(&r, magic, 8, "magic") || !rd32(&r, &version, "version"))
-		st = e.status;
-	else if (memcmp(magic, MAGIC, 8) || version != VERSION)
-		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: not an xs12 recording of version %d", path, VERSION);
-	while (!st && fread(&tag, 4, 1, f) == 1) {
+	reader r;
+	xs_status st = open_recording(path, &r, &e);
+	uint32_t tag;
+	while (!st && fread(&tag, 4, 1, r.f) == 1) {
 		if (tag != 'B') {
-			st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", path, ftell(f) - 4);
+			st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", path, ftell(r.f) - 4);
 			break;
 		}
 		st = replay_batch(&r, rep);
 	}
-	fclose(f);
+	if (r.f)
+		fclose(r.f);
 	if (!st && rep->batches == 0)
 		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: the recording holds no batch", path);
 	if (st)
