@@ -78,8 +78,9 @@ typedef struct xs_device_desc {
 	 * same in a replay) or for hang_host_ms of host time (catches a
 	 * simulation that runs slower than the GPU would). A grid whose groups
 	 * keep completing is never stopped. 0 = the default
-	 * (XS_HANG_GPU_US_DEFAULT, XS_HANG_HOST_MS_DEFAULT); XS_WATCHDOG_OFF =
-	 * never. */
+	 * (XS_HANG_GPU_US_DEFAULT, XS_HANG_HOST_MS_DEFAULT; the environment
+	 * variable XS12_HANG_HOST_MS replaces the host one, for slow hosts);
+	 * XS_WATCHDOG_OFF = never. */
 	uint32_t hang_gpu_us, hang_host_ms;
 	/* Wave instructions one wave may execute before the device is removed;
 	 * 0 = no per-wave budget (hang detection above still applies). */

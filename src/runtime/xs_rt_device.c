@@ -42,6 +42,15 @@ xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_er
 	/* Hang detection (no forward progress), as a driver's TDR. */
 	uint32_t gpu_us = cfg->hang_gpu_us ? cfg->hang_gpu_us : XS_HANG_GPU_US_DEFAULT;
 	uint32_t host_ms = cfg->hang_host_ms ? cfg->hang_host_ms : XS_HANG_HOST_MS_DEFAULT;
+	/* XS12_HANG_HOST_MS changes the default host-time limit for a slow host
+	 * (a sanitizer build, valgrind): the GPU-time limit stays what it was. */
+	const char *env = cfg->hang_host_ms ? NULL : getenv("XS12_HANG_HOST_MS");
+	if (env && *env) {
+		char *end;
+		unsigned long v = strtoul(env, &end, 10);
+		if (!*end && v > 0 && v <= UINT32_MAX)
+			host_ms = (uint32_t)v;
+	}
 	d->hang_cycles = gpu_us == XS_WATCHDOG_OFF ? 0 : (uint64_t)gpu_us * info->sclk_mhz;
 	d->hang_host_s = host_ms == XS_WATCHDOG_OFF ? 0 : host_ms / 1000.0;
 	xs_gpu_set_hang_limits(d->gpu, d->hang_cycles, d->hang_host_s);
