@@ -361,7 +361,7 @@ HRESULT d3d12_queue_create(d3d12_device *d, const D3D12_COMMAND_QUEUE_DESC *desc
 	if (desc->Type == D3D12_COMMAND_LIST_TYPE_DIRECT) {
 		q->hw = 0;
 	} else {
-		q->hw = 1 + d->compute_queues++ % (XS_GPU_MAX_QUEUES - 1);
+		q->hw = 1 + __atomic_fetch_add(&d->compute_queues, 1, __ATOMIC_RELAXED) % (XS_GPU_MAX_QUEUES - 1);
 	}
 	snprintf(q->label, sizeof(q->label), "the %s queue (hardware queue %u)",
 		 desc->Type == D3D12_COMMAND_LIST_TYPE_DIRECT ? "direct" : desc->Type == D3D12_COMMAND_LIST_TYPE_COMPUTE
