@@ -46,7 +46,12 @@ static void fill_stats(const xs_device *dev, const xs_gpu_dispatch_result *r, co
 		.num_cu = dev->info->num_cu,
 		.host_seconds = host,
 	};
+	/* the arrays are copied by position: the causes in the same order */
 	_Static_assert((int)XS_WAIT_COUNT == (int)XS_GPU_WAIT_COUNT, "wait causes");
+	_Static_assert((int)XS_WAIT_WAVE_SLOT == (int)XS_GPU_WAIT_WAVE_SLOT && (int)XS_WAIT_VGPR == (int)XS_GPU_WAIT_VGPR &&
+		       (int)XS_WAIT_LDS == (int)XS_GPU_WAIT_LDS && (int)XS_WAIT_BARRIER == (int)XS_GPU_WAIT_BARRIER &&
+		       (int)XS_WAIT_SCRATCH_SLOT == (int)XS_GPU_WAIT_SCRATCH && (int)XS_WAIT_CU_LIMIT == (int)XS_GPU_WAIT_LIMIT,
+		       "wait causes in the same order");
 	_Static_assert((int)XS_MAX_CUS == (int)XS_GPU_MAX_CU, "CU count");
 	memcpy(s->wait_cycles, r->wait_cycles, sizeof(s->wait_cycles));
 	memcpy(s->cu_busy_cycles, r->cu_busy, sizeof(s->cu_busy_cycles));
