@@ -332,7 +332,11 @@ typedef struct ID3D12GraphicsCommandList6XVtbl {
 /* The inline helper of S4.6, with xs12's defaults (docs/spec.md). */
 static inline void D3D12XboxInitializeDefaultGraphicsShaderLimits(D3D12XBOX_GRAPHICS_SHADER_LIMITS_DESC *pDesc)
 {
+#if defined(__cplusplus)
+	D3D12XBOX_GRAPHICS_SHADER_LIMITS_DESC d = {}; /* { 0 } is -Wmissing-field-initializers in C++ */
+#else
 	D3D12XBOX_GRAPHICS_SHADER_LIMITS_DESC d = { 0 };
+#endif
 	d.MaxWavesWithLateAllocParameterCache = 22; /* the largest value S4.2 calls safe */
 	*pDesc = d;                                 /* masks 0 (all CUs), max waves 0 (no limit) */
 }

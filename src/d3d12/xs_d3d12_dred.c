@@ -113,8 +113,9 @@ void d3d12_device_note_removal(d3d12_device *d)
 		d3d12_breadcrumb_list *c = &d->crumbs[i];
 		c->completed = *c->word;
 		c->node.pLastBreadcrumbValue = &c->completed;
-		c->node.pCommandListDebugNameA = c->list_name;
-		c->node.pCommandQueueDebugNameA = c->queue_name;
+		/* the names SetName gave, as D3D12's DRED has them */
+		c->node.pCommandListDebugNameA = c->list_debug_name[0] ? c->list_debug_name : NULL;
+		c->node.pCommandQueueDebugNameA = c->queue_debug_name[0] ? c->queue_debug_name : NULL;
 		c->node.pNext = i + 1 < d->ncrumbs ? &d->crumbs[i + 1].node : NULL;
 		memcpy(&c->node0, &c->node, offsetof(D3D12_AUTO_BREADCRUMB_NODE, pNext));
 		c->node0.pNext = i + 1 < d->ncrumbs ? &d->crumbs[i + 1].node0 : NULL;

@@ -129,8 +129,10 @@ typedef struct d3d12_breadcrumb_list {
 	unsigned hw;
 	uint64_t seq;                  /* the execution's work item on hardware queue hw */
 	UINT completed;                /* what node.pLastBreadcrumbValue points at after a removal */
-	char list_name[128];
+	char list_name[128];           /* labels, for the report */
 	char queue_name[64];
+	char list_debug_name[128];     /* SetName's, for the node (NULL when unnamed, as D3D12's) */
+	char queue_debug_name[128];
 } d3d12_breadcrumb_list;
 
 /* One execution of a list: its dispatches' figures (xs_d3d12_stats.c). */

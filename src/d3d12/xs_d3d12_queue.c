@@ -174,6 +174,8 @@ static void note_breadcrumbs(d3d12_queue *q, d3d12_list *l, uint64_t seq)
 	memcpy(c->ops, l->ops, l->nops * sizeof(*c->ops));
 	d3d12_object_label(&l->obj, c->list_name, sizeof(c->list_name));
 	snprintf(c->queue_name, sizeof(c->queue_name), "%s", q->label);
+	snprintf(c->list_debug_name, sizeof(c->list_debug_name), "%s", l->obj.name);
+	snprintf(c->queue_debug_name, sizeof(c->queue_debug_name), "%s", q->obj.name);
 	c->node.BreadcrumbCount = l->nops;
 	c->node.pCommandHistory = c->ops;
 	c->node.pCommandList = (ID3D12GraphicsCommandList *)(void *)&l->iface;

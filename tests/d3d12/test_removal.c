@@ -70,7 +70,8 @@ static void vm_fault_with_dred(void **state)
 	const D3D12_AUTO_BREADCRUMB_NODE1 *n = bc.pHeadAutoBreadcrumbNode;
 	assert_non_null(n);
 	assert_null(n->pNext);
-	assert_non_null(strstr(n->pCommandListDebugNameA, "frame list"));
+	assert_string_equal(n->pCommandListDebugNameA, "frame list"); /* SetName's, as D3D12's DRED */
+	assert_null(n->pCommandQueueDebugNameA);                      /* the queue has none */
 	assert_int_equal(n->BreadcrumbCount, 4);
 	assert_int_equal(n->pCommandHistory[2], D3D12_AUTO_BREADCRUMB_OP_DISPATCH);
 	assert_int_equal(*n->pLastBreadcrumbValue, 2); /* the dispatch and the barrier before the fault completed */
