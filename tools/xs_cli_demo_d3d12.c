@@ -9,8 +9,8 @@
  *      the driver's one shared allocation is a debug-layer error on an
  *      async queue, and without the debug layer the corruption it prevents
  *      (S1.8, S1.10);
- *   3. launch parameters: the LDS and group shape of S3 change occupancy,
- *      directly and through ExecuteIndirect.
+ *   3. launch parameters: the LDSSize of S3 trades occupancy (the group
+ *      shape and ExecuteIndirect are in examples/d3d12/launch_params.c).
  *
  * Each result is checked against a host computation. */
 #include "xs_cli.h"

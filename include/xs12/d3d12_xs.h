@@ -194,12 +194,12 @@ HANDLE WINAPI XS12CreateEvent(void);
 DWORD WINAPI XS12WaitForEvent(HANDLE hEvent, DWORD Milliseconds);
 BOOL WINAPI XS12CloseEvent(HANDLE hEvent);
 
-/* What the GPU model measured for one dispatch of a command list's last
- * completed execution (what RGP shows; D3D12 has no word for it): the
- * index-th Dispatch or ExecuteIndirect command of the list, in recording
- * order. Cycles are of the shader clock (GetTimestampFrequency). Returns
- * DXGI_ERROR_NOT_CURRENTLY_AVAILABLE until the execution has completed
- * (the GPU runs meanwhile), E_INVALIDARG for an index past the list's. */
+/* What the GPU model measured for one dispatch of a command list's latest
+ * execution (what RGP shows; D3D12 has no word for it): the index-th
+ * Dispatch or ExecuteIndirect command of the list, in recording order.
+ * Cycles are of the shader clock (GetTimestampFrequency). Returns
+ * DXGI_ERROR_NOT_CURRENTLY_AVAILABLE until that execution has completed
+ * (the call lets the GPU run), E_INVALIDARG for an index past the list's. */
 typedef struct XS12_DISPATCH_STATISTICS {
 	UINT64 StartCycle, EndCycle, Cycles;
 	double Microseconds;

@@ -53,17 +53,23 @@ D3D12_OBJECT_METHODS(queue, ID3D12CommandQueue, d3d12_queue)
 
 /* ---- S1.10: scratch memory reuse ------------------------------------------------------ */
 
-/* Is a submitted use ordered before new work on hardware queue hw? It is
- * when it has completed (the host waited), or a fence wait on hw followed a
- * signal after it, or it ran on hw itself with the same ring (the SPI
- * shares the ring's slots), or a full flush on hw came after it (S1.7). */
+/* Is a submitted use ordered before a new one on hardware queue n->hw? It
+ * is when it has completed (the host waited), or a fence wait on the new
+ * one's queue followed a signal after it; on the same queue, when both lay
+ * the same ring over the memory (the SPI shares its slots), or a full flush
+ * of the new list came before the new use (S1.7). */
+static bool same_ring(const d3d12_scratch_use *a, const d3d12_scratch_use *b)
+{
+	return a->va == b->va && a->size == b->size && a->per_wave == b->per_wave && a->slots == b->slots;
+}
+
 static bool ordered(const d3d12_device *d, const d3d12_scratch_use *u, const d3d12_scratch_use *n)
 {
-	if (xs_rt_queue_done(d->rt, u->hw) >= u->seq)
+	if (u->seq && xs_rt_queue_done(d->rt, u->hw) >= u->seq)
 		return true;
 	if (u->hw == n->hw)
-		return u->va == n->va && u->size == n->size;
-	return d->order[n->hw][u->hw] >= u->seq;
+		return same_ring(u, n) || n->epoch > 0;
+	return u->seq && d->order[n->hw][u->hw] >= u->seq;
 }
 
 static bool overlap(const d3d12_scratch_use *a, const d3d12_scratch_use *b)
@@ -71,8 +77,23 @@ static bool overlap(const d3d12_scratch_use *a, const d3d12_scratch_use *b)
 	return a->va < b->va + b->size && b->va < a->va + a->size;
 }
 
+static bool conflict(d3d12_queue *q, const d3d12_scratch_use *u, const d3d12_scratch_use *nu)
+{
+	d3d12_device *d = q->obj.device;
+	if (!overlap(u, nu) || ordered(d, u, nu))
+		return false;
+	d3d12_message(d, XS_MSG_SCRATCH_REUSE,
+		      "%s on %s points a scratch ring at 0x%llx (%llu bytes), which %s on hardware queue %u, %s and not "
+		      "ordered before it by a fence wait or a flush, may still use (0x%llx, %llu bytes): the submission "
+		      "does not run", nu->who, q->label, (unsigned long long)nu->va, (unsigned long long)nu->size, u->who,
+		      u->hw, u->seq ? "submitted earlier" : "earlier in the same ExecuteCommandLists",
+		      (unsigned long long)u->va, (unsigned long long)u->size);
+	return true;
+}
+
 /* The debug layer's check of a submission's scratch uses against the
- * submitted ones; true if the submission may run. */
+ * submitted ones and against those of the call's earlier lists; true if
+ * the submission may run. */
 static bool check_reuse(d3d12_queue *q, d3d12_list *const *lists, UINT n)
 {
 	d3d12_device *d = q->obj.device;
@@ -86,18 +107,19 @@ static bool check_reuse(d3d12_queue *q, d3d12_list *const *lists, UINT n)
 		for (uint32_t i = 0; i < lists[l]->nuses; i++) {
 			d3d12_scratch_use nu = lists[l]->uses[i];
 			nu.hw = q->hw;
-			for (UINT j = 0; j < d->nuses; j++) {
-				const d3d12_scratch_use *u = &d->uses[j];
-				if (overlap(u, &nu) && !ordered(d, u, &nu)) {
-					d3d12_message(d, XS_MSG_SCRATCH_REUSE,
-						      "%s on %s points a scratch ring at 0x%llx (%llu bytes), which %s on hardware "
-						      "queue %u, submitted earlier and not ordered before it by a fence wait or "
-						      "a flush, may still use (0x%llx, %llu bytes): the submission does not run",
-						      nu.who, q->label, (unsigned long long)nu.va, (unsigned long long)nu.size,
-						      u->who, u->hw, (unsigned long long)u->va, (unsigned long long)u->size);
+			for (UINT j = 0; j < d->nuses; j++)
+				if (conflict(q, &d->uses[j], &nu))
 					return false;
+			/* a list of the same call runs after the earlier ones on the
+			 * same queue, with no flush between lists */
+			for (UINT e = 0; e < l; e++)
+				for (uint32_t m = 0; m < lists[e]->nuses; m++) {
+					d3d12_scratch_use eu = lists[e]->uses[m];
+					eu.hw = q->hw;
+					eu.seq = 0;
+					if (conflict(q, &eu, &nu))
+						return false;
 				}
-			}
 		}
 	return true;
 }
@@ -120,7 +142,7 @@ static void remember_uses(d3d12_queue *q, d3d12_list *l, uint64_t seq)
 		/* one entry per range and queue: the latest */
 		bool merged = false;
 		for (UINT j = 0; j < d->nuses && !merged; j++)
-			if (d->uses[j].hw == u.hw && d->uses[j].va == u.va && d->uses[j].size == u.size) {
+			if (d->uses[j].hw == u.hw && same_ring(&d->uses[j], &u)) {
 				d->uses[j].seq = seq;
 				merged = true;
 			}

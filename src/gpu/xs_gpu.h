@@ -100,6 +100,10 @@ uint32_t xs_gpu_submit_room(const xs_gpu *gpu, unsigned queue);
 xs_status xs_gpu_execute(xs_gpu *gpu, bool *blocked, xs_err *e);
 /* Is queue q's CP waiting at a WAIT_REG_MEM(64)? Its address and reference. */
 bool xs_gpu_queue_waiting(const xs_gpu *gpu, unsigned queue, uint64_t *va, uint64_t *ref);
+/* The page fault of a command processor that removed the device (kind
+ * XS_FAULT_NONE if none: the removal was a shader's, or a hang); reading
+ * it clears it. */
+xs_fault xs_gpu_cp_fault(xs_gpu *gpu);
 /* Drops every queue's pending work and the dispatches in flight (a removal). */
 void xs_gpu_abandon(xs_gpu *gpu);
 /* Timeline recording (for Chrome trace / Perfetto JSON and SVG charts). */

@@ -40,6 +40,14 @@ static void cp_pop(xs_gpu_cp *cp)
 	cp->depth--;
 }
 
+/* The CP touched memory no allocation holds: a page fault of the CP's own
+ * (DRED's page fault, DEVICE_RESET), not a shader's. */
+static void cp_fault(xs_gpu *g, uint64_t va, const char *what)
+{
+	g->cp_fault = (xs_fault){ .kind = XS_FAULT_VM, .addr = va };
+	snprintf(g->cp_fault.what, sizeof(g->cp_fault.what), "%s", what);
+}
+
 /* Fetches an IB from GPU memory into the CP (the GPU reads only memory). */
 static xs_status cp_push(xs_gpu *g, xs_gpu_cp *cp, unsigned q, uint64_t va, uint32_t ndw, xs_err *e)
 {
@@ -55,6 +63,7 @@ static xs_status cp_push(xs_gpu *g, xs_gpu_cp *cp, unsigned q, uint64_t va, uint
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory for a %u-dword command buffer", ndw);
 	if (!xs_vm_read(g->vm, va, dw, (size_t)ndw * 4, &bad)) {
 		free(dw);
+		cp_fault(g, bad, "command buffer fetch");
 		return xs_err_set(e, XS_E_DEVICE_REMOVED,
 				  "device removed: queue %u: command buffer 0x%llx (%u dwords) is not in GPU memory "
 				  "(0x%llx unmapped)", q, (unsigned long long)va, ndw, (unsigned long long)bad);
@@ -103,9 +112,9 @@ static bool mem_condition(xs_gpu *g, const xs_gpu_cp *cp, bool *ok)
 	return compare(cp->wait_func, v & cp->wait_mask, cp->wait_ref);
 }
 
-static xs_status removed_at(xs_status st, unsigned q, const xs_pm4_packet *p, uint64_t va, const char *what, xs_err *e)
+static xs_status removed_at(xs_gpu *g, unsigned q, const xs_pm4_packet *p, uint64_t va, const char *what, xs_err *e)
 {
-	(void)st;
+	cp_fault(g, va, p->info->name);
 	return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: %s at dword %zu %s 0x%llx, which is not "
 			  "in GPU memory", q, p->info->name, p->index, what, (unsigned long long)va);
 }
@@ -126,9 +135,9 @@ static xs_status cp_dma(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_err *e
 		size_t k = (size_t)XS_MIN(n, (uint64_t)sizeof(buf));
 		uint64_t bad;
 		if (!fill && !xs_vm_read(g->vm, src, buf, k, &bad))
-			return removed_at(0, q, p, bad, "reads", e);
+			return removed_at(g, q, p, bad, "reads", e);
 		if (!xs_vm_write(g->vm, dst, buf, k, &bad))
-			return removed_at(0, q, p, bad, "writes", e);
+			return removed_at(g, q, p, bad, "writes", e);
 		n -= k;
 		dst += k;
 		if (!fill)
@@ -158,7 +167,7 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 	uint32_t wave = G_XS_LAUNCH_WAVE_SIZE(b[0]) ? G_XS_LAUNCH_WAVE_SIZE(b[0]) : 64;
 	uint32_t max_flat = G_XS_LAUNCH_MAX_FLAT(b[0]);
 	if (!xs_vm_read(g->vm, G_XS_LAUNCH_DIMS_INDIRECT(b[0]) ? dims_va : out_va, dims, 12, NULL))
-		return removed_at(0, q, p, G_XS_LAUNCH_DIMS_INDIRECT(b[0]) ? dims_va : out_va, "reads", e);
+		return removed_at(g, q, p, G_XS_LAUNCH_DIMS_INDIRECT(b[0]) ? dims_va : out_va, "reads", e);
 	for (int i = 0; i < 3; i++)
 		if (dims[i] > 65535)
 			return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: XS_LAUNCH at dword %zu: "
@@ -169,7 +178,7 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 	if (G_XS_LAUNCH_PARAMS_INDIRECT(b[0])) {
 		uint32_t lp[2];
 		if (!xs_vm_read(g->vm, params_va, lp, 8, NULL))
-			return removed_at(0, q, p, params_va, "reads", e);
+			return removed_at(g, q, p, params_va, "reads", e);
 		uint32_t flags = G_XS_LP_FLAGS(lp[0]);
 		char why[200] = "";
 		if (flags & ~(XS_LAUNCH_FLAG_LDS_SIZE | XS_LAUNCH_FLAG_NUM_THREADS))
@@ -240,7 +249,7 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 	}
 	uint8_t aql[64];
 	if (!xs_vm_read(g->vm, aql_va, aql, sizeof(aql), NULL))
-		return removed_at(0, q, p, aql_va, "reads", e);
+		return removed_at(g, q, p, aql_va, "reads", e);
 	put(aql, 2, work_dim, 2);
 	for (int i = 0; i < 3; i++) {
 		put(aql, 4 + 2 * i, block[i], 2);
@@ -248,7 +257,7 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 	}
 	put(aql, 28, lds, 4);
 	if (!xs_vm_write(g->vm, aql_va, aql, sizeof(aql), NULL) || !xs_vm_write(g->vm, out_va, dims, 12, NULL))
-		return removed_at(0, q, p, aql_va, "writes", e);
+		return removed_at(g, q, p, aql_va, "writes", e);
 	for (uint32_t k = 0; k < b[17]; k++) {
 		uint32_t w = b[18 + k], kind = G_XS_PATCH_KIND(w);
 		uint64_t v = 0;
@@ -263,7 +272,7 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 		/* remainders stay 0: D3D12 dispatches whole groups */
 		uint64_t at = karg_va + G_XS_PATCH_OFFSET(w);
 		if (!xs_vm_write(g->vm, at, &v, G_XS_PATCH_SIZE(w), NULL))
-			return removed_at(0, q, p, at, "writes", e);
+			return removed_at(g, q, p, at, "writes", e);
 	}
 	return XS_OK;
 }
@@ -287,6 +296,7 @@ static bool cp_releases(xs_gpu *g, xs_gpu_cp *cp, unsigned q, xs_err *e, xs_stat
 		uint64_t data = r->data_sel == EOP_DATA_SEL_TIMESTAMP ? g->now : r->data;
 		unsigned bytes = r->data_sel == EOP_DATA_SEL_VALUE_32BIT ? 4 : 8;
 		if (r->data_sel != EOP_DATA_SEL_DISCARD && !write_mem(g, r->va, data, bytes)) {
+			cp_fault(g, r->va, "RELEASE_MEM");
 			*st = xs_err_set(e, XS_E_DEVICE_REMOVED,
 					 "device removed: queue %u: RELEASE_MEM at dword %zu writes 0x%llx, which is "
 					 "not in GPU memory", q, r->dword, (unsigned long long)r->va);
@@ -329,11 +339,13 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 		} else if (cp->state == XS_CP_WAIT_MEM) {
 			bool mapped;
 			if (!mem_condition(g, cp, &mapped)) {
-				if (!mapped)
+				if (!mapped) {
+					cp_fault(g, cp->wait_va, "WAIT_REG_MEM");
 					return xs_err_set(e, XS_E_DEVICE_REMOVED,
 							  "device removed: queue %u: WAIT_REG_MEM at dword %zu polls 0x%llx, "
 							  "which is not in GPU memory", q, cp->wait_dword,
 							  (unsigned long long)cp->wait_va);
+				}
 				return XS_OK;
 			}
 			cp->state = XS_CP_RUN;
@@ -415,10 +427,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 							      : cp->base_va + b[0];
 				initiator = b[p.body_len - 1];
 				if (!xs_vm_read(g->vm, va, dim, sizeof(dim), NULL))
-					return xs_err_set(e, XS_E_DEVICE_REMOVED,
-							  "device removed: queue %u: DISPATCH_INDIRECT at dword %zu reads "
-							  "0x%llx, which is not in GPU memory", q, p.index,
-							  (unsigned long long)va);
+					return removed_at(g, q, &p, va, "reads", e);
 			}
 			xs_gpu_dispatch_result *res = cp->next_result < cp->nresults ? &cp->results[cp->next_result]
 										      : &cp->scratch_result;
@@ -480,16 +489,16 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			uint64_t poll = (uint64_t)b[1] | ((uint64_t)b[2] << 32), dst = (uint64_t)b[5] | ((uint64_t)b[6] << 32);
 			uint32_t v;
 			if (!xs_vm_read(g->vm, poll, &v, 4, NULL))
-				return removed_at(0, q, &p, poll, "polls", e);
+				return removed_at(g, q, &p, poll, "polls", e);
 			if (compare(G_COND_WRITE_FUNCTION(b[0]), v & b[4], b[3]) && !xs_vm_write(g->vm, dst, &b[7], 4, NULL))
-				return removed_at(0, q, &p, dst, "writes", e);
+				return removed_at(g, q, &p, dst, "writes", e);
 			break;
 		}
 		case PKT3_COND_EXEC: {
 			uint64_t va = (uint64_t)b[0] | ((uint64_t)b[1] << 32);
 			uint32_t v;
 			if (!xs_vm_read(g->vm, va, &v, 4, NULL))
-				return removed_at(0, q, &p, va, "reads", e);
+				return removed_at(g, q, &p, va, "reads", e);
 			if (!v) {
 				uint32_t n = G_COND_EXEC_COUNT(b[3]);
 				/* the parser checked that n dwords follow in this IB; skipped
@@ -525,9 +534,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 				return unsupported(q, ib, &p, e);
 			uint64_t va = (uint64_t)b[1] | ((uint64_t)b[2] << 32);
 			if (!xs_vm_write(g->vm, va, b + 3, (size_t)(p.body_len - 3) * 4, NULL))
-				return xs_err_set(e, XS_E_DEVICE_REMOVED,
-						  "device removed: queue %u: WRITE_DATA at dword %zu writes 0x%llx, which is "
-						  "not in GPU memory", q, p.index, (unsigned long long)va);
+				return removed_at(g, q, &p, va, "writes", e);
 			break;
 		}
 		case PKT3_ACQUIRE_MEM:
@@ -597,6 +604,13 @@ static void cp_abandon(xs_gpu *g)
 		cp->nrel = 0;
 		cp->state = XS_CP_IDLE;
 	}
+}
+
+xs_fault xs_gpu_cp_fault(xs_gpu *g)
+{
+	xs_fault f = g->cp_fault;
+	g->cp_fault = (xs_fault){ .kind = XS_FAULT_NONE };
+	return f;
 }
 
 void xs_gpu_abandon(xs_gpu *g)

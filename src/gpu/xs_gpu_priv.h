@@ -276,6 +276,7 @@ struct xs_gpu {
 	uint32_t threads;        /* host threads for functional mode */
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
 	xs_gpu_cp cp[XS_GPU_MAX_QUEUES];
+	xs_fault cp_fault;       /* the last page fault of a CP (not a shader's): xs_gpu_cp_fault */
 	uint64_t completions;    /* dispatches finished so far */
 
 	uint32_t nsimd, ncu, nwgp;

@@ -106,6 +106,7 @@ typedef struct xs_rt_device {
 	struct xs_rt_queue *queues;   /* XS_GPU_MAX_QUEUES */
 	xs_rt_fence *fences;          /* every live fence: removal sets them to UINT64_MAX */
 	uint32_t host_threads_known, host_threads_waiting;
+	double alone_since;           /* when every known host thread began waiting (deadlock grace) */
 	pthread_t known[16];
 	/* removal */
 	bool removed;

@@ -23,6 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+static void note_thread(xs_rt_device *d);
+
 xs_status xs_rt_queues_init(xs_rt_device *d, xs_err *e)
 {
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
@@ -127,6 +129,9 @@ xs_status xs_rt_run_locked(xs_rt_device *d, xs_err *e)
 		/* which fault: the dispatch results say (for D3D12's removal
 		 * reason); an interrupt stops the GPU as a removal does */
 		d->removed_fault = (xs_fault){ .kind = XS_FAULT_HANG };
+		xs_fault cpf = xs_gpu_cp_fault(d->gpu); /* the CP's own page fault */
+		if (cpf.kind != XS_FAULT_NONE)
+			d->removed_fault = cpf;
 		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
 			for (uint32_t i = 0; i < d->queues[q].nitems; i++) {
 				const xs_rt_item *it = &d->queues[q].items[i];
@@ -225,6 +230,7 @@ xs_status xs_rt_submit(xs_rt_device *d, unsigned queue, uint64_t va, uint32_t nd
 		       uint32_t nresults, uint64_t *seq, xs_err *e)
 {
 	pthread_mutex_lock(&d->lock);
+	note_thread(d);
 	xs_status st = check_queue(d, queue, e);
 	xs_rt_queue *Q = &d->queues[queue % XS_GPU_MAX_QUEUES];
 	xs_rt_item *it = st ? NULL : push_item(d, Q, e);
@@ -265,6 +271,7 @@ static xs_status fence_op(xs_rt_device *d, unsigned queue, xs_rt_fence *f, uint6
 			  uint64_t *seq, xs_err *e)
 {
 	pthread_mutex_lock(&d->lock);
+	note_thread(d);
 	xs_status st = check_queue(d, queue, e);
 	xs_rt_queue *Q = &d->queues[queue % XS_GPU_MAX_QUEUES];
 	xs_rt_item *it = st ? NULL : push_item(d, Q, e);
@@ -369,13 +376,35 @@ void xs_rt_fence_host_signal(xs_rt_fence *f, uint64_t value)
 {
 	xs_rt_device *d = f->dev;
 	pthread_mutex_lock(&d->lock);
+	note_thread(d);
 	if (!d->removed)
 		*f->value = value;
 	pthread_cond_broadcast(&d->changed);
 	pthread_mutex_unlock(&d->lock);
 }
 
-/* ---- waits and deadlocks -------------------------------------------------------------- */
+/* ---- waits and deadlocks --------------------------------------------------------
+ * A host wait nothing queued can satisfy is a deadlock when every host
+ * thread the device has seen (any that submitted, signalled or waited)
+ * waits too. A thread that has not called the device yet cannot be
+ * counted: when the process has other threads, the report waits a second
+ * (DEADLOCK_GRACE_S) for one of them to act. */
+
+#define DEADLOCK_GRACE_S 1.0
+
+/* Threads of this process (Linux: /proc/self/status), 0 if unknown. */
+static unsigned process_threads(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	unsigned n = 0;
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %u", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
 
 static const char *queue_name(unsigned q)
 {
@@ -482,6 +511,22 @@ xs_status xs_rt_fence_wait(xs_rt_fence *f, uint64_t value, xs_err *e)
 		 * submit: wait for it, unless every thread the device knows waits. */
 		d->host_threads_waiting++;
 		bool alone = d->host_threads_waiting >= d->host_threads_known;
+		/* Every thread the device knows waits. If the process has others, one
+		 * of them may be about to call the device for the first time: give it
+		 * a second before calling it a deadlock. */
+		if (alone && process_threads() > 1) {
+			if (!d->alone_since)
+				d->alone_since = xs_now_seconds();
+			alone = xs_now_seconds() - d->alone_since > DEADLOCK_GRACE_S;
+			if (!alone) {
+				struct timespec ts;
+				deadline_in(&ts, 0.05);
+				pthread_cond_timedwait(&d->changed, &d->lock, &ts);
+				d->host_threads_waiting--;
+				continue;
+			}
+		}
+		d->alone_since = 0;
 		bool timed_out = false;
 		if (!alone) {
 			struct timespec ts;

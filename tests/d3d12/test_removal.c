@@ -90,6 +90,43 @@ static void vm_fault_with_dred(void **state)
 	t_close(&c);
 }
 
+/* The command processor's own page fault (a resolve into a released
+ * buffer): DEVICE_RESET and DRED's page fault, as a shader's. */
+static void cp_page_fault(void **state)
+{
+	(void)state;
+	enable_dred(true);
+	t_ctx c;
+	t_open(&c, false, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enable_dred(false);
+	D3D12_QUERY_HEAP_DESC qd = { .Type = D3D12_QUERY_HEAP_TYPE_TIMESTAMP, .Count = 2 };
+	ID3D12QueryHeap *qh;
+	assert_int_equal(ID3D12Device_CreateQueryHeap(c.dev, &qd, &IID_ID3D12QueryHeap, (void **)&qh), S_OK);
+	ID3D12Resource *dst = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 4096);
+	ID3D12Resource_SetName(dst, L"resolve target");
+	ID3D12GraphicsCommandList6_EndQuery(c.list, qh, D3D12_QUERY_TYPE_TIMESTAMP, 0);
+	ID3D12GraphicsCommandList6_ResolveQueryData(c.list, qh, D3D12_QUERY_TYPE_TIMESTAMP, 0, 1, dst, 0);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
+	D3D12_GPU_VIRTUAL_ADDRESS gone = ID3D12Resource_GetGPUVirtualAddress(dst);
+	ID3D12Resource_Release(dst); /* before the GPU ran the resolve */
+	ID3D12CommandList *l = (ID3D12CommandList *)c.list;
+	ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &l);
+	ID3D12CommandQueue_Signal(c.queue, c.fence, 1);
+	ID3D12Fence_SetEventOnCompletion(c.fence, 1, NULL);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(c.dev), DXGI_ERROR_DEVICE_RESET);
+	ID3D12DeviceRemovedExtendedData2 *dred;
+	assert_int_equal(ID3D12Device_QueryInterface(c.dev, &IID_ID3D12DeviceRemovedExtendedData2, (void **)&dred), S_OK);
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetDeviceState(dred), D3D12_DRED_DEVICE_STATE_PAGEFAULT);
+	D3D12_DRED_PAGE_FAULT_OUTPUT2 pf;
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetPageFaultAllocationOutput2(dred, &pf), S_OK);
+	assert_true(pf.PageFaultVA == gone);
+	assert_non_null(pf.pHeadRecentFreedAllocationNode);
+	assert_non_null(strstr(pf.pHeadRecentFreedAllocationNode->ObjectNameA, "resolve target"));
+	ID3D12DeviceRemovedExtendedData2_Release(dred);
+	ID3D12QueryHeap_Release(qh);
+	t_close(&c);
+}
+
 /* Without DRED enabled before creation the outputs are unavailable. */
 static void dred_off_is_unsupported(void **state)
 {
@@ -179,6 +216,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(vm_fault_with_dred),
 		cmocka_unit_test(dred_off_is_unsupported),
+		cmocka_unit_test(cp_page_fault),
 		cmocka_unit_test(hang_is_device_hung),
 		cmocka_unit_test(deadlock_is_reported),
 	};

@@ -439,6 +439,68 @@ static void reuse_needs_a_flush(void **state)
 	}
 }
 
+/* S1.10 on one queue: a second list lays a ring of another slot size over
+ * the first list's ring memory, executed in the same ExecuteCommandLists or
+ * the next one, with no flush: the debug layer refuses it; a barrier at the
+ * start of the second list orders it. */
+static void reuse_on_one_queue(void **state)
+{
+	(void)state;
+	for (int mode = 0; mode < 3; mode++) { /* 0 one call, 1 two calls, 2 two calls and a barrier first */
+		t_ctx c;
+		t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+		ID3D12CommandAllocator *a2;
+		ID3D12GraphicsCommandList6 *l2;
+		assert_int_equal(ID3D12Device_CreateCommandAllocator(c.dev, c.type, &IID_ID3D12CommandAllocator, (void **)&a2), S_OK);
+		assert_int_equal(ID3D12Device_CreateCommandList(c.dev, 0, c.type, a2, NULL, &IID_ID3D12GraphicsCommandList6,
+								(void **)&l2), S_OK);
+		HRESULT hr;
+		ID3D12PipelineState *p = t_pipeline(&c, spill_path, NULL, &hr);
+		ID3D12Resource *m = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 2u << 20);
+		D3D12_GPU_VIRTUAL_ADDRESS va = ID3D12Resource_GetGPUVirtualAddress(m);
+		spill_run a, b;
+		spill_setup(&c, &a, 16384, 5);
+		spill_setup(&c, &b, 16384, 77);
+		t_ctx c2 = c;
+		c2.list = l2;
+		ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE, va,
+								  2u << 20, 16384);
+		spill_record(&c, p, &a);
+		if (mode == 2) {
+			D3D12_RESOURCE_BARRIER bar = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
+			ID3D12GraphicsCommandList6_ResourceBarrier(l2, 1, &bar);
+		}
+		ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(l2, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE, va,
+								  2u << 20, 12288);
+		spill_record(&c2, p, &b);
+		assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
+		assert_int_equal(ID3D12GraphicsCommandList6_Close(l2), S_OK);
+		ID3D12CommandList *ls[2] = { (ID3D12CommandList *)c.list, (ID3D12CommandList *)l2 };
+		t_last_message(&c, NULL, 0);
+		if (mode == 0) {
+			ID3D12CommandQueue_ExecuteCommandLists(c.queue, 2, ls);
+		} else {
+			ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &ls[0]);
+			ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &ls[1]);
+		}
+		D3D12_MESSAGE_ID id = t_last_message(&c, NULL, 0);
+		assert_int_equal(id, mode == 2 ? 0 : XS12_MESSAGE_ID_SCRATCH_REUSE);
+		ID3D12CommandQueue_Signal(c.queue, c.fence, ++c.fence_value);
+		assert_int_equal(ID3D12Fence_SetEventOnCompletion(c.fence, c.fence_value, NULL), S_OK);
+		assert_int_equal(ID3D12CommandAllocator_Reset(c.alloc), S_OK);
+		assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
+		if (mode == 2)
+			assert_true(spill_right(&c, &a) && spill_right(&c, &b));
+		spill_free(&a);
+		spill_free(&b);
+		ID3D12Resource_Release(m);
+		ID3D12PipelineState_Release(p);
+		ID3D12GraphicsCommandList6_Release(l2);
+		ID3D12CommandAllocator_Release(a2);
+		t_close(&c);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -453,6 +515,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(default_scratch_on_async_compute),
 		cmocka_unit_test(reuse_without_ordering),
 		cmocka_unit_test(reuse_needs_a_flush),
+		cmocka_unit_test(reuse_on_one_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
