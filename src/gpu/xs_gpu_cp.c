@@ -231,9 +231,9 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 			snprintf(why, sizeof(why), "D3D12: %u groups of %u threads in %c is over 2^32 work-items", dims[i],
 				 block[i], "XYZ"[i]);
 	if (why[0])
-		return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: XS_LAUNCH at dword %zu: the launch "
-				  "%s %s", q, p->index, override ? "with the indirect launch parameters" : "of the indirect "
-				  "arguments", why);
+		return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: XS_LAUNCH at dword %zu: %s make a "
+				  "launch that breaks %s", q, p->index, override ? "the indirect launch parameters"
+				  : "the indirect arguments", why);
 	/* The registers, the dispatch's group counts, the AQL packet and the hidden arguments. */
 	for (int i = 0; i < 3; i++)
 		xs_gpu_set_sh_reg(g, q, R_00B81C_COMPUTE_NUM_THREAD_X + 4 * i,

@@ -357,6 +357,58 @@ static void execute_indirect_from_gpu_written_arguments(void **state)
 	}
 }
 
+/* Launch parameters ExecuteIndirect reads from memory are checked when the
+ * command processor reads them (the XS_LAUNCH firmware packet): values that
+ * break S3.4 or S3.5 remove the device, the report naming the rule. */
+static void indirect_launch_parameters_checked_on_the_gpu(void **state)
+{
+	(void)state;
+	const struct { UINT x, y; const char *rule; } bad[] = { { 0, 1, "S3.4" }, { 4096, 1, "S3.4" }, { 2048, 2, "S3.5" }, { 1024, 2, "S3.5" } };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t_ctx c;
+		t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+		HRESULT hr;
+		ID3D12PipelineState *vadd = t_pipeline(&c, vadd_path, NULL, &hr);
+		ID3D12RootSignature *rs = vadd_root_signature(&c);
+		D3D12_INDIRECT_ARGUMENT_DESC ad[2] = {
+			{ .Type = D3D12XBOX_INDIRECT_ARGUMENT_TYPE_COMPUTE_SHADER_LAUNCH_PARAMETERSX },
+			{ .Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH },
+		};
+		D3D12_COMMAND_SIGNATURE_DESC sd = { .ByteStride = 20, .NumArgumentDescs = 2, .pArgumentDescs = ad };
+		ID3D12CommandSignature *sig;
+		assert_int_equal(ID3D12Device_CreateCommandSignature(c.dev, &sd, rs, &IID_ID3D12CommandSignature,
+								     (void **)&sig), S_OK);
+		D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS l = lp(SHAPE, 0, bad[i].x, bad[i].y, 1);
+		UINT rec[5] = { l.Dword0, l.Dword1, 1, 1, 1 };
+		ID3D12Resource *args = t_upload(&c, rec, sizeof(rec));
+		ID3D12Resource *buf = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 65536);
+		t_set_pipeline(&c, vadd);
+		vadd_args(&c, buf, buf, buf, 16);
+		ID3D12GraphicsCommandList6_ExecuteIndirect(c.list, sig, 1, args, 0, NULL, 0);
+		assert_int_equal(t_run(&c), DXGI_ERROR_DEVICE_RESET);
+		char text[2000];
+		bool found = false;
+		UINT64 k = ID3D12InfoQueue_GetNumStoredMessages(c.iq);
+		for (UINT64 m = 0; m < k && !found; m++) {
+			SIZE_T len = 0;
+			ID3D12InfoQueue_GetMessage(c.iq, m, NULL, &len);
+			D3D12_MESSAGE *msg = malloc(len);
+			ID3D12InfoQueue_GetMessage(c.iq, m, msg, &len);
+			snprintf(text, sizeof(text), "%s", msg->pDescription);
+			found = strstr(text, "XS_LAUNCH") && strstr(text, bad[i].rule);
+			free(msg);
+		}
+		if (!found)
+			fail_msg("case %zu: no removal report naming XS_LAUNCH and %s", i, bad[i].rule);
+		ID3D12Resource_Release(args);
+		ID3D12Resource_Release(buf);
+		ID3D12CommandSignature_Release(sig);
+		ID3D12RootSignature_Release(rs);
+		ID3D12PipelineState_Release(vadd);
+		t_close(&c);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 6) {
@@ -374,6 +426,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(group_of_2048_wave64_threads),
 		cmocka_unit_test(cu_mode_and_wgp_mode),
 		cmocka_unit_test(execute_indirect_from_gpu_written_arguments),
+		cmocka_unit_test(indirect_launch_parameters_checked_on_the_gpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

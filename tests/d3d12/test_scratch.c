@@ -137,6 +137,14 @@ static void each_rule_broken(void **state)
 		assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
 		assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
 	}
+	/* S1.6: a slot larger than COMPUTE_TMPRING_SIZE.WAVESIZE holds (8191 KB) */
+	ID3D12Resource *huge = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 16u << 20);
+	ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE,
+							  ID3D12Resource_GetGPUVirtualAddress(huge), 16u << 20, 8192u << 10);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_SCRATCH_WAVESIZE_FIELD);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
+	ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL);
+	ID3D12Resource_Release(huge);
 	/* S1.14: GRAPHICS on a COMPUTE list */
 	t_ctx cc;
 	t_open(&cc, true, D3D12_COMMAND_LIST_TYPE_COMPUTE);
@@ -211,6 +219,39 @@ static void information_x_and_documented_usage(void **state)
 	assert_true(spill_right(&c, &r));
 	spill_free(&r);
 	ID3D12Resource_Release(scratch);
+	ID3D12PipelineState_Release(p);
+	t_close(&c);
+}
+
+/* ---- S1.6 at the dispatch, and S1.14's lifetime ------------------------------------------- */
+
+/* A ring of one slot cannot hold a group of two waves: the dispatch is
+ * refused (it could never launch). A Reset list starts from the driver's
+ * default ring again (S1.14), where the same dispatch runs. */
+static void ring_below_a_group_and_reset(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, spill_path, NULL, &hr);
+	UINT per_wave = scratch_units_from_metadata() * 1024;
+	ID3D12Resource *ring = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, per_wave);
+	spill_run r;
+	spill_setup(&c, &r, 1024, 9);
+	ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE,
+							  ID3D12Resource_GetGPUVirtualAddress(ring), per_wave, per_wave);
+	spill_record(&c, p, &r); /* 64-thread groups: 2 wave32 waves */
+	assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_SCRATCH_RING_BELOW_GROUP));
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
+	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
+	ID3D12InfoQueue_ClearStoredMessages(c.iq);
+	spill_record(&c, p, &r);
+	assert_int_equal(t_run(&c), S_OK);
+	assert_int_equal(t_last_message(&c, NULL, 0), 0);
+	assert_true(spill_right(&c, &r));
+	spill_free(&r);
+	ID3D12Resource_Release(ring);
 	ID3D12PipelineState_Release(p);
 	t_close(&c);
 }
@@ -511,6 +552,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(each_rule_broken),
 		cmocka_unit_test(information_x_and_documented_usage),
+		cmocka_unit_test(ring_below_a_group_and_reset),
 		cmocka_unit_test(at_most_32_scratch_waves_per_cu),
 		cmocka_unit_test(default_scratch_on_async_compute),
 		cmocka_unit_test(reuse_without_ordering),

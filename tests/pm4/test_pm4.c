@@ -411,6 +411,63 @@ static size_t read_hex_text(const char *path, uint32_t *out, size_t max)
 	return n;
 }
 
+/* The packets of queue fences, ExecuteIndirect and CP DMA: built, decoded
+ * back field by field, and their malformed forms refused naming the rule. */
+static void test_driver_packets(void **state)
+{
+	(void)state;
+	xs_pm4_builder b;
+	builder(&b);
+	xs_pm4_wait_reg_mem64(&b, WAIT_REG_MEM_GREATER_OR_EQUAL, 0x100008, 0x123456789ull, ~0ull);   /* 0 */
+	xs_pm4_cond_write(&b, WAIT_REG_MEM_GREATER, 0x100010, 3, 0xffffffffu, 0x100020, 1);        /* 1 */
+	size_t mark = xs_pm4_cond_exec_begin(&b, 0x100020);                                     /* 2 */
+	xs_pm4_dma_data(&b, 0x200000, 0x300000, 64);                                             /* 3 */
+	xs_pm4_cond_exec_end(&b, mark);
+	uint32_t patches[2] = { S_XS_PATCH(16, XS_PATCH_BLOCK_COUNT_X, 4), S_XS_PATCH(28, XS_PATCH_GROUP_SIZE_X, 2) };
+	xs_pm4_launch_desc ld = { .dims_va = 0x400000, .params_va = 0x400010, .dims_out_va = 0x400020, .aql_va = 0x400040,
+				  .kernarg_va = 0x400100, .wave_size = 32, .max_flat = 256, .block = { 64, 1, 1 },
+				  .static_lds = 1024, .patches = patches, .npatches = 2 };
+	xs_pm4_xs_launch(&b, &ld);                                                               /* 4 */
+	xs_pm4_dma_data(&b, 0x200000, 0x300000, XS_CP_DMA_MAX_BYTES + 8);                        /* 5, 6 */
+	assert_ok(&b);
+	xs_pm4_packet p[8];
+	size_t n = decode_all(b.dw, b.cdw, p, 8);
+	assert_int_equal(n, 7);
+	assert_int_equal(p[0].opcode, PKT3_WAIT_REG_MEM64);
+	assert_int_equal(p[0].body[3], 0x23456789u);
+	assert_int_equal(p[0].body[4], 0x1u);
+	assert_int_equal(G_WAIT_REG_MEM_FUNCTION(p[0].body[0]), WAIT_REG_MEM_GREATER_OR_EQUAL);
+	assert_int_equal(p[1].opcode, PKT3_COND_WRITE);
+	assert_int_equal(G_COND_WRITE_FUNCTION(p[1].body[0]), WAIT_REG_MEM_GREATER);
+	assert_int_equal(p[1].body[7], 1);
+	assert_int_equal(p[2].opcode, PKT3_COND_EXEC);
+	assert_int_equal(G_COND_EXEC_COUNT(p[2].body[3]), 1 + PKT3_DMA_DATA_BODY_DW); /* skips the DMA_DATA */
+	assert_int_equal(p[3].opcode, PKT3_DMA_DATA);
+	assert_int_equal(G_415_BYTE_COUNT_GFX9(p[3].body[5]), 64);
+	assert_int_equal(p[4].opcode, PKT3_XS_LAUNCH);
+	assert_int_equal(p[4].body_len, PKT3_XS_LAUNCH_FIXED_DW + 2);
+	assert_int_equal(G_XS_LAUNCH_MAX_FLAT(p[4].body[0]), 256);
+	assert_int_equal(G_XS_PATCH_KIND(p[4].body[19]), XS_PATCH_GROUP_SIZE_X);
+	/* CP DMA splits what its 26-bit count cannot hold */
+	assert_int_equal(G_415_BYTE_COUNT_GFX9(p[5].body[5]), XS_CP_DMA_MAX_BYTES);
+	assert_int_equal(G_415_BYTE_COUNT_GFX9(p[6].body[5]), 8);
+
+	/* malformed */
+	uint32_t m1[] = { PKT3(PKT3_WAIT_REG_MEM64, 7, 0), WAIT_REG_MEM_FUNCTION(3) | WAIT_REG_MEM_MEM_SPACE(1), 0x1004, 0,
+			  0, 0, ~0u, ~0u, 4 };
+	expect_error(m1, XS_ARRAY_SIZE(m1), 2, "WAIT_REG_MEM64 address 0x1004 is not 8-byte aligned", NULL);
+	uint32_t m2[] = { PKT3(PKT3_COND_EXEC, 3, 0), 0x1000, 0, 0, 5, PKT2_NOP_PAD };
+	expect_error(m2, XS_ARRAY_SIZE(m2), 4, "COND_EXEC would skip 5 dwords; the buffer has 1 after it", NULL);
+	uint32_t m3[] = { PKT3(PKT3_DMA_DATA, 5, 0), S_411_SRC_SEL(1), 0, 0, 0x1000, 0, 4 };
+	expect_error(m3, XS_ARRAY_SIZE(m3), 1, "DMA_DATA src_sel 1", NULL);
+	uint32_t m4[] = { PKT3(PKT3_COND_WRITE, 7, 0), S_COND_WRITE_FUNCTION(3), 0x1000, 0, 0, 0, 0x2000, 0, 1 };
+	expect_error(m4, XS_ARRAY_SIZE(m4), 1, "COND_WRITE polls or writes a register or GDS", NULL);
+	uint32_t m5[PKT3_XS_LAUNCH_FIXED_DW + 2] = { PKT3(PKT3_XS_LAUNCH, PKT3_XS_LAUNCH_FIXED_DW, 0) };
+	m5[1 + 17] = 2; /* two patches announced, one dword of room */
+	expect_error(m5, XS_ARRAY_SIZE(m5), 18, "XS_LAUNCH says 2 hidden-argument patches", NULL);
+	xs_pm4_builder_free(&b);
+}
+
 static void test_sample_stream(void **state)
 {
 	(void)state;
@@ -991,6 +1048,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_header_bits),
 		cmocka_unit_test(test_set_reg_words),
 		cmocka_unit_test(test_round_trip_every_packet),
+		cmocka_unit_test(test_driver_packets),
 		cmocka_unit_test(test_sample_stream),
 		cmocka_unit_test(test_builder_bad_arguments),
 		cmocka_unit_test(test_builder_out_of_memory),
