@@ -140,6 +140,8 @@ void d3d12_device_note_removal(d3d12_device *d)
 			n += (size_t)snprintf(text + n, sizeof(text) - n, " %s%s", d3d12_breadcrumb_op_name(c->ops[k]),
 					      k == c->completed ? " <- here" : "");
 	}
+	if (d->rt->removed_positions[0] && n < sizeof(text) - 100)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "\n  command processors: %s", d->rt->removed_positions);
 	if (f->kind == XS_FAULT_VM && n < sizeof(text) - 100) {
 		char where[400];
 		xs_vm_describe(d->rt->vm, f->addr, where, sizeof(where));

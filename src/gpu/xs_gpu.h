@@ -104,6 +104,9 @@ bool xs_gpu_queue_waiting(const xs_gpu *gpu, unsigned queue, uint64_t *va, uint6
  * XS_FAULT_NONE if none: the removal was a shader's, or a hang); reading
  * it clears it. */
 xs_fault xs_gpu_cp_fault(xs_gpu *gpu);
+/* Where each queue's command processor stood (IB addresses and dword
+ * positions, innermost first) when the work was last dropped; "" if none. */
+const char *xs_gpu_cp_positions(const xs_gpu *gpu);
 /* Drops every queue's pending work and the dispatches in flight (a removal). */
 void xs_gpu_abandon(xs_gpu *gpu);
 /* Timeline recording (for Chrome trace / Perfetto JSON and SVG charts). */

@@ -594,8 +594,37 @@ uint32_t xs_gpu_submit_room(const xs_gpu *g, unsigned q)
 	return q < XS_GPU_MAX_QUEUES ? XS_GPU_CP_MAX_SUBS - (g->cp[q].sub_tail - g->cp[q].sub_head) : 0;
 }
 
+/* Where each queue's CP stood when the work was dropped, as RADV_DEBUG=hang
+ * prints the IB positions: the innermost IB first, the callers after. */
+static void cp_note_positions(xs_gpu *g)
+{
+	size_t n = 0;
+	g->cp_positions[0] = 0;
+	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
+		const xs_gpu_cp *cp = &g->cp[q];
+		if (!cp->depth)
+			continue;
+		static const char *const st[] = { "idle", "running", "waiting for its dispatches (a flush)",
+						  "waiting at a WAIT_REG_MEM", "waiting for a dispatch slot" };
+		n += (size_t)snprintf(g->cp_positions + n, sizeof(g->cp_positions) - n, "%squeue %u %s at", n ? "; " : "",
+				      q, st[cp->state]);
+		for (uint32_t d = cp->depth; d-- > 0 && n < sizeof(g->cp_positions) - 64;)
+			n += (size_t)snprintf(g->cp_positions + n, sizeof(g->cp_positions) - n, "%s IB 0x%llx dword %zu",
+					      d + 1 < cp->depth ? ", called from" : "", (unsigned long long)cp->ib[d].va,
+					      cp->ib[d].it.pos);
+		if (n >= sizeof(g->cp_positions) - 64)
+			break;
+	}
+}
+
+const char *xs_gpu_cp_positions(const xs_gpu *g)
+{
+	return g->cp_positions;
+}
+
 static void cp_abandon(xs_gpu *g)
 {
+	cp_note_positions(g);
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
 		xs_gpu_cp *cp = &g->cp[q];
 		while (cp->depth)

@@ -277,6 +277,7 @@ struct xs_gpu {
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
 	xs_gpu_cp cp[XS_GPU_MAX_QUEUES];
 	xs_fault cp_fault;       /* the last page fault of a CP (not a shader's): xs_gpu_cp_fault */
+	char cp_positions[480];  /* where the CPs stood when work was last dropped */
 	uint64_t completions;    /* dispatches finished so far */
 
 	uint32_t nsimd, ncu, nwgp;

@@ -113,6 +113,7 @@ typedef struct xs_rt_device {
 	xs_status removed_status;
 	xs_fault removed_fault;       /* kind of the fault (hang, VM, ...) */
 	xs_err removed_report;
+	char removed_positions[480];  /* the CPs' IB positions at the removal */
 	/* recording (xs_rt_record_*) */
 	FILE *record;
 } xs_rt_device;

@@ -88,6 +88,7 @@ static void remove_device(xs_rt_device *d, const xs_err *e)
 		return;
 	d->removed = true;
 	d->removed_report = *e;
+	snprintf(d->removed_positions, sizeof(d->removed_positions), "%s", xs_gpu_cp_positions(d->gpu));
 	d->removed_status = e->status;
 	for (xs_rt_fence *f = d->fences; f; f = f->next)
 		*f->value = UINT64_MAX;

@@ -191,6 +191,39 @@ static void deadlock_is_reported(void **state)
 	assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_DEADLOCK));
 	assert_true(ID3D12Fence_GetCompletedValue(never) == UINT64_MAX);
 	assert_true(ID3D12Fence_GetCompletedValue(c.fence) == UINT64_MAX);
+	/* a cycle: each queue waits for what the other signals after its wait */
+	t_ctx e;
+	t_open(&e, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	D3D12_COMMAND_QUEUE_DESC qd = { .Type = D3D12_COMMAND_LIST_TYPE_COMPUTE };
+	ID3D12CommandQueue *cq;
+	ID3D12Fence *f1;
+	assert_int_equal(ID3D12Device_CreateCommandQueue(e.dev, &qd, &IID_ID3D12CommandQueue, (void **)&cq), S_OK);
+	assert_int_equal(ID3D12Device_CreateFence(e.dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&f1), S_OK);
+	ID3D12Fence_SetName(e.fence, L"F0");
+	ID3D12Fence_SetName(f1, L"F1");
+	assert_int_equal(ID3D12CommandQueue_Wait(e.queue, f1, 1), S_OK);
+	assert_int_equal(ID3D12CommandQueue_Signal(e.queue, e.fence, 1), S_OK);
+	assert_int_equal(ID3D12CommandQueue_Wait(cq, e.fence, 1), S_OK);
+	assert_int_equal(ID3D12CommandQueue_Signal(cq, f1, 1), S_OK);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(e.fence, 1, NULL), S_OK);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(e.dev), DXGI_ERROR_DEVICE_HUNG);
+	char text[2000] = "";
+	UINT64 k = ID3D12InfoQueue_GetNumStoredMessages(e.iq);
+	for (UINT64 m = 0; m < k; m++) {
+		SIZE_T len = 0;
+		ID3D12InfoQueue_GetMessage(e.iq, m, NULL, &len);
+		D3D12_MESSAGE *msg = malloc(len);
+		ID3D12InfoQueue_GetMessage(e.iq, m, msg, &len);
+		if (msg->ID == (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_DEADLOCK)
+			snprintf(text, sizeof(text), "%s", msg->pDescription);
+		free(msg);
+	}
+	assert_non_null(strstr(text, "queue 0 (direct) waits for ID3D12Fence 'F1' >= 1"));
+	assert_non_null(strstr(text, "queue 1 (compute) waits for ID3D12Fence 'F0' >= 1"));
+	assert_non_null(strstr(text, "after its own wait"));
+	ID3D12Fence_Release(f1);
+	ID3D12CommandQueue_Release(cq);
+	t_close(&e);
 	/* a timed wait is no deadlock: on a live device it times out */
 	t_ctx d;
 	t_open(&d, false, D3D12_COMMAND_LIST_TYPE_DIRECT);
