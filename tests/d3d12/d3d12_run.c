@@ -5,7 +5,7 @@
  * PoCL's, byte for byte:
  *
  *   d3d12_run FILE.hsaco --groups X[,Y[,Z]] [--block X[,Y[,Z]]] [--kernel NAME]
- *             [--arg SPEC]... [--queue direct|compute] [--scratch SLOTS]
+ *             [--arg SPEC]... [--queue direct|compute] [--scratch SLOTS] [--scratch-null]
  *             [--lds BYTES] [--indirect] [--debug]
  *
  * The pipeline is CreateComputePipelineState of the code object, with the
@@ -23,6 +23,8 @@
  * --scratch N  SetShaderScratchSpaceX(COMPUTE) with a ring of N slots of the
  *              GetInformationX per-wave size (S1.11, S1.12: the documented 8).
  *              Without it the list keeps the driver's default scratch (S1.8).
+ * --scratch-null  then SetShaderScratchSpaceX(COMPUTE, 0, 0, 0): back to the
+ *              driver's default (S1.4).
  * --lds B      launch parameters LDSSize = B / 512 (S3.3): the group's whole
  *              LDS, static included; what is above the static LDS goes to the
  *              __local pointer arguments (S3.7). A local:BYTES spec with BYTES
@@ -60,7 +62,7 @@ static void usage(FILE *to)
 {
 	fprintf(to,
 		"usage: d3d12_run FILE.hsaco --groups X[,Y[,Z]] [--block X[,Y[,Z]]] [--kernel NAME]\n"
-		"                 [--arg SPEC]... [--queue direct|compute] [--scratch SLOTS]\n"
+		"                 [--arg SPEC]... [--queue direct|compute] [--scratch SLOTS] [--scratch-null]\n"
 		"                 [--lds BYTES] [--indirect] [--debug]\n"
 		"  runs one kernel through the D3D12 API (SPEC S1 scratch, S3 launch parameters).\n"
 		"SPEC (one per explicit kernel argument, in order):\n"
@@ -256,7 +258,7 @@ int main(int argc, char **argv)
 	xs_argspec specs[MAX_ARGS];
 	unsigned nargs = 0;
 	UINT scratch_slots = 0, lds_bytes = 0;
-	bool scratch = false, lds_given = false, indirect = false, debug = false;
+	bool scratch = false, scratch_null = false, lds_given = false, indirect = false, debug = false;
 	int rc = EXIT_USAGE;
 	char err[1024];
 	uint8_t *code = NULL;
@@ -270,7 +272,8 @@ int main(int argc, char **argv)
 		{ "block", required_argument, NULL, 'b' },  { "arg", required_argument, NULL, 'a' },
 		{ "queue", required_argument, NULL, 'q' },  { "scratch", required_argument, NULL, 's' },
 		{ "lds", required_argument, NULL, 'l' },    { "indirect", no_argument, NULL, 'i' },
-		{ "debug", no_argument, NULL, 'd' },        { "help", no_argument, NULL, 'h' },
+		{ "debug", no_argument, NULL, 'd' },        { "scratch-null", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -282,6 +285,7 @@ int main(int argc, char **argv)
 		case 'q': queue_s = optarg; break;
 		case 'i': indirect = true; break;
 		case 'd': debug = true; break;
+		case 'n': scratch_null = true; break;
 		case 's':
 			if (parse_uint("--scratch", optarg, 1u << 20, &scratch_slots) || !scratch_slots) {
 				rc = scratch_slots ? EXIT_USAGE : usage_error("--scratch: at least 1 slot");
@@ -454,7 +458,8 @@ int main(int argc, char **argv)
 	if (FAILED(ID3D12Device_QueryInterface(r.dev, &IID_ID3D12InfoQueue, (void **)&r.iq)))
 		r.iq = NULL;
 	D3D12_COMMAND_QUEUE_DESC qd = { .Type = type };
-	if (failed(ID3D12Device_CreateCommandQueue(r.dev, &qd, &IID_ID3D12CommandQueue, (void **)&r.queue), "CreateCommandQueue") ||
+	if (failed(ID3D12Device_CreateCommandQueue(r.dev, &qd, &IID_ID3D12CommandQueue, (void **)&r.queue),
+		   "CreateCommandQueue") ||
 	    failed(ID3D12Device_CreateCommandAllocator(r.dev, type, &IID_ID3D12CommandAllocator, (void **)&r.alloc),
 		   "CreateCommandAllocator") ||
 	    failed(ID3D12Device_CreateCommandList(r.dev, 0, type, r.alloc, NULL, &IID_ID3D12GraphicsCommandList6,
@@ -513,6 +518,9 @@ int main(int argc, char **argv)
 								  ID3D12Resource_GetGPUVirtualAddress(ring), ring_bytes,
 								  per_wave);
 	}
+	if (scratch_null) /* S1.4: the driver's default again */
+		ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(r.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE, 0, 0,
+								  0);
 
 	/* ---- the pipeline, its root arguments, the launch parameters ---- */
 	ID3D12GraphicsCommandList6_SetComputeRootSignature(r.list, r.rs);
@@ -600,10 +608,11 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("d3d12_run: kernel=%s queue=%s groups=%u,%u,%u block=%u,%u,%u launch_flags=0x%x lds_size=%u%s "
-	       "scratch_ring=%u per_wave=%u waves_launched=%llu peak_waves_in_flight=%u scratch_slots=%u "
+	       "scratch_ring=%u%s per_wave=%u waves_launched=%llu peak_waves_in_flight=%u scratch_slots=%u "
 	       "peak_scratch_slots=%u cycles=%llu\n",
 	       ki->name, queue_s, groups[0], groups[1], groups[2], block[0], block[1], block[2], (unsigned)lp.Flags,
-	       (unsigned)lp.LDSSize, indirect ? " indirect=1" : "", scratch ? scratch_slots : 0, per_wave,
+	       (unsigned)lp.LDSSize, indirect ? " indirect=1" : "", scratch ? scratch_slots : 0,
+	       scratch_null ? " scratch_null=1" : "", per_wave,
 	       (unsigned long long)st.WavesLaunched, st.PeakWavesInFlight, st.ScratchSlots, st.PeakScratchSlots,
 	       (unsigned long long)st.Cycles);
 	rc = 0;
