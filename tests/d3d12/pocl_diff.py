@@ -40,10 +40,12 @@ SKIP = 77
 SHAPE, LDS = 0x2, 0x1   # D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETER_FLAGS (xs12's values, S3.2)
 
 
-def case(name, rule, co, cl, kernel, groups, block, setup, opts=(), flags=0, ring=None):
-    """ring: None (no scratch), "default" (the driver's, S1.8) or the title's slots."""
+def case(name, rule, co, cl, kernel, groups, block, setup, opts=(), flags=0, ring=None, broken=None):
+    """ring: None (no scratch), "default" (the driver's, S1.8) or the title's slots.
+    broken: a control that breaks this rule: d3d12_run must exit 3 naming it
+    (the debug layer is on and watching, so the kept cases mean something)."""
     return dict(name=name, rule=rule, co=co, cl=cl, kernel=kernel, groups=groups, block=block,
-                setup=setup, opts=list(opts), flags=flags, ring=ring)
+                setup=setup, opts=list(opts), flags=flags, ring=ring, broken=broken)
 
 
 reduce8x256 = run_e2e.make_setup_reduce(8, 256, False)
@@ -96,6 +98,12 @@ CASES = [
     case("private_spill-O0-scratch8", "S1.12 8 slots at -O0 (a larger per-wave figure)",
          "private_spill.O0.w32", "private_spill.cl", "private_spill", "8", "64",
          run_e2e.setup_private_spill, opts=["--scratch", "8"], ring=8),
+    # controls: the same runs with the rule broken are refused
+    case("control-S1.8", "control: the driver's ring on a COMPUTE list is refused",
+         "private_spill.O2.w32", "private_spill.cl", "private_spill", "8", "64",
+         run_e2e.setup_private_spill, opts=["--queue", "compute"], broken="S1.8"),
+    case("control-S3.7", "control: NUM_THREADS 512 over .max_flat_workgroup_size is refused",
+         "vadd.O2.w32", "vadd.cl", "vadd", "2", "512", run_e2e.setup_vadd, broken="S3.7"),
 ]
 
 
@@ -151,15 +159,32 @@ class Oracle:
             self.error = "the oracle itself is wrong: " + msg
 
 
-def d3d12_case(args, c, oracle, co, wave):
-    """Runs d3d12_run; returns the summary of what matched, raises Fail."""
-    prefix = os.path.join(oracle.d, c["name"] + "_")
+def d3d12_cmd(args, c, specs, co, prefix):
     cmd = [args.d3d12_run, co, "--kernel", c["kernel"], "--groups", c["groups"], "--block", c["block"],
            "--debug"] + c["opts"]
-    for s in oracle.specs:
+    for s in specs:
         # D3D12 has no size for a __local argument: its LDS is LDSSize's (S3.7)
         s = re.sub(r"^local:.*", "local:0", s) if "--lds" in c["opts"] else s
         cmd += ["--arg", s.format(o=prefix)]
+    return cmd
+
+
+def control_case(args, c, d, co):
+    """A run that breaks c["broken"]: exit 3 with a message naming the rule."""
+    specs = c["setup"](random.Random(args.seed), d)[0]
+    cmd = d3d12_cmd(args, c, specs, co, os.path.join(d, "d3d12_"))
+    p = run(cmd, "d3d12_run")
+    err = p.stderr.decode(errors="replace")
+    if p.returncode != 3 or not re.search(r"debug layer ERROR .*: %s" % re.escape(c["broken"]), err):
+        raise Fail("d3d12_run exited %d, want 3 with a debug-layer error naming %s:\n    %s\n%s"
+                   % (p.returncode, c["broken"], " ".join(cmd), output(p)))
+    return "exit 3: " + err.splitlines()[-2].split(": ", 1)[-1][:90]
+
+
+def d3d12_case(args, c, oracle, co, wave):
+    """Runs d3d12_run; returns the summary of what matched, raises Fail."""
+    prefix = os.path.join(oracle.d, c["name"] + "_")
+    cmd = d3d12_cmd(args, c, oracle.specs, co, prefix)
     p = run(cmd, "d3d12_run")
     if p.returncode != 0:
         raise Fail("d3d12_run exited %d%s:\n    %s\n%s" % (
@@ -253,7 +278,8 @@ def main():
     def okey(c):
         return (c["cl"], c["kernel"], c["groups"], c["block"], c["setup"], opts[c["name"]])
 
-    todo = [c for c in cases if c["name"] not in results]
+    todo = [c for c in cases if c["name"] not in results and not c["broken"]]
+    controls = [c for c in cases if c["name"] not in results and c["broken"]]
     keys = []
     for c in todo:
         if okey(c) not in keys:
@@ -282,7 +308,16 @@ def main():
                 return ("ok", d3d12_case(args, c, o, cos[c["co"]], wave))
             except Fail as e:
                 return ("FAIL", str(e))
-        for c, f in [(c, pool.submit(one, c)) for c in todo]:
+        def control(i, c):
+            d = os.path.join(work, "control%d" % i)
+            os.mkdir(d)
+            try:
+                return ("ok", control_case(args, c, d, cos[c["co"]]))
+            except Fail as e:
+                return ("FAIL", str(e))
+        futs = [(c, pool.submit(one, c)) for c in todo]
+        futs += [(c, pool.submit(control, i, c)) for i, c in enumerate(controls)]
+        for c, f in futs:
             results[c["name"]] = f.result()
     nfail = nskip = 0
     for c in cases:
