@@ -364,6 +364,14 @@ void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va
 			L.dynamic_lds = lds - ki->group_segment_fixed_size;
 		}
 	}
+	/* S3.7: what __local pointer arguments get is the LDS beyond the static;
+	 * with none, the kernel's accesses through them leave the group's LDS */
+	if (d->debug && p->ndynamic_lds_args && !L.dynamic_lds && !launch_va)
+		d3d12_list_error(l, XS_MSG_LAUNCH_LOCAL_NO_LDS,
+				 "Dispatch of %s: it has %u __local pointer argument%s, but the group has no LDS beyond the "
+				 "kernel's %u bytes of static LDS: give it some with the launch parameters' LDSSize",
+				 ki->name, p->ndynamic_lds_args, p->ndynamic_lds_args == 1 ? "" : "s",
+				 ki->group_segment_fixed_size);
 	/* __local pointer arguments: the LDS beyond the static (S3.7), from its 16-byte aligned start. */
 	uint32_t lds_start = XS_ALIGN_UP(ki->group_segment_fixed_size, 16u);
 	for (UINT i = 0; i < p->ndynamic_lds_args; i++)

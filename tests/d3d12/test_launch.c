@@ -88,6 +88,18 @@ static void each_rule_broken(void **state)
 		assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
 		ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL);
 	}
+	/* a __local pointer argument with no LDS to point at: a warning (the
+	 * kernel's accesses would leave the group's LDS); Close succeeds */
+	HRESULT hr2;
+	ID3D12PipelineState *dyn = t_pipeline(&c, lds_path, "lds_reduce_dyn", &hr2);
+	t_set_pipeline(&c, dyn);
+	D3D12_GPU_VIRTUAL_ADDRESS bva = ID3D12Resource_GetGPUVirtualAddress(buf);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, bva);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 1, bva);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 1, 1, 1);
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_LAUNCH_LOCAL_NO_LDS);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
+	ID3D12PipelineState_Release(dyn);
 	ID3D12Resource_Release(buf);
 	ID3D12PipelineState_Release(vadd);
 	ID3D12PipelineState_Release(lds);
