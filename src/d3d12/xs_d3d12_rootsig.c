@@ -193,56 +193,44 @@ HRESULT d3d12_root_signature_serialize(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC
 		put32(&w, vis);
 		at_param[i] = put32(&w, 0);
 	}
+	/* A parameter's body: the 1.0 and 1.1 structs differ only in the flags
+	 * 1.1 adds to ranges and root descriptors (the V11 arguments). */
+#define PUT_PARAM(P, RANGE, V11_RANGE_FLAGS, V11_DESC_FLAGS)                                                       \
+	switch ((P)->ParameterType) {                                                                              \
+	case D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS:                                                            \
+		put32(&w, (P)->Constants.ShaderRegister), put32(&w, (P)->Constants.RegisterSpace),                  \
+			put32(&w, (P)->Constants.Num32BitValues);                                                   \
+		break;                                                                                             \
+	case D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE: {                                                         \
+		put32(&w, (P)->DescriptorTable.NumDescriptorRanges);                                               \
+		size_t at = put32(&w, 0);                                                                          \
+		at32(&w, at, (uint32_t)w.n);                                                                       \
+		for (UINT r = 0; r < (P)->DescriptorTable.NumDescriptorRanges && (P)->DescriptorTable.pDescriptorRanges; \
+		     r++) {                                                                                        \
+			const RANGE *g = &(P)->DescriptorTable.pDescriptorRanges[r];                               \
+			put32(&w, g->RangeType), put32(&w, g->NumDescriptors), put32(&w, g->BaseShaderRegister),   \
+				put32(&w, g->RegisterSpace);                                                       \
+			V11_RANGE_FLAGS;                                                                           \
+			put32(&w, g->OffsetInDescriptorsFromTableStart);                                           \
+		}                                                                                                  \
+		break;                                                                                             \
+	}                                                                                                          \
+	default:                                                                                                   \
+		put32(&w, (P)->Descriptor.ShaderRegister), put32(&w, (P)->Descriptor.RegisterSpace);                \
+		V11_DESC_FLAGS;                                                                                    \
+		break;                                                                                             \
+	}
 	for (UINT i = 0; i < np; i++) {
 		at32(&w, at_param[i], (uint32_t)w.n);
 		if (v11) {
 			const D3D12_ROOT_PARAMETER1 *p = &vd->Desc_1_1.pParameters[i];
-			switch (p->ParameterType) {
-			case D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS:
-				put32(&w, p->Constants.ShaderRegister), put32(&w, p->Constants.RegisterSpace),
-					put32(&w, p->Constants.Num32BitValues);
-				break;
-			case D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE: {
-				put32(&w, p->DescriptorTable.NumDescriptorRanges);
-				size_t at = put32(&w, 0);
-				at32(&w, at, (uint32_t)w.n);
-				for (UINT r = 0; r < p->DescriptorTable.NumDescriptorRanges && p->DescriptorTable.pDescriptorRanges; r++) {
-					const D3D12_DESCRIPTOR_RANGE1 *g = &p->DescriptorTable.pDescriptorRanges[r];
-					put32(&w, g->RangeType), put32(&w, g->NumDescriptors), put32(&w, g->BaseShaderRegister),
-						put32(&w, g->RegisterSpace), put32(&w, g->Flags),
-						put32(&w, g->OffsetInDescriptorsFromTableStart);
-				}
-				break;
-			}
-			default:
-				put32(&w, p->Descriptor.ShaderRegister), put32(&w, p->Descriptor.RegisterSpace),
-					put32(&w, p->Descriptor.Flags);
-				break;
-			}
+			PUT_PARAM(p, D3D12_DESCRIPTOR_RANGE1, put32(&w, g->Flags), put32(&w, p->Descriptor.Flags))
 		} else {
 			const D3D12_ROOT_PARAMETER *p = &vd->Desc_1_0.pParameters[i];
-			switch (p->ParameterType) {
-			case D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS:
-				put32(&w, p->Constants.ShaderRegister), put32(&w, p->Constants.RegisterSpace),
-					put32(&w, p->Constants.Num32BitValues);
-				break;
-			case D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE: {
-				put32(&w, p->DescriptorTable.NumDescriptorRanges);
-				size_t at = put32(&w, 0);
-				at32(&w, at, (uint32_t)w.n);
-				for (UINT r = 0; r < p->DescriptorTable.NumDescriptorRanges && p->DescriptorTable.pDescriptorRanges; r++) {
-					const D3D12_DESCRIPTOR_RANGE *g = &p->DescriptorTable.pDescriptorRanges[r];
-					put32(&w, g->RangeType), put32(&w, g->NumDescriptors), put32(&w, g->BaseShaderRegister),
-						put32(&w, g->RegisterSpace), put32(&w, g->OffsetInDescriptorsFromTableStart);
-				}
-				break;
-			}
-			default:
-				put32(&w, p->Descriptor.ShaderRegister), put32(&w, p->Descriptor.RegisterSpace);
-				break;
-			}
+			PUT_PARAM(p, D3D12_DESCRIPTOR_RANGE, (void)0, (void)0)
 		}
 	}
+#undef PUT_PARAM
 	at32(&w, at_soff, (uint32_t)w.n);
 	for (UINT i = 0; i < ns; i++) {
 		const D3D12_STATIC_SAMPLER_DESC *s = v11 ? &vd->Desc_1_1.pStaticSamplers[i] : &vd->Desc_1_0.pStaticSamplers[i];

@@ -203,6 +203,25 @@ static void d3d12_rules(void **state)
 	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_ROOT_SIGNATURE_MISMATCH);
 	free(code);
 	ID3D12RootSignature_Release(rs);
+	/* a 1.1 description serializes and fits the kernel as the 1.0 one does */
+	D3D12_ROOT_PARAMETER1 p11[4] = {
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV, .Descriptor = { 0, 0, D3D12_ROOT_DESCRIPTOR_FLAG_DATA_STATIC } },
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV, .Descriptor = { 1, 0, D3D12_ROOT_DESCRIPTOR_FLAG_NONE } },
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV, .Descriptor = { 0, 0, D3D12_ROOT_DESCRIPTOR_FLAG_DATA_VOLATILE } },
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS, .Constants = { 0, 0, 1 } },
+	};
+	D3D12_VERSIONED_ROOT_SIGNATURE_DESC vd = { .Version = D3D_ROOT_SIGNATURE_VERSION_1_1,
+						   .Desc_1_1 = { .NumParameters = 4, .pParameters = p11 } };
+	assert_int_equal(D3D12SerializeVersionedRootSignature(&vd, &blob, &err), S_OK);
+	assert_int_equal(ID3D12Device_CreateRootSignature(c.dev, 0, ID3DBlob_GetBufferPointer(blob),
+							  ID3DBlob_GetBufferSize(blob), &IID_ID3D12RootSignature, (void **)&rs), S_OK);
+	ID3DBlob_Release(blob);
+	code = t_read_file(vadd_path, &n);
+	pd = (D3D12_COMPUTE_PIPELINE_STATE_DESC){ .pRootSignature = rs, .CS = { code, n } };
+	assert_int_equal(ID3D12Device_CreateComputePipelineState(c.dev, &pd, &IID_ID3D12PipelineState, (void **)&bad), S_OK);
+	ID3D12PipelineState_Release(bad);
+	free(code);
+	ID3D12RootSignature_Release(rs);
 	/* List7/8 would put their slots 80/81 where the Xbox methods are */
 	void *l7 = (void *)1;
 	assert_int_equal(ID3D12GraphicsCommandList6_QueryInterface(c.list, &IID_ID3D12GraphicsCommandList7, &l7),
