@@ -130,7 +130,8 @@ void xs_rt_module_free(xs_rt_device *d, xs_rt_module *m);
 
 /* ---- command memory ------------------------------------------------------------------ */
 
-/* Host-mapped GPU memory in chunks, bump-allocated, freed all at once. */
+/* Host-mapped GPU memory in chunks, bump-allocated; a reset empties them
+ * all for reuse, xs_rt_cmdmem_free unmaps them. */
 typedef struct xs_rt_chunk {
 	uint64_t va;
 	uint8_t *host;
@@ -139,15 +140,15 @@ typedef struct xs_rt_chunk {
 
 typedef struct xs_rt_cmdmem {
 	xs_rt_device *dev;
-	xs_rt_chunk *chunks;
-	uint32_t nchunks, cap;
+	xs_rt_chunk *chunks;           /* 0..cur in use, then empty ones kept from earlier recordings */
+	uint32_t nchunks, cap, cur;
 	const char *name;             /* for the allocations' names in fault reports */
 } xs_rt_cmdmem;
 
 void xs_rt_cmdmem_init(xs_rt_cmdmem *m, xs_rt_device *d, const char *name);
 /* size bytes at va (aligned), host pointer in *host (zeroed). */
 xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, xs_err *e);
-/* Frees every chunk but the first, which is kept (and zeroed) for reuse. */
+/* Empties (and zeroes) every chunk for reuse; the memory stays mapped. */
 void xs_rt_cmdmem_reset(xs_rt_cmdmem *m);
 void xs_rt_cmdmem_free(xs_rt_cmdmem *m);
 
