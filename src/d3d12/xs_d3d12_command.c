@@ -346,7 +346,7 @@ void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va
 	L.queue = l->type == D3D12_COMMAND_LIST_TYPE_DIRECT ? 0 : 1; /* for the rules only: the queue decides at execution */
 	xs_rt_launch_info info;
 	xs_err e;
-	if (xs_rt_record_launch(d->rt, &l->allocator->mem, &l->pm4, &L, &info, &e)) {
+	if (xs_rt_record_launch_cached(d->rt, &l->launch_tmpl, &l->allocator->mem, &l->pm4, &L, &info, &e)) {
 		d3d12_list_error_err(l, &e);
 		return;
 	}
@@ -383,6 +383,7 @@ static ULONG STDMETHODCALLTYPE list_AddRef(ID3D12GraphicsCommandList6 *This)
 
 static void drop_state(d3d12_list *l)
 {
+	l->launch_tmpl.valid = false;
 	if (l->pso)
 		ID3D12PipelineState_Release(&l->pso->iface);
 	if (l->root)
@@ -538,6 +539,8 @@ static void STDMETHODCALLTYPE list_SetPipelineState(ID3D12GraphicsCommandList6 *
 		ID3D12PipelineState_AddRef(pso);
 	if (l->pso)
 		ID3D12PipelineState_Release(&l->pso->iface);
+	if (p != l->pso)
+		l->launch_tmpl.valid = false;
 	l->pso = p; /* S3.7: the launch parameters stay */
 }
 

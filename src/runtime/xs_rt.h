@@ -213,6 +213,55 @@ xs_status xs_rt_check_launch(const xs_rt_device *d, const xs_rt_launch *l, xs_er
 xs_status xs_rt_record_launch(xs_rt_device *d, xs_rt_cmdmem *m, xs_pm4_builder *b, const xs_rt_launch *l,
 			      xs_rt_launch_info *out, xs_err *e);
 
+/* The part of a launch its group counts and explicit arguments do not
+ * change, worked out once (what a driver keeps with its bound pipeline):
+ * the registers and user SGPRs, their PM4 already encoded, the AQL packet
+ * and the hidden arguments, with the places each dispatch fills in. */
+#define XS_RT_LAUNCH_PM4_DW 64        /* the dispatch's PM4: 51 dwords of registers + DISPATCH_DIRECT */
+#define XS_RT_LAUNCH_RUNS 8           /* runs of consecutive hidden arguments */
+#define XS_RT_LAUNCH_PATCHES 8        /* hidden arguments the group counts decide */
+
+typedef struct xs_rt_launch_regs {
+	uint32_t pgm[2], rsrc[2], rsrc3, start_nt[6], tmpring, cu[XS_MAX_SE];
+	uint32_t ud[XS_COMPUTE_USER_DATA_COUNT];
+} xs_rt_launch_regs;
+
+typedef struct xs_rt_launch_tmpl {
+	bool valid;                   /* prepared for the launch below, and reusable */
+	/* the launch it was prepared for (xs_rt_launch without the counts and arguments) */
+	const xs_rt_module *mod;
+	const xs_codeobj_kernel *k;
+	uint32_t block[3], dynamic_lds, work_dim;
+	uint64_t cu_mask;
+	unsigned queue;
+	xs_rt_ring ring;
+	bool launch_override, predicate;
+	/* what it came to */
+	xs_rt_launch_info info;       /* the scratch fields (karg_va, pkt_va 0) */
+	uint32_t karg_alloc, initiator;
+	xs_rt_launch_regs regs;       /* user SGPRs of the addresses are 0 here */
+	int8_t ud_pkt, ud_karg, ud_id; /* their index in regs.ud (-1: not enabled) */
+	uint32_t pm4[XS_RT_LAUNCH_PM4_DW], ndw_regs, ndw; /* ndw: with DISPATCH_DIRECT */
+	uint8_t aql[64];
+	/* Hidden arguments as runs of the image (their bytes at their offsets)
+	 * and the ones set per dispatch; nruns < 0: per argument, as xs_rt_record_launch. */
+	int nruns, npatches;
+	struct { uint16_t lo, hi; } runs[XS_RT_LAUNCH_RUNS];
+	struct { uint16_t offset; uint8_t size, kind; } patches[XS_RT_LAUNCH_PATCHES];
+	uint8_t image[XS_CODEOBJ_MAX_KERNARG];
+} xs_rt_launch_tmpl;
+
+/* xs_rt_record_launch for a recording that keeps t (initially zeroed, or
+ * invalid) from one launch to the next: when the launch matches t's (the
+ * same kernel, group shape, LDS, ring, queue) it writes t's PM4, AQL
+ * packet and hidden arguments with this launch's counts, addresses and
+ * explicit arguments, the same bytes xs_rt_record_launch writes, without
+ * doing its work again. Otherwise it does, and prepares t. Launches with
+ * the driver's default scratch ring (which can move when it grows) and
+ * ExecuteIndirect's are never kept. */
+xs_status xs_rt_record_launch_cached(xs_rt_device *d, xs_rt_launch_tmpl *t, xs_rt_cmdmem *m, xs_pm4_builder *b,
+				     const xs_rt_launch *l, xs_rt_launch_info *out, xs_err *e);
+
 /* ---- queues and fences ---------------------------------------------------------------- */
 
 struct xs_rt_fence {
