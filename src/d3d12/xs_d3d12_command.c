@@ -179,7 +179,7 @@ void d3d12_list_error_err(d3d12_list *l, const xs_err *e)
 	keep_error(l, e);
 }
 
-void d3d12_list_breadcrumb(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
+void d3d12_list_breadcrumb_add(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
 {
 	if (l->nops == l->cap_ops) {
 		uint32_t ncap = l->cap_ops ? 2 * l->cap_ops : 32;
@@ -196,9 +196,9 @@ void d3d12_list_breadcrumb(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
 		xs_pm4_fence(&l->pm4, l->crumb_va, l->nops, false);
 }
 
-void d3d12_list_use(d3d12_list *l, uint64_t va)
+void d3d12_list_note_use(d3d12_list *l, uint64_t va)
 {
-	if (!l->obj.device->debug || !va || (l->nused && l->used_va[l->nused - 1] == va))
+	if (!va || (l->nused && l->used_va[l->nused - 1] == va))
 		return;
 	if (l->nused == l->cap_used) {
 		uint32_t ncap = l->cap_used ? 2 * l->cap_used : 16;

@@ -146,8 +146,32 @@ typedef struct xs_rt_cmdmem {
 } xs_rt_cmdmem;
 
 void xs_rt_cmdmem_init(xs_rt_cmdmem *m, xs_rt_device *d, const char *name);
-/* size bytes at va (aligned), host pointer in *host (zeroed). */
-xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, xs_err *e);
+/* The allocation when the current chunk has no room: a kept or a new chunk. */
+xs_status xs_rt_cmdmem_alloc_chunk(xs_rt_cmdmem *m, size_t size, bool locked, uint64_t *va, uint8_t **host,
+				   xs_err *e);
+/* The common case inline (a Dispatch allocates twice, nearly always in the
+ * current chunk); locked: the caller holds the device lock. */
+static inline xs_status xs_rt_cmdmem_alloc_in(xs_rt_cmdmem *m, size_t size, size_t align, bool locked, uint64_t *va,
+					      uint8_t **host, xs_err *e)
+{
+	if (m->nchunks) {
+		xs_rt_chunk *c = &m->chunks[m->cur];
+		size_t at = XS_ALIGN_UP(c->used, align);
+		if (at + size <= c->size) {
+			c->used = at + size;
+			*va = c->va + at;
+			*host = c->host + at;
+			return XS_OK;
+		}
+	}
+	return xs_rt_cmdmem_alloc_chunk(m, size, locked, va, host, e);
+}
+/* size bytes at va (aligned, align <= 4096), host pointer in *host (zeroed). */
+static inline xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host,
+					   xs_err *e)
+{
+	return xs_rt_cmdmem_alloc_in(m, size, align, false, va, host, e);
+}
 /* Empties (and zeroes) every chunk for reuse; the memory stays mapped. */
 void xs_rt_cmdmem_reset(xs_rt_cmdmem *m);
 void xs_rt_cmdmem_free(xs_rt_cmdmem *m);

@@ -174,31 +174,22 @@ void xs_rt_cmdmem_init(xs_rt_cmdmem *m, xs_rt_device *d, const char *name)
 	m->name = name;
 }
 
-static xs_status cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, bool locked,
-			      xs_err *e)
+/* The current chunk has no room (xs_rt_cmdmem_alloc tried it): the next
+ * one kept from an earlier recording that holds the request, or a new one. */
+xs_status xs_rt_cmdmem_alloc_chunk(xs_rt_cmdmem *m, size_t size, bool locked, uint64_t *va, uint8_t **host,
+				   xs_err *e)
 {
-	if (m->nchunks) {
-		xs_rt_chunk *c = &m->chunks[m->cur];
-		size_t at = XS_ALIGN_UP(c->used, align);
-		if (at + size <= c->size) {
-			c->used = at + size;
-			*va = c->va + at;
-			*host = c->host + at;
+	/* Chunks after cur are empty: the first that holds the request becomes the next one. */
+	for (uint32_t i = m->nchunks ? m->cur + 1 : 0; i < m->nchunks; i++)
+		if (size <= m->chunks[i].size) {
+			xs_rt_chunk t = m->chunks[i];
+			m->chunks[i] = m->chunks[m->cur + 1];
+			m->chunks[++m->cur] = t;
+			m->chunks[m->cur].used = size;
+			*va = t.va;
+			*host = t.host;
 			return XS_OK;
 		}
-		/* A chunk an earlier recording used (all empty after cur): the
-		 * first that holds the request becomes the next one. */
-		for (uint32_t i = m->cur + 1; i < m->nchunks; i++)
-			if (size <= m->chunks[i].size) {
-				xs_rt_chunk t = m->chunks[i];
-				m->chunks[i] = m->chunks[m->cur + 1];
-				m->chunks[++m->cur] = t;
-				m->chunks[m->cur].used = size;
-				*va = t.va;
-				*host = t.host;
-				return XS_OK;
-			}
-	}
 	if (m->nchunks == m->cap) {
 		uint32_t ncap = m->cap ? 2 * m->cap : 4;
 		xs_rt_chunk *n = realloc(m->chunks, ncap * sizeof(*n));
@@ -217,7 +208,7 @@ static xs_status cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64
 		pthread_mutex_unlock(&m->dev->lock);
 	if (st)
 		return st;
-	c.used = size;
+	c.used = size; /* at the chunk's start: page-aligned, as any request needs */
 	/* after the chunks in use, before the empty ones kept from earlier recordings */
 	uint32_t at = m->nchunks ? m->cur + 1 : 0;
 	if (at < m->nchunks)
@@ -228,17 +219,6 @@ static xs_status cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64
 	*va = c.va;
 	*host = c.host;
 	return XS_OK;
-}
-
-xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, xs_err *e)
-{
-	return cmdmem_alloc(m, size, align, va, host, false, e);
-}
-
-xs_status xs_rt_cmdmem_alloc_locked(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host,
-				    xs_err *e)
-{
-	return cmdmem_alloc(m, size, align, va, host, true, e);
 }
 
 /* Every chunk stays for the next recording, zeroed as the VM gave it (an
