@@ -19,6 +19,7 @@ void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandLi
 		d3d12_list_error(l, XS_MSG_LIST_CLOSED, "SetShaderScratchSpaceX on a closed command list");
 		return;
 	}
+	l->launch_kept = false; /* the next Dispatch's ring may differ */
 	d3d12_list_breadcrumb(l, XS12_AUTO_BREADCRUMB_OP_SETSHADERSCRATCHSPACEX);
 	if (!flags || (flags & ~D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_BOTH)) {
 		d3d12_list_error(l, XS_MSG_SCRATCH_FLAGS, "SetShaderScratchSpaceX: Flags 0x%x: COMPUTE (0x1), GRAPHICS "
@@ -93,6 +94,7 @@ void STDMETHODCALLTYPE d3d12_list_SetComputeShaderLaunchParametersX(
 		d3d12_list_error(l, XS_MSG_LIST_CLOSED, "SetComputeShaderLaunchParametersX on a closed command list");
 		return;
 	}
+	l->launch_kept = false; /* the next Dispatch's shape and LDS may differ */
 	d3d12_list_breadcrumb(l, XS12_AUTO_BREADCRUMB_OP_SETCOMPUTESHADERLAUNCHPARAMETERSX);
 	if (!p) {
 		d3d12_list_error(l, XS_MSG_LAUNCH_FLAGS, "SetComputeShaderLaunchParametersX: NULL parameters");

@@ -347,10 +347,12 @@ typedef struct d3d12_list {
 	xs_rt_ring compute_ring, graphics_ring;   /* SetShaderScratchSpaceX (S1.14: from the default) */
 	D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS launch; /* S3.7: lasts until the next call */
 	bool launch_set;
-	/* The last Dispatch's launch, kept for the next ones (the runtime
-	 * compares what it was made for; the pipeline's is not compared, so a
-	 * new pipeline invalidates it: one could be made at a freed one's address). */
+	/* The last Dispatch's launch, kept for the next ones. launch_kept: it
+	 * holds for the list's state (pipeline, launch parameters, compute
+	 * ring), so a Dispatch with all root arguments set records it again
+	 * (xs_rt_record_again); every call that changes that state clears it. */
 	xs_rt_launch_tmpl launch_tmpl;
+	bool launch_kept;
 	/* DRED breadcrumbs and the S1.10 uses */
 	D3D12_AUTO_BREADCRUMB_OP *ops;
 	uint32_t nops, cap_ops;

@@ -270,6 +270,7 @@ typedef struct xs_rt_launch_tmpl {
 	/* Hidden arguments as runs of the image (their bytes at their offsets)
 	 * and the ones set per dispatch; nruns < 0: per argument, as xs_rt_record_launch. */
 	int nruns, npatches;
+	bool explicit_apart;          /* no explicit argument shares a byte with a hidden one */
 	struct { uint16_t lo, hi; } runs[XS_RT_LAUNCH_RUNS];
 	struct { uint16_t offset; uint8_t size, kind; } patches[XS_RT_LAUNCH_PATCHES];
 	uint8_t image[XS_CODEOBJ_MAX_KERNARG];
@@ -285,6 +286,16 @@ typedef struct xs_rt_launch_tmpl {
  * ExecuteIndirect's are never kept. */
 xs_status xs_rt_record_launch_cached(xs_rt_device *d, xs_rt_launch_tmpl *t, xs_rt_cmdmem *m, xs_pm4_builder *b,
 				     const xs_rt_launch *l, xs_rt_launch_info *out, xs_err *e);
+/* The launch t was prepared for, again with other group counts, for a
+ * caller that knows nothing else of it changed since (a D3D12 list: the
+ * same pipeline, launch parameters and ring) and writes the explicit
+ * arguments itself, straight into the kernarg segment, *karg (zero but for
+ * the hidden arguments): the bytes xs_rt_record_launch writes, as explicit
+ * and hidden arguments do not overlap. Needs t->valid and
+ * t->explicit_apart, and counts of 1..65535 (D3D12's), which no rule of
+ * xs_rt_check_launch can refuse for a launch it let through. */
+xs_status xs_rt_record_again(xs_rt_device *d, const xs_rt_launch_tmpl *t, xs_rt_cmdmem *m, xs_pm4_builder *b,
+			     const uint32_t groups[3], xs_rt_launch_info *out, uint8_t **karg, xs_err *e);
 
 /* ---- queues and fences ---------------------------------------------------------------- */
 
