@@ -38,7 +38,8 @@ void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandLi
 		return;
 	}
 	uint64_t cap = (uint64_t)d->rt->info->max_scratch_waves_per_cu * d->rt->info->num_cu;
-	if (per_wave && size / per_wave > cap)
+	/* size / per_wave > cap, without a 64-bit division (tens of cycles) per call */
+	if (per_wave && size >= (cap + 1) * per_wave)
 		d3d12_message(d, XS_MSG_SCRATCH_SLOTS_OVER_CAP,
 			      "SetShaderScratchSpaceX: %llu slots of %u KB; tmpring expresses at most 32 waves per CU, "
 			      "%llu on %s: the rest of the memory is not used", (unsigned long long)(size / per_wave),

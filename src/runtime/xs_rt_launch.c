@@ -657,7 +657,8 @@ xs_status xs_rt_check_scratch_space(const xs_rt_device *d, uint64_t va, uint64_t
 	pthread_mutex_lock((pthread_mutex_t *)&d->lock);
 	const xs_vm_alloc_rec *r = xs_vm_find(d->vm, va);
 	bool inside = r && va + size_bytes <= r->va + r->bytes;
-	char where[400] = "";
+	char where[400];
+	where[0] = 0; /* written only for the message: not 400 bytes zeroed per call */
 	uint64_t bad = r ? r->va + r->bytes : va;
 	if (!inside)
 		xs_vm_describe(d->vm, bad, where, sizeof(where));
