@@ -227,14 +227,20 @@ static double batch(bench *B, call_kind kind, uint32_t calls)
 	return best;
 }
 
-/* The best of `repeats` batches of each call (one warm-up batch first). */
-static void measure(bool debug, const char *kernel_path, uint32_t calls, uint32_t repeats, int only,
-		    double out[C_COUNT])
+/* The best of `repeats` batches of each call (one warm-up batch first),
+ * with the debug layer off (out[0]) and, unless off_only, on (out[1]):
+ * the two devices' batches alternate, so that both see the same machine
+ * (it is shared: measured one after the other, the first often came out
+ * slower). */
+static void measure(const char *kernel_path, uint32_t calls, uint32_t repeats, int only, bool off_only,
+		    double out[2][C_COUNT])
 {
-	bench B;
-	bench_open(&B, debug, kernel_path);
+	int ndev = off_only ? 1 : 2;
+	bench B[2];
+	for (int v = 0; v < ndev; v++)
+		bench_open(&B[v], v == 1, kernel_path);
 	for (int k = 0; k < C_COUNT; k++) {
-		out[k] = -1;
+		out[0][k] = out[1][k] = -1;
 		if (only >= 0 && k != only)
 			continue;
 		/* Dispatch also in lists of a frame's size: a 100,000-dispatch list
@@ -242,16 +248,20 @@ static void measure(bool debug, const char *kernel_path, uint32_t calls, uint32_
 		 * memory bandwidth, not by the call; 1,000 stay in the core's cache. */
 		uint32_t n = k == C_DISPATCH_SMALL ? SMALL_LIST : calls;
 		uint32_t reps = k == C_DISPATCH_SMALL ? repeats * (calls > SMALL_LIST ? calls / SMALL_LIST : 1) : repeats;
-		batch(&B, (call_kind)k, n); /* warm-up: the allocator's and the list's memory grow to size */
-		double best = 1e300;
-		for (uint32_t r = 0; r < reps; r++) {
-			double ns = batch(&B, (call_kind)k, n);
-			if (ns < best)
-				best = ns;
-		}
-		out[k] = best;
+		double best[2] = { 1e300, 1e300 };
+		for (int v = 0; v < ndev; v++)
+			batch(&B[v], (call_kind)k, n); /* warm-up: the allocator's and the list's memory grow to size */
+		for (uint32_t r = 0; r < reps; r++)
+			for (int v = 0; v < ndev; v++) {
+				double ns = batch(&B[v], (call_kind)k, n);
+				if (ns < best[v])
+					best[v] = ns;
+			}
+		for (int v = 0; v < ndev; v++)
+			out[v][k] = best[v];
 	}
-	bench_close(&B);
+	for (int v = 0; v < ndev; v++)
+		bench_close(&B[v]);
 }
 
 int main(int argc, char **argv)
@@ -288,13 +298,9 @@ int main(int argc, char **argv)
 				"  (VADD_HSACO: the build's kernels/vadd.O2.w32.hsaco)\n");
 		return 2;
 	}
-	double off[C_COUNT], on[C_COUNT];
-	measure(false, kernel, calls, repeats, only, off);
-	if (off_only)
-		for (int k = 0; k < C_COUNT; k++)
-			on[k] = -1;
-	else
-		measure(true, kernel, calls, repeats, only, on);
+	double res[2][C_COUNT];
+	measure(kernel, calls, repeats, only, off_only, res);
+	const double *off = res[0], *on = res[1];
 	printf("D3D12 recording calls, ns per call: the best %u-call slice of %u lists of %u calls (Dispatch also of "
 	       "lists of %u), debug layer off / on\n", SLICE, repeats, calls, SMALL_LIST);
 	bool all = true;
