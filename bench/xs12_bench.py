@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """xs12 benchmark: a fixed kernel mix run in xs12 and on PoCL in the same run.
 
-  python3 bench/xs12_bench.py BUILD_DIR [--json FILE]
+  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--calls-only]
 
 For each kernel (compute-bound, memory-bound, scratch-heavy, and a small
 streaming one) it runs `xs12 run --functional` and `xs12 run --timing` on one
@@ -14,6 +14,10 @@ runs (the host is shared and its page-zeroing cost varies from run to run;
 xs12's time includes first-touching its output buffers). Targets (ISA and
 GPU-model issues): >= 100 M wave instructions/s functional, >= 10 M timing,
 <= 10x PoCL's time.
+
+It also runs bench/d3d12_calls (the D3D12 layer's recording calls, ns per
+call with the debug layer off and on; target: under 50 ns off, issue 9)
+and prints its lines, a miss marked MISS. --calls-only runs just that.
 """
 import json, math, os, struct, subprocess, sys, tempfile
 
@@ -21,6 +25,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
 XS12 = os.path.join(BUILD, "tools", "xs12")
 POCL = os.path.join(BUILD, "tests", "e2e", "pocl_run")
+CALLS = os.path.join(BUILD, "bench", "d3d12_calls")
 K = os.path.join(BUILD, "kernels")
 
 # name, code object, OpenCL source, kernel, groups, block, args (files made below)
@@ -69,8 +74,35 @@ def pocl(tmp, src, kernel, groups, block, args):
     return float(p.stdout.split("kernel_seconds")[1].split()[0])
 
 
+def d3d12_calls():
+    """bench/d3d12_calls's table: {call: {"off": ns, "on": ns}}, and whether every debug-off cost met
+    the target. Its lines are printed as they are (a miss says MISS), then a summary line."""
+    p = subprocess.run([CALLS, os.path.join(K, "vadd.O2.w32.hsaco")], capture_output=True, text=True)
+    if p.returncode:
+        raise SystemExit(f"d3d12_calls failed: {p.stderr}")
+    calls, met = {}, True
+    for line in p.stdout.splitlines():
+        print(line)
+        if " off: " in line and " on: " in line:
+            name = line.split(" off: ")[0].strip()
+            off = float(line.split(" off: ")[1].split()[0])
+            on = float(line.split(" on: ")[1].split()[0])
+            calls[name] = {"off_ns": off, "on_ns": on}
+            met &= off < 50.0
+    missed = [f"{n} {v['off_ns']:.0f} ns" for n, v in calls.items() if v["off_ns"] >= 50.0]
+    print("D3D12 recording calls: " + ("every debug-off cost under 50 ns" if met else
+                                       "MISS: over 50 ns with the debug layer off: " + ", ".join(missed)))
+    return calls, met
+
+
 def main():
     out_json = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
+    if "--calls-only" in sys.argv:
+        calls, met = d3d12_calls()
+        if out_json:
+            with open(out_json, "w") as fo:
+                json.dump({"d3d12_calls": calls, "d3d12_calls_under_50ns": met}, fo, indent=1)
+        return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "in32m.bin"), "wb") as f:
@@ -116,6 +148,10 @@ def main():
     summary["thread_speedup"] = one["host_seconds"] / many["host_seconds"]
     print(f"functional on {ncpu} host threads ({name}): {summary['thread_speedup']:.2f}x one thread, "
           f"results {'identical' if same else 'DIFFERENT'}")
+    print()
+    calls, met = d3d12_calls()
+    summary["d3d12_calls"] = calls
+    summary["d3d12_calls_under_50ns"] = met
     if out_json:
         with open(out_json, "w") as fo:
             json.dump({"rows": rows, "summary": summary}, fo, indent=1)

@@ -179,7 +179,7 @@ void d3d12_list_error_err(d3d12_list *l, const xs_err *e)
 	keep_error(l, e);
 }
 
-void d3d12_list_breadcrumb(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
+void d3d12_list_breadcrumb_add(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
 {
 	if (l->nops == l->cap_ops) {
 		uint32_t ncap = l->cap_ops ? 2 * l->cap_ops : 32;
@@ -196,9 +196,9 @@ void d3d12_list_breadcrumb(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
 		xs_pm4_fence(&l->pm4, l->crumb_va, l->nops, false);
 }
 
-void d3d12_list_use(d3d12_list *l, uint64_t va)
+void d3d12_list_note_use(d3d12_list *l, uint64_t va)
 {
-	if (!l->obj.device->debug || !va || (l->nused && l->used_va[l->nused - 1] == va))
+	if (!va || (l->nused && l->used_va[l->nused - 1] == va))
 		return;
 	if (l->nused == l->cap_used) {
 		uint32_t ncap = l->cap_used ? 2 * l->cap_used : 16;
@@ -276,6 +276,132 @@ static bool add_use(d3d12_list *l, const xs_rt_launch_info *info, const char *ke
 
 /* ---- lists: dispatches ------------------------------------------------------------------------ */
 
+/* A Dispatch when the launch of the last one holds (nothing it depends on
+ * changed since, every rule it passed still passes) and nothing is to be
+ * said: it again with these counts, the root arguments written straight
+ * into its kernarg segment. The hot path: no launch built, no rule checked
+ * again, no buffer gathered. */
+static bool dispatch_again(d3d12_list *l, const d3d12_pipeline *p, const d3d12_root_signature *rs, UINT x, UINT y,
+			   UINT z, xs_rt_launch_info *info)
+{
+	d3d12_device *d = l->obj.device;
+	uint32_t groups[3] = { x, y, z };
+	uint8_t *karg;
+	xs_err e;
+	if (xs_rt_record_again(d->rt, &l->launch_tmpl, &l->allocator->mem, &l->pm4, groups, info, &karg, &e)) {
+		d3d12_list_error_err(l, &e);
+		return false;
+	}
+	/* Locals: the stores through karg may alias anything, which would
+	 * reload these from the list at every argument. */
+	const UINT n = rs->nparams;
+	const d3d12_arg_slot *slots = p->slots;
+	const uint8_t(*args)[sizeof(l->root_args[0])] = l->root_args;
+	for (UINT i = 0; i < n; i++) {
+		/* root views and single constants: one store, not a call */
+		if (slots[i].size == 8)
+			memcpy(karg + slots[i].kernarg_offset, args[i], 8);
+		else if (slots[i].size == 4)
+			memcpy(karg + slots[i].kernarg_offset, args[i], 4);
+		else
+			memcpy(karg + slots[i].kernarg_offset, args[i], XS_MIN(slots[i].size, (UINT)sizeof(args[i])));
+	}
+	uint32_t lds_start = XS_ALIGN_UP(p->k->info.group_segment_fixed_size, 16u);
+	for (UINT i = 0; i < p->ndynamic_lds_args; i++)
+		memcpy(karg + p->dynamic_lds_args[i], &lds_start, 4);
+	if (d->debug)
+		for (UINT i = 0; i < n; i++)
+			if (rs->params[i].type != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS) {
+				uint64_t va;
+				memcpy(&va, args[i], 8);
+				d3d12_list_note_use(l, va);
+			}
+	return true;
+}
+
+/* Any other Dispatch (and ExecuteIndirect's): the explicit arguments
+ * gathered here (only the kernel's segment zeroed, not the whole 4 KB
+ * buffer: that memset was a fifth of a Dispatch), the rules said in their
+ * order, the launch built and recorded (its fixed part kept when it can be).
+ * Not inlined: its 4 KB buffer would enlarge every Dispatch's frame. */
+static __attribute__((noinline)) bool dispatch_long(d3d12_list *l, const d3d12_pipeline *p, const d3d12_root_signature *rs, UINT x, UINT y,
+			  UINT z, uint64_t dims_va, uint64_t launch_va, const xs_rt_kernarg_copy *copies,
+			  uint32_t ncopies, xs_rt_launch_info *info)
+{
+	d3d12_device *d = l->obj.device;
+	const xs_codeobj_kernel *k = p->k;
+	const xs_kernel_info *ki = &k->info;
+	l->launch_kept = false; /* until this one is recorded */
+	uint8_t kargs[XS_CODEOBJ_MAX_KERNARG];
+	memset(kargs, 0, ki->kernarg_size);
+	for (UINT i = 0; i < rs->nparams; i++) {
+		const d3d12_arg_slot *s = &p->slots[i];
+		if (!(l->root_set >> i & 1) && !dims_va) {
+			char arg[96];
+			if (s->arg->name && *s->arg->name)
+				snprintf(arg, sizeof(arg), "argument '%s'", s->arg->name);
+			else
+				snprintf(arg, sizeof(arg), "argument %u", (unsigned)(s->arg - ki->args));
+			d3d12_list_error(l, XS_MSG_ROOT_ARGUMENT_UNSET, "Dispatch of %s: root parameter %u (%s) was never "
+					 "set; it reads 0", ki->name, i, arg);
+		}
+		memcpy(kargs + s->kernarg_offset, l->root_args[i], XS_MIN(s->size, (UINT)sizeof(l->root_args[i])));
+		if (rs->params[i].type != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS) {
+			uint64_t va;
+			memcpy(&va, l->root_args[i], 8);
+			d3d12_list_use(l, va);
+		}
+	}
+	/* The launch parameters (S3): shape and LDS. */
+	xs_rt_launch L = {
+		.mod = p->mod, .k = k, .groups = { x, y, z }, .block = { p->block[0], p->block[1], p->block[2] },
+		.kernargs = kargs, .kernargs_size = ki->kernarg_size, .ring = l->compute_ring,
+		.indirect_dims_va = dims_va, .indirect_launch_va = launch_va, .copies = copies, .ncopies = ncopies,
+		.launch_override = l->launch_set,
+		.queue = l->type == D3D12_COMMAND_LIST_TYPE_DIRECT ? 0 : 1, /* for the rules only: the queue decides at execution */
+	};
+	if (l->launch_set) {
+		if (l->launch.Flags & D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETER_FLAG_NUM_THREADS) {
+			L.block[0] = l->launch.NumThreadX;
+			L.block[1] = l->launch.NumThreadY;
+			L.block[2] = l->launch.NumThreadZ;
+		}
+		if (l->launch.Flags & D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETER_FLAG_LDS_SIZE) {
+			uint32_t lds = l->launch.LDSSize * d->rt->info->lds_encode_granule;
+			if (lds < ki->group_segment_fixed_size) {
+				d3d12_list_error(l, XS_MSG_LAUNCH_LDS_BELOW_STATIC,
+						 "Dispatch of %s: LDSSize %u (%u bytes) is below the kernel's %u bytes of static LDS",
+						 ki->name, l->launch.LDSSize, lds, ki->group_segment_fixed_size);
+				return false;
+			}
+			L.dynamic_lds = lds - ki->group_segment_fixed_size;
+		}
+	}
+	/* S3.7: what __local pointer arguments get is the LDS beyond the static;
+	 * with none, the kernel's accesses through them leave the group's LDS */
+	bool warned = false;
+	if (d->debug && p->ndynamic_lds_args && !L.dynamic_lds && !launch_va) {
+		d3d12_list_error(l, XS_MSG_LAUNCH_LOCAL_NO_LDS,
+				 "Dispatch of %s: it has %u __local pointer argument%s, but the group has no LDS beyond the "
+				 "kernel's %u bytes of static LDS: give it some with the launch parameters' LDSSize",
+				 ki->name, p->ndynamic_lds_args, p->ndynamic_lds_args == 1 ? "" : "s",
+				 ki->group_segment_fixed_size);
+		warned = true;
+	}
+	/* __local pointer arguments: the LDS beyond the static (S3.7), from its 16-byte aligned start. */
+	uint32_t lds_start = XS_ALIGN_UP(ki->group_segment_fixed_size, 16u);
+	for (UINT i = 0; i < p->ndynamic_lds_args; i++)
+		memcpy(kargs + p->dynamic_lds_args[i], &lds_start, 4);
+	xs_err e;
+	if (xs_rt_record_launch_cached(d->rt, &l->launch_tmpl, &l->allocator->mem, &l->pm4, &L, info, &e)) {
+		d3d12_list_error_err(l, &e);
+		return false;
+	}
+	/* The next Dispatch may record it again, until the state changes. */
+	l->launch_kept = !dims_va && !warned && l->launch_tmpl.valid && l->launch_tmpl.explicit_apart;
+	return true;
+}
+
 void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va, uint64_t launch_va,
 			 const xs_rt_kernarg_copy *copies, uint32_t ncopies)
 {
@@ -320,69 +446,13 @@ void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va
 				 (unsigned long long)p->scratch_per_wave / 1024);
 		return;
 	}
-	/* The explicit arguments from the root arguments. */
-	uint8_t kargs[XS_CODEOBJ_MAX_KERNARG] = { 0 };
-	for (UINT i = 0; i < rs->nparams; i++) {
-		const d3d12_arg_slot *s = &p->slots[i];
-		if (!(l->root_set >> i & 1) && !dims_va) {
-			char arg[96];
-			if (s->arg->name && *s->arg->name)
-				snprintf(arg, sizeof(arg), "argument '%s'", s->arg->name);
-			else
-				snprintf(arg, sizeof(arg), "argument %u", (unsigned)(s->arg - ki->args));
-			d3d12_list_error(l, XS_MSG_ROOT_ARGUMENT_UNSET, "Dispatch of %s: root parameter %u (%s) was never "
-					 "set; it reads 0", ki->name, i, arg);
-		}
-		memcpy(kargs + s->kernarg_offset, l->root_args[i], XS_MIN(s->size, (UINT)sizeof(l->root_args[i])));
-		if (rs->params[i].type != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS) {
-			uint64_t va;
-			memcpy(&va, l->root_args[i], 8);
-			d3d12_list_use(l, va);
-		}
-	}
-	/* The launch parameters (S3): shape and LDS. */
-	xs_rt_launch L = {
-		.mod = p->mod, .k = k, .groups = { x, y, z }, .block = { p->block[0], p->block[1], p->block[2] },
-		.kernargs = kargs, .kernargs_size = ki->kernarg_size, .queue = 0, .ring = l->compute_ring,
-		.indirect_dims_va = dims_va, .indirect_launch_va = launch_va, .copies = copies, .ncopies = ncopies,
-	};
-	if (l->launch_set) {
-		L.launch_override = true;
-		if (l->launch.Flags & D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETER_FLAG_NUM_THREADS) {
-			L.block[0] = l->launch.NumThreadX;
-			L.block[1] = l->launch.NumThreadY;
-			L.block[2] = l->launch.NumThreadZ;
-		}
-		if (l->launch.Flags & D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETER_FLAG_LDS_SIZE) {
-			uint32_t lds = l->launch.LDSSize * d->rt->info->lds_encode_granule;
-			if (lds < ki->group_segment_fixed_size) {
-				d3d12_list_error(l, XS_MSG_LAUNCH_LDS_BELOW_STATIC,
-						 "Dispatch of %s: LDSSize %u (%u bytes) is below the kernel's %u bytes of static LDS",
-						 ki->name, l->launch.LDSSize, lds, ki->group_segment_fixed_size);
-				return;
-			}
-			L.dynamic_lds = lds - ki->group_segment_fixed_size;
-		}
-	}
-	/* S3.7: what __local pointer arguments get is the LDS beyond the static;
-	 * with none, the kernel's accesses through them leave the group's LDS */
-	if (d->debug && p->ndynamic_lds_args && !L.dynamic_lds && !launch_va)
-		d3d12_list_error(l, XS_MSG_LAUNCH_LOCAL_NO_LDS,
-				 "Dispatch of %s: it has %u __local pointer argument%s, but the group has no LDS beyond the "
-				 "kernel's %u bytes of static LDS: give it some with the launch parameters' LDSSize",
-				 ki->name, p->ndynamic_lds_args, p->ndynamic_lds_args == 1 ? "" : "s",
-				 ki->group_segment_fixed_size);
-	/* __local pointer arguments: the LDS beyond the static (S3.7), from its 16-byte aligned start. */
-	uint32_t lds_start = XS_ALIGN_UP(ki->group_segment_fixed_size, 16u);
-	for (UINT i = 0; i < p->ndynamic_lds_args; i++)
-		memcpy(kargs + p->dynamic_lds_args[i], &lds_start, 4);
-	L.queue = l->type == D3D12_COMMAND_LIST_TYPE_DIRECT ? 0 : 1; /* for the rules only: the queue decides at execution */
 	xs_rt_launch_info info;
-	xs_err e;
-	if (xs_rt_record_launch(d->rt, &l->allocator->mem, &l->pm4, &L, &info, &e)) {
-		d3d12_list_error_err(l, &e);
+	uint64_t all = rs->nparams >= 64 ? ~0ull : (1ull << rs->nparams) - 1;
+	bool ok = l->launch_kept && !dims_va && (l->root_set & all) == all
+			  ? dispatch_again(l, p, rs, x, y, z, &info)
+			  : dispatch_long(l, p, rs, x, y, z, dims_va, launch_va, copies, ncopies, &info);
+	if (!ok)
 		return;
-	}
 	if (info.scratch_en)
 		add_use(l, &info, ki->name);
 	l->ndispatches++;
@@ -416,6 +486,8 @@ static ULONG STDMETHODCALLTYPE list_AddRef(ID3D12GraphicsCommandList6 *This)
 
 static void drop_state(d3d12_list *l)
 {
+	l->launch_kept = false;
+	l->launch_tmpl.valid = false;
 	if (l->pso)
 		ID3D12PipelineState_Release(&l->pso->iface);
 	if (l->root)
@@ -573,6 +645,8 @@ static void STDMETHODCALLTYPE list_SetPipelineState(ID3D12GraphicsCommandList6 *
 		ID3D12PipelineState_AddRef(pso);
 	if (l->pso)
 		ID3D12PipelineState_Release(&l->pso->iface);
+	if (p != l->pso) /* a pipeline can be made at a freed one's address: no pointer compare */
+		l->launch_kept = l->launch_tmpl.valid = false;
 	l->pso = p; /* S3.7: the launch parameters stay */
 }
 

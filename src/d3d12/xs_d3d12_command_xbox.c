@@ -19,6 +19,7 @@ void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandLi
 		d3d12_list_error(l, XS_MSG_LIST_CLOSED, "SetShaderScratchSpaceX on a closed command list");
 		return;
 	}
+	l->launch_kept = false; /* the next Dispatch's ring may differ */
 	d3d12_list_breadcrumb(l, XS12_AUTO_BREADCRUMB_OP_SETSHADERSCRATCHSPACEX);
 	if (!flags || (flags & ~D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_BOTH)) {
 		d3d12_list_error(l, XS_MSG_SCRATCH_FLAGS, "SetShaderScratchSpaceX: Flags 0x%x: COMPUTE (0x1), GRAPHICS "
@@ -37,7 +38,8 @@ void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandLi
 		return;
 	}
 	uint64_t cap = (uint64_t)d->rt->info->max_scratch_waves_per_cu * d->rt->info->num_cu;
-	if (per_wave && size / per_wave > cap)
+	/* size / per_wave > cap, without a 64-bit division (tens of cycles) per call */
+	if (per_wave && size >= (cap + 1) * per_wave)
 		d3d12_message(d, XS_MSG_SCRATCH_SLOTS_OVER_CAP,
 			      "SetShaderScratchSpaceX: %llu slots of %u KB; tmpring expresses at most 32 waves per CU, "
 			      "%llu on %s: the rest of the memory is not used", (unsigned long long)(size / per_wave),
@@ -93,6 +95,7 @@ void STDMETHODCALLTYPE d3d12_list_SetComputeShaderLaunchParametersX(
 		d3d12_list_error(l, XS_MSG_LIST_CLOSED, "SetComputeShaderLaunchParametersX on a closed command list");
 		return;
 	}
+	l->launch_kept = false; /* the next Dispatch's shape and LDS may differ */
 	d3d12_list_breadcrumb(l, XS12_AUTO_BREADCRUMB_OP_SETCOMPUTESHADERLAUNCHPARAMETERSX);
 	if (!p) {
 		d3d12_list_error(l, XS_MSG_LAUNCH_FLAGS, "SetComputeShaderLaunchParametersX: NULL parameters");

@@ -363,6 +363,12 @@ typedef struct d3d12_list {
 	xs_rt_ring compute_ring, graphics_ring;   /* SetShaderScratchSpaceX (S1.14: from the default) */
 	D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS launch; /* S3.7: lasts until the next call */
 	bool launch_set;
+	/* The last Dispatch's launch, kept for the next ones. launch_kept: it
+	 * holds for the list's state (pipeline, launch parameters, compute
+	 * ring), so a Dispatch with all root arguments set records it again
+	 * (xs_rt_record_again); every call that changes that state clears it. */
+	xs_rt_launch_tmpl launch_tmpl;
+	bool launch_kept;
 	/* DRED breadcrumbs and the S1.10 uses */
 	D3D12_AUTO_BREADCRUMB_OP *ops;
 	uint32_t nops, cap_ops;
@@ -384,9 +390,24 @@ d3d12_list *d3d12_list_from_command_list(ID3D12CommandList *iface);
 /* Records a broken rule: the message now, Close fails later. */
 void d3d12_list_error(d3d12_list *l, xs_rt_msg_id id, const char *fmt, ...) XS_PRINTF(3, 4);
 void d3d12_list_error_err(d3d12_list *l, const xs_err *e);
-void d3d12_list_breadcrumb(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op);
-/* The debug layer notes an address the list's work uses. */
-void d3d12_list_use(d3d12_list *l, uint64_t va);
+/* DRED: the op in the list's breadcrumbs (and, with DRED on, the GPU's
+ * count of them after its work). Inline: every recorded op notes one. */
+void d3d12_list_breadcrumb_add(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op);
+static inline void d3d12_list_breadcrumb(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
+{
+	if (l->nops < l->cap_ops && !l->crumb)
+		l->ops[l->nops++] = op;
+	else
+		d3d12_list_breadcrumb_add(l, op);
+}
+/* The debug layer notes an address the list's work uses (nothing without
+ * the debug layer: inline, as a Dispatch asks for each root view). */
+void d3d12_list_note_use(d3d12_list *l, uint64_t va);
+static inline void d3d12_list_use(d3d12_list *l, uint64_t va)
+{
+	if (l->obj.device->debug)
+		d3d12_list_note_use(l, va);
+}
 /* A dispatch with the list's state: direct or indirect (ExecuteIndirect). */
 void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va, uint64_t launch_va,
 			 const xs_rt_kernarg_copy *copies, uint32_t ncopies);

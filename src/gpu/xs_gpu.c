@@ -106,6 +106,11 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 								 .cu_in_sa = k * info->cus_per_wgp + c };
 			}
 		}
+	/* Every dispatch without a CU mask enables every CU: its registers are
+	 * worked out once here, not per recorded dispatch (xs_gpu_cu_mask_regs). */
+	g->cu_all = g->ncu >= 64 ? ~0ull : (1ull << g->ncu) - 1;
+	for (uint32_t c = 0; c < g->ncu; c++)
+		g->cu_regs_all[g->cu[c].se] |= xs_gpu_cu_en_bit(g, &g->cu[c]);
 	return g;
 }
 
@@ -190,6 +195,10 @@ void xs_gpu_cu_place(const xs_gpu *g, uint32_t cu, uint32_t *se, uint32_t *sa, u
 
 void xs_gpu_cu_mask_regs(const xs_gpu *g, uint64_t mask, uint32_t regs[XS_MAX_SE])
 {
+	if ((mask & g->cu_all) == g->cu_all) {
+		memcpy(regs, g->cu_regs_all, sizeof(g->cu_regs_all));
+		return;
+	}
 	for (int i = 0; i < XS_MAX_SE; i++)
 		regs[i] = 0;
 	for (uint32_t c = 0; c < g->ncu; c++)

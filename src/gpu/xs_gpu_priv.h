@@ -284,6 +284,8 @@ struct xs_gpu {
 	xs_gpu_simd *simd;
 	xs_gpu_cu *cu;
 	xs_gpu_wgp *wgp;
+	uint64_t cu_all;         /* a bit per CU */
+	uint32_t cu_regs_all[XS_MAX_SE]; /* xs_gpu_cu_mask_regs of cu_all */
 	uint32_t se_waves[XS_MAX_SE];
 	uint64_t se_launch_free[XS_MAX_SE]; /* timing: when each SE's SPI launches its next wave */
 	xs_gpu_wave *waves;      /* one per (SIMD, slot) */

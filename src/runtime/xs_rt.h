@@ -133,7 +133,8 @@ void xs_rt_module_free(xs_rt_device *d, xs_rt_module *m);
 
 /* ---- command memory ------------------------------------------------------------------ */
 
-/* Host-mapped GPU memory in chunks, bump-allocated, freed all at once. */
+/* Host-mapped GPU memory in chunks, bump-allocated; a reset empties them
+ * all for reuse, xs_rt_cmdmem_free unmaps them. */
 typedef struct xs_rt_chunk {
 	uint64_t va;
 	uint8_t *host;
@@ -142,15 +143,39 @@ typedef struct xs_rt_chunk {
 
 typedef struct xs_rt_cmdmem {
 	xs_rt_device *dev;
-	xs_rt_chunk *chunks;
-	uint32_t nchunks, cap;
+	xs_rt_chunk *chunks;           /* 0..cur in use, then empty ones kept from earlier recordings */
+	uint32_t nchunks, cap, cur;
 	const char *name;             /* for the allocations' names in fault reports */
 } xs_rt_cmdmem;
 
 void xs_rt_cmdmem_init(xs_rt_cmdmem *m, xs_rt_device *d, const char *name);
-/* size bytes at va (aligned), host pointer in *host (zeroed). */
-xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, xs_err *e);
-/* Frees every chunk but the first, which is kept (and zeroed) for reuse. */
+/* The allocation when the current chunk has no room: a kept or a new chunk. */
+xs_status xs_rt_cmdmem_alloc_chunk(xs_rt_cmdmem *m, size_t size, bool locked, uint64_t *va, uint8_t **host,
+				   xs_err *e);
+/* The common case inline (a Dispatch allocates twice, nearly always in the
+ * current chunk); locked: the caller holds the device lock. */
+static inline xs_status xs_rt_cmdmem_alloc_in(xs_rt_cmdmem *m, size_t size, size_t align, bool locked, uint64_t *va,
+					      uint8_t **host, xs_err *e)
+{
+	if (m->nchunks) {
+		xs_rt_chunk *c = &m->chunks[m->cur];
+		size_t at = XS_ALIGN_UP(c->used, align);
+		if (at + size <= c->size) {
+			c->used = at + size;
+			*va = c->va + at;
+			*host = c->host + at;
+			return XS_OK;
+		}
+	}
+	return xs_rt_cmdmem_alloc_chunk(m, size, locked, va, host, e);
+}
+/* size bytes at va (aligned, align <= 4096), host pointer in *host (zeroed). */
+static inline xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host,
+					   xs_err *e)
+{
+	return xs_rt_cmdmem_alloc_in(m, size, align, false, va, host, e);
+}
+/* Empties (and zeroes) every chunk for reuse; the memory stays mapped. */
 void xs_rt_cmdmem_reset(xs_rt_cmdmem *m);
 void xs_rt_cmdmem_free(xs_rt_cmdmem *m);
 
@@ -214,6 +239,66 @@ xs_status xs_rt_check_launch(const xs_rt_device *d, const xs_rt_launch *l, xs_er
  * into b (checks first). Sizes the default scratch allocation when needed. */
 xs_status xs_rt_record_launch(xs_rt_device *d, xs_rt_cmdmem *m, xs_pm4_builder *b, const xs_rt_launch *l,
 			      xs_rt_launch_info *out, xs_err *e);
+
+/* The part of a launch its group counts and explicit arguments do not
+ * change, worked out once (what a driver keeps with its bound pipeline):
+ * the registers and user SGPRs, their PM4 already encoded, the AQL packet
+ * and the hidden arguments, with the places each dispatch fills in. */
+#define XS_RT_LAUNCH_PM4_DW 64        /* the dispatch's PM4: 51 dwords of registers + DISPATCH_DIRECT */
+#define XS_RT_LAUNCH_RUNS 8           /* runs of consecutive hidden arguments */
+#define XS_RT_LAUNCH_PATCHES 8        /* hidden arguments the group counts decide */
+
+typedef struct xs_rt_launch_regs {
+	uint32_t pgm[2], rsrc[2], rsrc3, start_nt[6], tmpring, cu[XS_MAX_SE];
+	uint32_t ud[XS_COMPUTE_USER_DATA_COUNT];
+} xs_rt_launch_regs;
+
+typedef struct xs_rt_launch_tmpl {
+	bool valid;                   /* prepared for the launch below, and reusable */
+	/* the launch it was prepared for (xs_rt_launch without the counts and arguments) */
+	const xs_rt_module *mod;
+	const xs_codeobj_kernel *k;
+	uint32_t block[3], dynamic_lds, work_dim;
+	uint64_t cu_mask;
+	unsigned queue;
+	xs_rt_ring ring;
+	bool launch_override, predicate;
+	/* what it came to */
+	xs_rt_launch_info info;       /* the scratch fields (karg_va, pkt_va 0) */
+	uint32_t karg_alloc, initiator;
+	xs_rt_launch_regs regs;       /* user SGPRs of the addresses are 0 here */
+	int8_t ud_pkt, ud_karg, ud_id; /* their index in regs.ud (-1: not enabled) */
+	uint32_t pm4[XS_RT_LAUNCH_PM4_DW], ndw_regs, ndw; /* ndw: with DISPATCH_DIRECT */
+	uint8_t aql[64];
+	/* Hidden arguments as runs of the image (their bytes at their offsets)
+	 * and the ones set per dispatch; nruns < 0: per argument, as xs_rt_record_launch. */
+	int nruns, npatches;
+	bool explicit_apart;          /* no explicit argument shares a byte with a hidden one */
+	struct { uint16_t lo, hi; } runs[XS_RT_LAUNCH_RUNS];
+	struct { uint16_t offset; uint8_t size, kind; } patches[XS_RT_LAUNCH_PATCHES];
+	uint8_t image[XS_CODEOBJ_MAX_KERNARG];
+} xs_rt_launch_tmpl;
+
+/* xs_rt_record_launch for a recording that keeps t (initially zeroed, or
+ * invalid) from one launch to the next: when the launch matches t's (the
+ * same kernel, group shape, LDS, ring, queue) it writes t's PM4, AQL
+ * packet and hidden arguments with this launch's counts, addresses and
+ * explicit arguments, the same bytes xs_rt_record_launch writes, without
+ * doing its work again. Otherwise it does, and prepares t. Launches with
+ * the driver's default scratch ring (which can move when it grows) and
+ * ExecuteIndirect's are never kept. */
+xs_status xs_rt_record_launch_cached(xs_rt_device *d, xs_rt_launch_tmpl *t, xs_rt_cmdmem *m, xs_pm4_builder *b,
+				     const xs_rt_launch *l, xs_rt_launch_info *out, xs_err *e);
+/* The launch t was prepared for, again with other group counts, for a
+ * caller that knows nothing else of it changed since (a D3D12 list: the
+ * same pipeline, launch parameters and ring) and writes the explicit
+ * arguments itself, straight into the kernarg segment, *karg (zero but for
+ * the hidden arguments): the bytes xs_rt_record_launch writes, as explicit
+ * and hidden arguments do not overlap. Needs t->valid and
+ * t->explicit_apart, and counts of 1..65535 (D3D12's), which no rule of
+ * xs_rt_check_launch can refuse for a launch it let through. */
+xs_status xs_rt_record_again(xs_rt_device *d, const xs_rt_launch_tmpl *t, xs_rt_cmdmem *m, xs_pm4_builder *b,
+			     const uint32_t groups[3], xs_rt_launch_info *out, uint8_t **karg, xs_err *e);
 
 /* ---- queues and fences ---------------------------------------------------------------- */
 

@@ -188,19 +188,22 @@ void xs_rt_cmdmem_init(xs_rt_cmdmem *m, xs_rt_device *d, const char *name)
 	m->name = name;
 }
 
-static xs_status cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, bool locked,
-			      xs_err *e)
+/* The current chunk has no room (xs_rt_cmdmem_alloc tried it): the next
+ * one kept from an earlier recording that holds the request, or a new one. */
+xs_status xs_rt_cmdmem_alloc_chunk(xs_rt_cmdmem *m, size_t size, bool locked, uint64_t *va, uint8_t **host,
+				   xs_err *e)
 {
-	if (m->nchunks) {
-		xs_rt_chunk *c = &m->chunks[m->nchunks - 1];
-		size_t at = XS_ALIGN_UP(c->used, align);
-		if (at + size <= c->size) {
-			c->used = at + size;
-			*va = c->va + at;
-			*host = c->host + at;
+	/* Chunks after cur are empty: the first that holds the request becomes the next one. */
+	for (uint32_t i = m->nchunks ? m->cur + 1 : 0; i < m->nchunks; i++)
+		if (size <= m->chunks[i].size) {
+			xs_rt_chunk t = m->chunks[i];
+			m->chunks[i] = m->chunks[m->cur + 1];
+			m->chunks[++m->cur] = t;
+			m->chunks[m->cur].used = size;
+			*va = t.va;
+			*host = t.host;
 			return XS_OK;
 		}
-	}
 	if (m->nchunks == m->cap) {
 		uint32_t ncap = m->cap ? 2 * m->cap : 4;
 		xs_rt_chunk *n = realloc(m->chunks, ncap * sizeof(*n));
@@ -219,47 +222,41 @@ static xs_status cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64
 		pthread_mutex_unlock(&m->dev->lock);
 	if (st)
 		return st;
-	c.used = size;
-	m->chunks[m->nchunks++] = c;
+	c.used = size; /* at the chunk's start: page-aligned, as any request needs */
+	/* after the chunks in use, before the empty ones kept from earlier recordings */
+	uint32_t at = m->nchunks ? m->cur + 1 : 0;
+	if (at < m->nchunks)
+		m->chunks[m->nchunks] = m->chunks[at];
+	m->chunks[at] = c;
+	m->nchunks++;
+	m->cur = at;
 	*va = c.va;
 	*host = c.host;
 	return XS_OK;
 }
 
-xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host, xs_err *e)
+/* Every chunk stays for the next recording, zeroed as the VM gave it (an
+ * AQL packet's reserved fields and a kernarg segment's tail are read as
+ * zero). A D3D12 allocator keeps its memory so too: freeing the chunks and
+ * mapping fresh ones made each recording fault its pages in again, most
+ * of a Dispatch's cost. The memory goes with xs_rt_cmdmem_free. */
+static void cmdmem_reset(xs_rt_cmdmem *m)
 {
-	return cmdmem_alloc(m, size, align, va, host, false, e);
-}
-
-xs_status xs_rt_cmdmem_alloc_locked(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host,
-				    xs_err *e)
-{
-	return cmdmem_alloc(m, size, align, va, host, true, e);
-}
-
-static void cmdmem_reset(xs_rt_cmdmem *m, bool locked)
-{
-	if (!locked)
-		pthread_mutex_lock(&m->dev->lock);
-	for (uint32_t i = 1; i < m->nchunks; i++)
-		xs_vm_free(m->dev->vm, m->chunks[i].va, NULL);
-	if (!locked)
-		pthread_mutex_unlock(&m->dev->lock);
-	if (m->nchunks) {
-		memset(m->chunks[0].host, 0, m->chunks[0].used);
-		m->chunks[0].used = 0;
-		m->nchunks = 1;
+	for (uint32_t i = 0; i < m->nchunks; i++) {
+		memset(m->chunks[i].host, 0, m->chunks[i].used);
+		m->chunks[i].used = 0;
 	}
+	m->cur = 0;
 }
 
 void xs_rt_cmdmem_reset(xs_rt_cmdmem *m)
 {
-	cmdmem_reset(m, false);
+	cmdmem_reset(m);
 }
 
 void xs_rt_cmdmem_reset_locked(xs_rt_cmdmem *m)
 {
-	cmdmem_reset(m, true);
+	cmdmem_reset(m);
 }
 
 static void cmdmem_free(xs_rt_cmdmem *m, bool locked)
@@ -274,7 +271,7 @@ static void cmdmem_free(xs_rt_cmdmem *m, bool locked)
 		pthread_mutex_unlock(&m->dev->lock);
 	free(m->chunks);
 	m->chunks = NULL;
-	m->nchunks = m->cap = 0;
+	m->nchunks = m->cap = m->cur = 0;
 }
 
 void xs_rt_cmdmem_free(xs_rt_cmdmem *m)

@@ -34,8 +34,11 @@ struct xs_rt_queue {
 };
 
 /* Command memory calls for a caller that holds the device lock. */
-xs_status xs_rt_cmdmem_alloc_locked(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va, uint8_t **host,
-				    xs_err *e);
+static inline xs_status xs_rt_cmdmem_alloc_locked(xs_rt_cmdmem *m, size_t size, size_t align, uint64_t *va,
+						  uint8_t **host, xs_err *e)
+{
+	return xs_rt_cmdmem_alloc_in(m, size, align, true, va, host, e);
+}
 void xs_rt_cmdmem_reset_locked(xs_rt_cmdmem *m);
 void xs_rt_cmdmem_free_locked(xs_rt_cmdmem *m);
 

@@ -120,6 +120,49 @@ static void vadd_runs_and_adds(void **state)
 	t_close(&c);
 }
 
+/* An allocator keeps its memory through Reset: a list of more dispatches
+ * than one chunk of command memory holds (kernarg segments, AQL packets),
+ * recorded again into the reset allocator with other inputs, computes the
+ * new sums (its memory reused, zeroed as new). */
+static void reset_allocator_memory_is_reused(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, false, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { N = 1024, DISPATCHES = 700 };
+	float a[N], b[N], out[N];
+	for (int i = 0; i < N; i++) {
+		a[i] = (float)i;
+		b[i] = 2.0f * (float)i;
+	}
+	ID3D12Resource *ua = t_upload(&c, a, sizeof(a)), *ub = t_upload(&c, b, sizeof(b));
+	ID3D12Resource *uc = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, sizeof(out));
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, vadd_path, NULL, &hr);
+	assert_int_equal(hr, S_OK);
+	for (int round = 0; round < 2; round++) {
+		ID3D12Resource *first = round ? ub : ua; /* round 1: c = b + b */
+		t_set_pipeline(&c, p);
+		ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0,
+									    ID3D12Resource_GetGPUVirtualAddress(first));
+		ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 1, ID3D12Resource_GetGPUVirtualAddress(ub));
+		ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 2, ID3D12Resource_GetGPUVirtualAddress(uc));
+		for (UINT i = 0; i < DISPATCHES; i++) {
+			ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, N - i, 0);
+			ID3D12GraphicsCommandList6_Dispatch(c.list, N / 64, 1, 1);
+		}
+		assert_int_equal(t_run(&c), S_OK); /* Close, execute, wait; allocator and list Reset */
+		t_read(&c, uc, out, sizeof(out));
+		for (int i = 0; i < N; i++)
+			assert_true(out[i] == (round ? b[i] : a[i]) + b[i]);
+	}
+	ID3D12PipelineState_Release(p);
+	ID3D12Resource_Release(ua);
+	ID3D12Resource_Release(ub);
+	ID3D12Resource_Release(uc);
+	t_close(&c);
+}
+
 /* The D3D12 API's own rules, through the info queue. */
 static void d3d12_rules(void **state)
 {
@@ -335,6 +378,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(vtables_have_no_null_slot),
 		cmocka_unit_test(unimplemented_methods_fail_cleanly),
 		cmocka_unit_test(vadd_runs_and_adds),
+		cmocka_unit_test(reset_allocator_memory_is_reused),
 		cmocka_unit_test(d3d12_rules),
 		cmocka_unit_test(timestamps_and_statistics),
 		cmocka_unit_test(create_device_returns_the_live_one),

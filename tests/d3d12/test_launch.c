@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 static const char *vadd_path, *lds_path, *g2048_path, *args_path, *lds_cu_path;
@@ -182,6 +183,99 @@ static void overrides_reach_the_kernel(void **state)
 	ID3D12PipelineState_Release(vadd);
 	ID3D12PipelineState_Release(dyn);
 	t_close(&c);
+}
+
+/* A list records the launch of its last Dispatch again while nothing it
+ * depends on changes (xs_rt_record_again). Every call that changes it
+ * must say so: the same calls recorded with a no-op launch-parameter call
+ * before each Dispatch (which makes every one take the long way) must
+ * give the same submission, byte for byte: the recordings (GPU memory and
+ * PM4 at submission, results) are compared. */
+static void record_of(const char *path, bool long_way, ID3D12Resource **keep)
+{
+	XS12_DEVICE_DESC desc = { .Machine = XS12_MACHINE_SERIES_X, .RecordPath = path };
+	t_ctx c;
+	t_open_desc(&c, &desc, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { N = 4096, G = 256 };
+	static float a[N];
+	for (int i = 0; i < N; i++)
+		a[i] = (float)i;
+	ID3D12Resource *ua = t_upload(&c, a, sizeof(a)), *uc = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, sizeof(a));
+	ID3D12Resource *usum = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, N / G * 4);
+	ID3D12Resource *ring = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 1 << 20);
+	HRESULT hr;
+	ID3D12PipelineState *vadd = t_pipeline(&c, vadd_path, NULL, &hr), *dyn = t_pipeline(&c, lds_path, "lds_reduce_dyn", &hr);
+	assert_int_equal(hr, S_OK);
+	D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS now = lp(0, 0, 0, 0, 0);
+#define SET_LP(p) (now = (p), ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &now))
+#define DISPATCH(x)                                                                                               \
+	do {                                                                                                      \
+		if (long_way)                                                                                     \
+			ID3D12GraphicsCommandList6_SetComputeShaderLaunchParametersX(c.list, &now);               \
+		ID3D12GraphicsCommandList6_Dispatch(c.list, (x), 1, 1);                                           \
+	} while (0)
+	t_set_pipeline(&c, vadd);
+	vadd_args(&c, ua, ua, uc, N);
+	DISPATCH(4);
+	DISPATCH(64); /* again, other counts */
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, N / 2, 0);
+	DISPATCH(7); /* again, another root constant */
+	SET_LP(lp(SHAPE, 0, 32, 1, 1));
+	DISPATCH(8);
+	DISPATCH(9);
+	SET_LP(lp(0, 0, 0, 0, 0));
+	DISPATCH(2);
+	/* another pipeline, its own root signature and dynamic LDS */
+	SET_LP(lp(SHAPE | LDS, 2, G, 1, 1));
+	t_set_pipeline(&c, dyn);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, ID3D12Resource_GetGPUVirtualAddress(ua));
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 1, ID3D12Resource_GetGPUVirtualAddress(usum));
+	DISPATCH(N / G);
+	SET_LP(lp(SHAPE | LDS, 4, G, 1, 1));
+	DISPATCH(N / G);
+	DISPATCH(3);
+	/* back to vadd; a title ring (vadd has no scratch, the ring stays unused) */
+	SET_LP(lp(0, 0, 0, 0, 0));
+	t_set_pipeline(&c, vadd);
+	vadd_args(&c, ua, ua, uc, N);
+	DISPATCH(16);
+	ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE,
+							 ID3D12Resource_GetGPUVirtualAddress(ring), 1 << 20, 4096);
+	DISPATCH(16);
+	DISPATCH(1);
+#undef DISPATCH
+#undef SET_LP
+	assert_int_equal(t_run(&c), S_OK);
+	*keep = NULL;
+	ID3D12Resource_Release(ua);
+	ID3D12Resource_Release(uc);
+	ID3D12Resource_Release(usum);
+	ID3D12Resource_Release(ring);
+	ID3D12PipelineState_Release(vadd);
+	ID3D12PipelineState_Release(dyn);
+	t_close(&c);
+}
+
+static void kept_launches_follow_the_list_state(void **state)
+{
+	(void)state;
+	char kept[] = "/tmp/xs12_kept_XXXXXX", again[] = "/tmp/xs12_long_XXXXXX";
+	int fa = mkstemp(kept), fb = mkstemp(again);
+	assert_true(fa >= 0 && fb >= 0);
+	close(fa);
+	close(fb);
+	ID3D12Resource *unused;
+	record_of(kept, false, &unused);
+	record_of(again, true, &unused);
+	size_t na, nb;
+	void *ra = t_read_file(kept, &na), *rb = t_read_file(again, &nb);
+	unlink(kept);
+	unlink(again);
+	assert_true(na > 1000);
+	assert_int_equal(na, nb);
+	assert_memory_equal(ra, rb, na);
+	free(ra);
+	free(rb);
 }
 
 /* S3.5: 32 waves of 64 threads in one group. */
@@ -435,6 +529,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(each_rule_broken),
 		cmocka_unit_test(overrides_reach_the_kernel),
+		cmocka_unit_test(kept_launches_follow_the_list_state),
 		cmocka_unit_test(group_of_2048_wave64_threads),
 		cmocka_unit_test(cu_mode_and_wgp_mode),
 		cmocka_unit_test(execute_indirect_from_gpu_written_arguments),
