@@ -87,9 +87,10 @@ def d3d12_calls():
             name = line.split(" off: ")[0].strip()
             off = float(line.split(" off: ")[1].split()[0])
             on = float(line.split(" on: ")[1].split()[0])
-            calls[name] = {"off_ns": off, "on_ns": on}
-            met &= off < 50.0
-    missed = [f"{n} {v['off_ns']:.0f} ns" for n, v in calls.items() if v["off_ns"] >= 50.0]
+            judged = "not judged" not in line  # the memory-bound 100,000-dispatch list
+            calls[name] = {"off_ns": off, "on_ns": on, "judged": judged}
+            met &= off < 50.0 or not judged
+    missed = [f"{n} {v['off_ns']:.0f} ns" for n, v in calls.items() if v["off_ns"] >= 50.0 and v["judged"]]
     print("D3D12 recording calls: " + ("every debug-off cost under 50 ns" if met else
                                        "MISS: over 50 ns with the debug layer off: " + ", ".join(missed)))
     return calls, met

@@ -32,6 +32,7 @@ void xs_pm4_builder_free(xs_pm4_builder *b)
 void xs_pm4_builder_reset(xs_pm4_builder *b)
 {
 	b->cdw = 0;
+	b->sh_tag = 0;
 	xs_err_clear(&b->err);
 }
 

@@ -32,6 +32,9 @@ typedef struct xs_pm4_builder {
 	size_t cap;        /* dwords allocated */
 	size_t max_dwords; /* limit: growing past it fails with XS_E_OUT_OF_MEMORY */
 	bool predicate;    /* when set, packets get the predicate bit */
+	/* Who set the SH registers last, for a recorder's dirty tracking (a
+	 * launch template's tag, xs_rt_launch_tmpl); 0: not known. */
+	uint64_t sh_tag;
 	xs_err err;        /* first failure; XS_OK while none */
 	/* realloc by default; tests inject failures. Must return memory free() releases. */
 	void *(*realloc_fn)(void *, size_t);

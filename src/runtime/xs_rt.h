@@ -245,6 +245,7 @@ xs_status xs_rt_record_launch(xs_rt_device *d, xs_rt_cmdmem *m, xs_pm4_builder *
  * the registers and user SGPRs, their PM4 already encoded, the AQL packet
  * and the hidden arguments, with the places each dispatch fills in. */
 #define XS_RT_LAUNCH_PM4_DW 64        /* the dispatch's PM4: 51 dwords of registers + DISPATCH_DIRECT */
+#define XS_RT_LAUNCH_PM4_AGAIN_DW 32  /* ... with the SH registers set: 2 + at most 16 + 5 */
 #define XS_RT_LAUNCH_RUNS 8           /* runs of consecutive hidden arguments */
 #define XS_RT_LAUNCH_PATCHES 8        /* hidden arguments the group counts decide */
 
@@ -269,11 +270,19 @@ typedef struct xs_rt_launch_tmpl {
 	xs_rt_launch_regs regs;       /* user SGPRs of the addresses are 0 here */
 	int8_t ud_pkt, ud_karg, ud_id; /* their index in regs.ud (-1: not enabled) */
 	uint32_t pm4[XS_RT_LAUNCH_PM4_DW], ndw_regs, ndw; /* ndw: with DISPATCH_DIRECT */
+	/* The same launch when the builder's SH registers are still this
+	 * template's (b->sh_tag == tag): only the user SGPRs of the addresses,
+	 * COMPUTE_USER_DATA_<lo>.., then DISPATCH_DIRECT, as a driver sends
+	 * only its dirty state. */
+	uint64_t tag;
+	uint32_t pm4_again[XS_RT_LAUNCH_PM4_AGAIN_DW], ndw_again_regs, ndw_again;
+	int8_t again_lo;              /* first user SGPR in pm4_again */
 	uint8_t aql[64];
 	/* Hidden arguments as runs of the image (their bytes at their offsets)
 	 * and the ones set per dispatch; nruns < 0: per argument, as xs_rt_record_launch. */
 	int nruns, npatches;
 	bool explicit_apart;          /* no explicit argument shares a byte with a hidden one */
+	uint16_t image_blocks;        /* 32-byte blocks of image up to the last hidden argument */
 	struct { uint16_t lo, hi; } runs[XS_RT_LAUNCH_RUNS];
 	struct { uint16_t offset; uint8_t size, kind; } patches[XS_RT_LAUNCH_PATCHES];
 	uint8_t image[XS_CODEOBJ_MAX_KERNARG];

@@ -193,17 +193,25 @@ void xs_rt_cmdmem_init(xs_rt_cmdmem *m, xs_rt_device *d, const char *name)
 xs_status xs_rt_cmdmem_alloc_chunk(xs_rt_cmdmem *m, size_t size, bool locked, uint64_t *va, uint8_t **host,
 				   xs_err *e)
 {
-	/* Chunks after cur are empty: the first that holds the request becomes the next one. */
+	/* Chunks after cur are empty: the smallest that holds the request
+	 * becomes the next one. Not the first: a list's PM4, copied at Close in
+	 * one piece, needs the big chunk it had last time, which first fit would
+	 * have given to kernarg segments, mapping a new one every recording. */
+	uint32_t best = UINT32_MAX;
 	for (uint32_t i = m->nchunks ? m->cur + 1 : 0; i < m->nchunks; i++)
-		if (size <= m->chunks[i].size) {
-			xs_rt_chunk t = m->chunks[i];
-			m->chunks[i] = m->chunks[m->cur + 1];
-			m->chunks[++m->cur] = t;
-			m->chunks[m->cur].used = size;
-			*va = t.va;
-			*host = t.host;
-			return XS_OK;
-		}
+		if (size <= m->chunks[i].size && (best == UINT32_MAX || m->chunks[i].size < m->chunks[best].size))
+			best = i;
+	if (best != UINT32_MAX) {
+		uint32_t next = m->nchunks ? m->cur + 1 : 0;
+		xs_rt_chunk t = m->chunks[best];
+		m->chunks[best] = m->chunks[next];
+		m->chunks[next] = t;
+		m->cur = next;
+		m->chunks[next].used = size;
+		*va = t.va;
+		*host = t.host;
+		return XS_OK;
+	}
 	if (m->nchunks == m->cap) {
 		uint32_t ncap = m->cap ? 2 * m->cap : 4;
 		xs_rt_chunk *n = realloc(m->chunks, ncap * sizeof(*n));

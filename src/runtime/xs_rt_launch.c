@@ -261,6 +261,9 @@ static void prepare_hidden(const xs_rt_device *dev, const xs_rt_launch *d, xs_rt
 	const xs_kernel_info *ki = &k->info;
 	t->nruns = t->npatches = 0;
 	t->explicit_apart = false;
+	t->image_blocks = 0;
+	/* zero but for the hidden arguments: xs_rt_record_again copies it whole */
+	memset(t->image, 0, XS_MAX(XS_ALIGN_UP(ki->kernarg_size, 32u), 128u));
 	uint32_t end = 0;
 	for (uint32_t i = 0; i < ki->num_args; i++) {
 		xs_codeobj_hidden h = (xs_codeobj_hidden)k->arg_hidden[i];
@@ -309,6 +312,7 @@ static void prepare_hidden(const xs_rt_device *dev, const xs_rt_launch *d, xs_rt
 				return;
 	}
 	t->explicit_apart = true;
+	t->image_blocks = (uint16_t)(XS_ALIGN_UP(end, 32u) / 32);
 }
 
 /* Everything of the launch but what its group counts and explicit
@@ -460,6 +464,33 @@ static xs_status prepare(xs_rt_device *dev, const xs_pm4_builder *b, const xs_rt
 	t->ndw = (uint32_t)tb.cdw;
 	if (xs_pm4_builder_failed(&tb)) /* cannot be: the registers are constants */
 		return xs_err_set(e, tb.err.status, "recording: %s", tb.err.msg);
+	/* Again, with the registers set: the user SGPRs from the first to the
+	 * last address one (none: DISPATCH_DIRECT alone). */
+	int lo = XS_COMPUTE_USER_DATA_COUNT, hi = 0;
+	const int8_t holes[3] = { t->ud_pkt, t->ud_karg, t->ud_id };
+	for (int i = 0; i < 3; i++)
+		if (holes[i] >= 0) {
+			lo = XS_MIN(lo, (int)holes[i]);
+			hi = XS_MAX(hi, holes[i] + 2);
+		}
+	memset(t->pm4_again, 0, sizeof(t->pm4_again));
+	xs_pm4_builder_init(&tb, XS_RT_LAUNCH_PM4_AGAIN_DW);
+	tb.dw = t->pm4_again;
+	tb.cap = XS_RT_LAUNCH_PM4_AGAIN_DW;
+	tb.realloc_fn = no_realloc;
+	tb.predicate = b->predicate;
+	t->again_lo = (int8_t)(lo < hi ? lo : 0);
+	if (lo < hi)
+		xs_pm4_set_sh_reg(&tb, R_00B900_COMPUTE_USER_DATA_0 + 4 * (unsigned)lo, r->ud + lo, (unsigned)(hi - lo));
+	t->ndw_again_regs = (uint32_t)tb.cdw;
+	xs_pm4_dispatch_direct(&tb, 0, 0, 0, t->initiator);
+	t->ndw_again = (uint32_t)tb.cdw;
+	if (xs_pm4_builder_failed(&tb))
+		return xs_err_set(e, tb.err.status, "recording: %s", tb.err.msg);
+	/* A tag no other template had: a template made at a freed one's
+	 * address, or prepared again, must not pass for it. */
+	static _Atomic uint64_t tags;
+	t->tag = ++tags;
 	/* Kept for the launches after it unless the driver's default ring
 	 * backs it: that allocation moves when a bigger kernel outgrows it. */
 	t->valid = !info->default_ring;
@@ -482,6 +513,9 @@ static uint64_t count_value(unsigned kind, const uint32_t groups[3], uint32_t wo
  * (explicit arguments, ExecuteIndirect's part); NULL for
  * xs_rt_record_again, whose caller writes the explicit arguments into
  * *karg_out afterwards. */
+/* An address into the user SGPRs ud at index at (< 0: not enabled). */
+#define FILL64(at, v) do { if ((at) >= 0) { ud[(at)] = (uint32_t)(v); ud[(at) + 1] = (uint32_t)((v) >> 32); } } while (0)
+
 static xs_status emit(xs_rt_device *dev, const xs_rt_launch_tmpl *t, xs_rt_cmdmem *mem, xs_pm4_builder *b,
 		      const uint32_t groups[3], const xs_rt_launch *d, xs_rt_launch_info *info, uint8_t **karg_out,
 		      xs_err *e)
@@ -496,9 +530,12 @@ static xs_status emit(xs_rt_device *dev, const xs_rt_launch_tmpl *t, xs_rt_cmdme
 
 	/* ---- kernarg segment: explicit arguments, then the hidden ones ---- */
 	uint8_t *karg, *pkt;
-	if ((st = xs_rt_cmdmem_alloc(mem, t->karg_alloc, 256, &info->karg_va, &karg, e)) ||
-	    (st = xs_rt_cmdmem_alloc(mem, AQL_PACKET_SIZE, 64, &info->pkt_va, &pkt, e)))
+	/* One allocation: the AQL packet right after the segment (karg_alloc is
+	 * a multiple of 256), as xs_rt_record_again has it. */
+	if ((st = xs_rt_cmdmem_alloc(mem, t->karg_alloc + AQL_PACKET_SIZE, 256, &info->karg_va, &karg, e)))
 		return st;
+	info->pkt_va = info->karg_va + t->karg_alloc;
+	pkt = karg + t->karg_alloc;
 	/* The lines this launch writes, asked for at once: memory a long list
 	 * writes is not in the cache, and stores alone fetch their lines one
 	 * after another (a 100,000-dispatch list: 90 -> 65 ns a Dispatch). */
@@ -536,7 +573,42 @@ static xs_status emit(xs_rt_device *dev, const xs_rt_launch_tmpl *t, xs_rt_cmdme
 	/* ---- PM4: the registers with this launch's addresses, then its dispatch ---- */
 	uint64_t id = t->ud_id >= 0 ? __atomic_fetch_add(&dev->dispatch_id, 1, __ATOMIC_RELAXED) : 0;
 	bool direct = !d || (!d->indirect_dims_va && !d->indirect_launch_va && !d->ncopies);
+	/* The registers this template sets are the builder's still (nothing
+	 * set SH registers since its last direct launch): the addresses and
+	 * the dispatch alone. */
+	if (direct && b->sh_tag == t->tag && !b->predicate && !xs_pm4_builder_failed(b)) {
+		uint32_t *ud;
+		if (b->cap - b->cdw >= XS_RT_LAUNCH_PM4_AGAIN_DW && b->max_dwords - b->cdw >= t->ndw_again) {
+			uint32_t *p = b->dw + b->cdw;
+			for (int i = 0; i < XS_RT_LAUNCH_PM4_AGAIN_DW; i++)
+				p[i] = t->pm4_again[i];
+			b->cdw += t->ndw_again;
+			ud = p + 2 - t->again_lo; /* past SET_SH_REG's header and register offset */
+			memcpy(p + t->ndw_again_regs + 1, groups, 12);
+		} else {
+			xs_rt_launch_regs r = t->regs;
+			ud = r.ud;
+			FILL64(t->ud_pkt, info->pkt_va);
+			FILL64(t->ud_karg, info->karg_va);
+			FILL64(t->ud_id, id);
+			int lo = t->again_lo, n = (int)t->ndw_again_regs - 2;
+			if (n > 0)
+				xs_pm4_set_sh_reg(b, R_00B900_COMPUTE_USER_DATA_0 + 4 * (unsigned)lo, r.ud + lo, (unsigned)n);
+			xs_pm4_dispatch_direct(b, groups[0], groups[1], groups[2], t->initiator);
+			ud = NULL;
+		}
+		if (ud) {
+			FILL64(t->ud_pkt, info->pkt_va);
+			FILL64(t->ud_karg, info->karg_va);
+			FILL64(t->ud_id, id);
+		}
+		if (xs_pm4_builder_failed(b))
+			return xs_err_set(e, b->err.status, "recording: %s", b->err.msg);
+		return XS_OK;
+	}
 	uint32_t ndw = direct ? t->ndw : t->ndw_regs;
+	/* XS_LAUNCH (and the copies' DMA) set registers of their own */
+	b->sh_tag = direct ? t->tag : 0;
 	if (!xs_pm4_builder_failed(b) && b->cap - b->cdw >= XS_RT_LAUNCH_PM4_DW && b->max_dwords - b->cdw >= ndw) {
 		/* Room without growing: t's dwords, the holes filled in. All of
 		 * them are copied (a constant size: moves, not a call); what lies
@@ -546,7 +618,6 @@ static xs_status emit(xs_rt_device *dev, const xs_rt_launch_tmpl *t, xs_rt_cmdme
 			p[i] = t->pm4[i];
 		b->cdw += ndw;
 		uint32_t *ud = p + t->ndw_regs - XS_COMPUTE_USER_DATA_COUNT;
-#define FILL64(at, v) do { if ((at) >= 0) { ud[(at)] = (uint32_t)(v); ud[(at) + 1] = (uint32_t)((v) >> 32); } } while (0)
 		FILL64(t->ud_pkt, info->pkt_va);
 		FILL64(t->ud_karg, info->karg_va);
 		FILL64(t->ud_id, id);
@@ -559,7 +630,6 @@ static xs_status emit(xs_rt_device *dev, const xs_rt_launch_tmpl *t, xs_rt_cmdme
 		FILL64(t->ud_pkt, info->pkt_va);
 		FILL64(t->ud_karg, info->karg_va);
 		FILL64(t->ud_id, id);
-#undef FILL64
 		put_regs(b, &r);
 		if (direct)
 			xs_pm4_dispatch_direct(b, groups[0], groups[1], groups[2], t->initiator);
@@ -620,10 +690,65 @@ xs_status xs_rt_record_launch_cached(xs_rt_device *dev, xs_rt_launch_tmpl *t, xs
 	return emit(dev, t, mem, b, d->groups, d, info, NULL, e);
 }
 
+/* xs_rt_record_again's common case, apart from emit (whose generality
+ * costs a Dispatch half its time): the builder's registers are t's and
+ * have room, the hidden arguments are runs. The same bytes as emit's. */
 xs_status xs_rt_record_again(xs_rt_device *dev, const xs_rt_launch_tmpl *t, xs_rt_cmdmem *mem, xs_pm4_builder *b,
-			     const uint32_t groups[3], xs_rt_launch_info *info, uint8_t **karg, xs_err *e)
+			     const uint32_t groups[3], xs_rt_launch_info *info, uint8_t **karg_out, xs_err *e)
 {
-	return emit(dev, t, mem, b, groups, NULL, info, karg, e);
+	if (b->sh_tag != t->tag || b->predicate || t->nruns < 0 || !t->explicit_apart || xs_pm4_builder_failed(b) ||
+	    b->cap - b->cdw < XS_RT_LAUNCH_PM4_AGAIN_DW || b->max_dwords - b->cdw < t->ndw_again)
+		return emit(dev, t, mem, b, groups, NULL, info, karg_out, e);
+	uint8_t *karg;
+	uint64_t va;
+	xs_status st = xs_rt_cmdmem_alloc(mem, t->karg_alloc + AQL_PACKET_SIZE, 256, &va, &karg, e);
+	if (st)
+		return st;
+	uint8_t *pkt = karg + t->karg_alloc;
+	uint32_t *p = b->dw + b->cdw;
+	/* This launch's lines and the next one's, asked for now: a long list
+	 * writes memory that is not in the cache, and the next Dispatch's
+	 * stores then find their lines on the way (a prefetch past the chunk
+	 * or the buffer is dropped, never a fault). */
+	size_t stride = t->karg_alloc + 256; /* the next segment: 256-aligned */
+	__builtin_prefetch(karg, 1);
+	__builtin_prefetch(karg + 64, 1);
+	__builtin_prefetch(pkt, 1);
+	__builtin_prefetch(p, 1);
+	__builtin_prefetch(p + 16, 1);
+	__builtin_prefetch(karg + stride, 1);
+	__builtin_prefetch(karg + stride + 64, 1);
+	__builtin_prefetch(pkt + stride, 1);
+	__builtin_prefetch(p + 2 * t->ndw_again, 1);
+	*info = t->info;
+	info->karg_va = va;
+	info->pkt_va = va + t->karg_alloc;
+	*karg_out = karg;
+	uint32_t dims = groups[2] * t->block[2] > 1 ? 3 : groups[1] * t->block[1] > 1 ? 2 : 1;
+	uint32_t work_dim = t->work_dim ? t->work_dim : dims;
+	/* the hidden arguments in 32-byte blocks (zeros between them): the
+	 * first 128 bytes in four moves (karg_alloc is at least 256) */
+	memcpy(karg, t->image, 128);
+	for (uint32_t i = 4; i < t->image_blocks; i++)
+		memcpy(karg + 32 * i, t->image + 32 * i, 32);
+	for (int i = 0; i < t->npatches; i++)
+		put_hidden(karg, t->patches[i].offset, count_value(t->patches[i].kind, groups, work_dim),
+			   t->patches[i].size);
+	memcpy(pkt, t->aql, AQL_PACKET_SIZE);
+	put(pkt, AQL_SETUP, work_dim, 2);
+	for (int i = 0; i < 3; i++)
+		put(pkt, AQL_GRID_SIZE_X + 4 * i, (uint64_t)groups[i] * t->block[i], 4);
+	put(pkt, AQL_KERNARG_ADDRESS, va, 8);
+	uint64_t id = t->ud_id >= 0 ? __atomic_fetch_add(&dev->dispatch_id, 1, __ATOMIC_RELAXED) : 0;
+	for (int i = 0; i < XS_RT_LAUNCH_PM4_AGAIN_DW; i++)
+		p[i] = t->pm4_again[i];
+	b->cdw += t->ndw_again;
+	uint32_t *ud = p + 2 - t->again_lo;
+	FILL64(t->ud_pkt, info->pkt_va);
+	FILL64(t->ud_karg, va);
+	FILL64(t->ud_id, id);
+	memcpy(p + t->ndw_again_regs + 1, groups, 12);
+	return XS_OK;
 }
 
 xs_status xs_rt_check_scratch_space(const xs_rt_device *d, uint64_t va, uint64_t size_bytes, uint64_t per_wave,
