@@ -542,7 +542,7 @@ static xs_status emit(xs_rt_device *dev, const xs_rt_launch_tmpl *t, xs_rt_cmdme
 	__builtin_prefetch(karg, 1);
 	__builtin_prefetch(karg + 64, 1);
 	__builtin_prefetch(pkt, 1);
-	for (int i = 0; i < XS_RT_LAUNCH_PM4_DW; i += 16)
+	for (int i = 0; b->dw && i < XS_RT_LAUNCH_PM4_DW; i += 16) /* no buffer yet: it grows below */
 		__builtin_prefetch(b->dw + b->cdw + i, 1);
 	if (karg_out)
 		*karg_out = karg;
