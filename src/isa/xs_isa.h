@@ -365,6 +365,10 @@ typedef struct xs_isa_ctx {
 	xs_icache *icache;
 	xs_fault fault;          /* set when a wave returns XS_WAVE_FAULT */
 	xs_isa_mtrace *mtrace;   /* NULL, or where VMEM instructions record their lines */
+	/* Work of the ray accelerator, added up by image_bvh*_intersect_ray
+	 * while mtrace is set (the timing model clears them per instruction):
+	 * ray/box tests (4 per box node and lane) and ray/triangle tests. */
+	uint32_t ray_box_tests, ray_tri_tests;
 } xs_isa_ctx;
 
 /* Runs the wave until it ends, waits at a barrier, faults, or has executed

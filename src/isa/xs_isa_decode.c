@@ -242,8 +242,21 @@ static unsigned vgpr_end(const xs_inst *o)
 			e = XS_MAX(e, vend(o->dst, d + t));
 		return e;
 	}
+	case XS_ENC_MIMG: {
+		/* only the BVH ops execute: vdata is 4 VGPRs; the addresses are
+		 * node_ptr (2 dwords for bvh64), extent, origin, dir, inv_dir
+		 * (dir and inv_dir in 3 dwords with a16), NSA or contiguous */
+		bool b64 = o->op == XS_OP_image_bvh64_intersect_ray;
+		if (!b64 && o->op != XS_OP_image_bvh_intersect_ray)
+			return 0;
+		unsigned na = (b64 ? 12 : 11) - ((o->ext & XS_MIMG_A16) ? 3 : 0);
+		e = vend(o->dst, 4);
+		for (unsigned i = 0; i < na; i++)
+			e = XS_MAX(e, vend((uint16_t)xs_isa_mimg_vaddr(o, i), 1));
+		return e;
+	}
 	default:
-		return 0;  /* scalar; MIMG and EXP are not executed */
+		return 0;  /* scalar; EXP and the other MIMG ops are not executed */
 	}
 }
 

@@ -32,6 +32,7 @@ static void build_table(void)
 	xs_exec_register_vcmp();
 	xs_exec_register_lds();
 	xs_exec_register_vmem();
+	xs_exec_register_bvh();
 }
 
 int xs_exec_fault(xs_exec *x, xs_wave *w, const xs_inst *in, xs_fault_kind kind, uint64_t addr,

@@ -47,6 +47,7 @@ void xs_exec_register_valu_f(void);
 void xs_exec_register_vcmp(void);
 void xs_exec_register_lds(void);
 void xs_exec_register_vmem(void);
+void xs_exec_register_bvh(void);
 
 /* Stops the wave: fills ctx->fault (what = mnemonic, then ": detail" when
  * detail is non-NULL), rewinds w->pc to the instruction, returns XS_WAVE_FAULT. */

@@ -21,6 +21,9 @@
 #ifndef XS_ISA_ASM_DIR
 #error "XS_ISA_ASM_DIR must name the directory of the assembled test kernels"
 #endif
+#ifndef XS_ISA_ASM_SRC_DIR
+#error "XS_ISA_ASM_SRC_DIR must name the directory of their sources (expectations in comments)"
+#endif
 
 typedef struct rig {
 	xs_vm *vm;
@@ -1328,6 +1331,132 @@ static void test_divseq(void **state)
 	rig_fini(&r);
 }
 
+/* ---- ray intersection (asm/bvh.s, asm/bvh_fault.s) ------------------------ */
+
+/* A BVH T# (docs/hardware.md section 13): base >> 8 in [39:0], box_grow_ulp
+ * [62:55], box_sort_enable [63], size - 1 [105:64] (the maximum, as RADV),
+ * triangle_return_mode [120], type 8 in [127:124]. */
+static void bvh_tsharp(uint32_t *s, uint64_t base, unsigned grow, bool sort, bool ij)
+{
+	s[0] = (uint32_t)(base >> 8);
+	s[1] = (uint32_t)((base >> 40) & 0xff) | (grow & 0xff) << 23 | (uint32_t)sort << 31;
+	s[2] = 0xffffffffu;
+	s[3] = 0x3ffu | (uint32_t)ij << 24 | 8u << 28;
+}
+
+/* The "// expect vN: w0 w1 w2 w3" lines of an assembly source: each word a
+ * hex integer or a float (its binary32 bits). Returns the count. */
+typedef struct bvh_expect {
+	unsigned reg, line;
+	uint32_t w[4];
+} bvh_expect;
+
+static unsigned read_expects(const char *name, bvh_expect *ex, unsigned max)
+{
+	char path[512], buf[256];
+	snprintf(path, sizeof(path), "%s/%s.s", XS_ISA_ASM_SRC_DIR, name);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	unsigned n = 0, line = 0;
+	while (fgets(buf, sizeof(buf), f)) {
+		line++;
+		char *p = strstr(buf, "// expect v");
+		if (!p)
+			continue;
+		assert_true(n < max);
+		p += strlen("// expect v");
+		ex[n].reg = (unsigned)strtoul(p, &p, 10);
+		ex[n].line = line;
+		assert_int_equal(*p, ':');
+		p++;
+		for (unsigned k = 0; k < 4; k++) {
+			while (*p == ' ')
+				p++;
+			char *end;
+			if (p[0] == '0' && p[1] == 'x') {
+				ex[n].w[k] = (uint32_t)strtoul(p, &end, 16);
+			} else {
+				float v = strtof(p, &end);
+				memcpy(&ex[n].w[k], &v, 4);
+				if (strchr(" \n", *end) == NULL)
+					end = p;
+				else if (end - p == 1 && v == 0.0f)
+					ex[n].w[k] = 0;     /* "0": the word 0 */
+				else if (end - p == 1 && v == 1.0f && *p == '1')
+					ex[n].w[k] = 1;     /* "1": the integer 1 */
+			}
+			assert_true(end > p);
+			p = end;
+		}
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_bvh(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "bvh", 32, 128, 0);
+	uint64_t base = r.code_va;   /* a 4 KiB aligned allocation: the nodes at +0x800.. */
+	bvh_tsharp(&r.w.s[0], base, 0, true, true);
+	bvh_tsharp(&r.w.s[4], base, 0, false, true);
+	bvh_tsharp(&r.w.s[8], base, 0, true, false);
+	bvh_tsharp(&r.w.s[12], base, 255, false, true);
+	bvh_tsharp(&r.w.s[16], 0, 0, true, true);
+	/* the box32 node again at 0x700000000000, for bvh64's 64-bit pointer */
+	xs_err e;
+	uint8_t node[128];
+	assert_true(xs_vm_read(r.vm, base + 0x800, node, sizeof(node), NULL));
+	assert_int_equal(xs_vm_alloc_at(r.vm, 0x700000000000ull, 4096, &e), XS_OK);
+	assert_true(xs_vm_write(r.vm, 0x700000000000ull, node, sizeof(node), NULL));
+	assert_true(xs_isa_op_implemented(XS_OP_image_bvh_intersect_ray));
+	assert_true(xs_isa_op_implemented(XS_OP_image_bvh64_intersect_ray));
+
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	bvh_expect ex[64];
+	unsigned n = read_expects("bvh", ex, 64);
+	assert_int_equal(n, 27);   /* every case of bvh.s */
+	unsigned bad = 0;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned k = 0; k < 4; k++)
+				if (r.v[ex[i].reg + k][l] != ex[i].w[k] && bad++ < 12)
+					print_message("bvh.s:%u: v%u lane %u = 0x%08x, want 0x%08x\n", ex[i].line,
+						      ex[i].reg + k, l, r.v[ex[i].reg + k][l], ex[i].w[k]);
+	assert_int_equal(bad, 0);
+	rig_fini(&r);
+}
+
+static void test_bvh_fault(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "bvh_fault", 32, 32, 0);
+	bvh_tsharp(&r.w.s[0], r.code_va, 0, true, true);
+	assert_int_equal(run(&r), XS_WAVE_FAULT);
+	assert_int_equal(r.ctx.fault.kind, XS_FAULT_VM);
+	assert_int_equal(r.ctx.fault.addr, r.code_va + 0x100000);   /* lane 1's node */
+	assert_non_null(strstr(r.ctx.fault.what, "image_bvh_intersect_ray"));
+	assert_non_null(strstr(r.ctx.fault.what, "lane 1"));
+	/* the wave stopped on the instruction, with no result written */
+	assert_int_equal(r.w.pc, r.ctx.fault.pc);
+	assert_int_equal(rd32(&r, r.w.pc), 0xf1989f01u);
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned k = 0; k < 4; k++)
+			assert_int_equal(r.v[20 + k][l], 0x600d);
+	/* a T# whose type is not 8 is refused (illegal, not a memory access) */
+	rig_fini(&r);
+	rig_init(&r, "bvh_fault", 32, 32, 0);
+	bvh_tsharp(&r.w.s[0], r.code_va, 0, true, true);
+	r.w.s[3] &= 0x0fffffffu;
+	assert_int_equal(run(&r), XS_WAVE_FAULT);
+	assert_int_equal(r.ctx.fault.kind, XS_FAULT_ILLEGAL);
+	assert_non_null(strstr(r.ctx.fault.what, "resource type 0"));
+	rig_fini(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1365,6 +1494,8 @@ int main(void)
 		cmocka_unit_test(test_buffer_oob),
 		cmocka_unit_test(test_divseq),
 		cmocka_unit_test(test_global_rows),
+		cmocka_unit_test(test_bvh),
+		cmocka_unit_test(test_bvh_fault),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
