@@ -4,6 +4,7 @@
  *       PAL gfx9Device.cpp / gfx9Chip.h, LLVM AMDGPUBaseInfo.cpp).
  *  [E]  published console figures (Hot Chips 2020 coverage for Series X;
  *       tomshardware / techpowerup for Series S).
+ *  [W]  AMD's RDNA 2 material (whitepaper, Hot Chips 2020 Series X talk).
  *  [D]  AMD ROCm documentation: rocprofiler-compute, RDNA "Workgroup Manager
  *       (SPI)" metrics (rocm.docs.amd.com/projects/rocprofiler-compute).
  *  [model] a modelling choice: the public record does not fix the figure.
@@ -55,6 +56,13 @@
 	.lat_l2 = 120,                       /* [C] 66 ns on RX 6800 XT */                      \
 	.lat_dram = 410,                     /* [C] 226 ns; the consoles have no Infinity Cache */ \
 	.dram_efficiency_pct = 90,           /* [model] GDDR6 sustains ~90 % of peak */         \
+	/* [W] AMD RDNA 2 whitepaper / Hot Chips 2020 (Series X): one ray accelerator per CU, \
+	 * 4 ray/box or 1 ray/triangle intersections per clock (Series X: 380 G box / 95 G \
+	 * triangle tests per second = 52 CUs x 1.825 GHz x 4 / x 1). */                    \
+	.ray_box_tests_per_clk = 4,          /* [W] */                                          \
+	.ray_tri_tests_per_clk = 1,          /* [W] */                                          \
+	.lat_ray = 24,                       /* [model] no public figure: a short fixed-function \
+	                                        pipeline after the texture unit's fetch */     \
 	.branch_taken = 4,                   /* [model] */                                      \
 	.wave_launch = 8,                    /* [model] */                                      \
 	.se_launch_interval = 1,             /* [D] one wave per clock per SE: AMD's RDNA SPI   \

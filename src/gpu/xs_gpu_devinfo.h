@@ -80,6 +80,9 @@ typedef struct xs_devinfo {
 	uint32_t lat_l2;             /* vector load that hits the L2 */
 	uint32_t lat_dram;           /* vector memory load that misses to DRAM */
 	uint32_t dram_efficiency_pct;/* sustained share of peak DRAM bandwidth */
+	uint32_t ray_box_tests_per_clk; /* ray accelerator (one per CU): ray/box tests per clock */
+	uint32_t ray_tri_tests_per_clk; /* ... or ray/triangle tests per clock */
+	uint32_t lat_ray;            /* from the nodes' arrival to the intersection results */
 	uint32_t branch_taken;       /* extra cycles for a taken branch (instruction refetch) */
 	uint32_t wave_launch;        /* cycles from wave launch to its first issue */
 	uint32_t se_launch_interval; /* cycles between two wave launches of one SE's SPI */

@@ -64,7 +64,7 @@ enum {
 typedef struct xs_gpu_ra_ent {
 	uint8_t iclass, flags;
 	uint8_t wait[XS_GPU_NCNT]; /* s_waitcnt limits for vm, vs, lgkm; XS_GPU_RA_NOWAIT */
-	uint8_t pad;
+	uint8_t ray;             /* VMEM: cycles of the CU's ray accelerator (image_bvh*) */
 	uint16_t n;              /* LDS: bytes moved; VMEM: lines recorded (next in the line buffer) */
 } xs_gpu_ra_ent;
 
@@ -133,6 +133,7 @@ typedef struct xs_gpu_cu {
 	uint32_t se, sa, wgp, cu_in_sa;  /* sa: chip-wide SA index */
 	uint32_t groups, lds_used, barriers_used, scratch_waves;
 	uint64_t lds_bus_free;   /* timing: LDS bus (CU mode: one per CU) */
+	uint64_t ray_free;       /* timing: when the CU's ray accelerator takes more work */
 } xs_gpu_cu;
 
 typedef struct xs_gpu_wgp {

@@ -505,7 +505,28 @@ static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uin
 	return done;
 }
 
+/* When an image_bvh*_intersect_ray issued at t completes: its nodes arrive
+ * (fetched) through the caches like any load, then queue for the CU's ray
+ * accelerator, which does ray_box_tests_per_clk box or ray_tri_tests_per_clk
+ * triangle tests per clock, and answer lat_ray cycles after their last
+ * test. The accelerator is reserved in issue order. */
+static uint64_t ray_cost(xs_gpu *g, const xs_gpu_wave *gw, uint64_t fetched, uint32_t cycles)
+{
+	xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
+	uint64_t start = XS_MAX(fetched, c->ray_free);
+	c->ray_free = start + cycles;
+	return c->ray_free + g->info->lat_ray;
+}
+
 /* ---- run-ahead ------------------------------------------------------------------ */
+
+/* Accelerator cycles of one instruction's tests (a box node is 4 tests). */
+static uint8_t ray_cycles(const xs_devinfo *di, uint32_t box_tests, uint32_t tri_tests)
+{
+	uint32_t c = XS_DIV_ROUND_UP(box_tests, di->ray_box_tests_per_clk) +
+		     XS_DIV_ROUND_UP(tri_tests, di->ray_tri_tests_per_clk);
+	return (uint8_t)XS_MIN(c, 255u);   /* at most 64 lanes x 1 clock */
+}
 
 static uint8_t wait_limit(uint32_t n)
 {
@@ -599,6 +620,10 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 		xs_wave_status ws = in ? xs_isa_step(&g->ctx, w, in) : xs_isa_run(&g->ctx, w, 1); /* NULL: it faults */
 		if (g->mtrace.n)
 			e->n = (uint16_t)g->mtrace.n;
+		if (XS_UNLIKELY(g->ctx.ray_box_tests | g->ctx.ray_tri_tests)) {
+			e->ray = ray_cycles(g->info, g->ctx.ray_box_tests, g->ctx.ray_tri_tests);
+			g->ctx.ray_box_tests = g->ctx.ray_tri_tests = 0;
+		}
 		used += g->mtrace.n;
 		if (ws == XS_WAVE_FAULT) {
 			gw->ra_fault = g->ctx.fault;
@@ -723,6 +748,8 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	case XS_IC_VMEM_STORE:
 	case XS_IC_VMEM_ATOMIC: {
 		uint64_t done = vmem_cost(g, gw, iclass, t, lines, en->n);
+		if (en->ray)
+			done = ray_cost(g, gw, done, en->ray);
 		if (iclass == XS_IC_VMEM_STORE)
 			cnt_push(gw, XS_GPU_CNT_VS, t, done);
 		else
