@@ -17,6 +17,10 @@ CHECK is one of:
                            (S1.8, S1.10); the debug layer refuses it; separate
                            rings overlap and compute right (S1.9)
   determinism              same input -> same cycles, bytes and trace
+  ray-rate MACHINE         a kernel bound by the ray accelerator reaches 85-100 %
+                           of its published rate: 4 ray/box tests (one box node)
+                           or 1 ray/triangle test per CU per clock (Series X:
+                           380 G box / 95 G triangle tests per second)
 Published figures (Hot Chips 2020; docs/hardware.md section 8): Series X 52
 CUs at 1825 MHz, 560 GB/s; Series S 20 CUs at 1565 MHz, 224 GB/s.
 """
@@ -74,6 +78,27 @@ def roofline_copy(tmp, machine):
     got = 2 * n * 16 / (r["microseconds"] * 1e-6)
     check(0.80 * bw <= got <= 0.95 * bw,
           f"{machine}: streaming copy {got / 1e9:.1f} GB/s = {100 * got / bw:.1f} % of {bw / 1e9:.0f} (80-95 %)")
+
+
+def ray_rate(tmp, machine):
+    cus, clk, _ = PUBLISHED[machine]
+    # kernels/model/ray_peak.cl: one node, at 0 a box32 node whose four
+    # children the rays hit, at 128 a triangle they hit.
+    box = struct.pack("<4I", 0x105, 0x205, 0x305, 0x405)
+    for c in range(4):
+        box += struct.pack("<6f", -4.0 - c, -4.0, -1.0, 4.0 + c, 4.0, 1.0 + c)
+    box += bytes(128 - len(box))
+    tri = struct.pack("<9f", -4.0, -4.0, 1.0, 4.0, -4.0, 1.0, 0.0, 4.0, 1.0) + bytes(28)
+    with open(os.path.join(tmp, "bvh.bin"), "wb") as f:
+        f.write(box + tri)
+    groups = cus * 8
+    for node, what, tests, per_clk in ((5, "box", 4, 4), (16, "triangle", 1, 1)):
+        r = run([k("ray_peak.O2.w32.hsaco"), "--machine", machine, "--groups", str(groups), "--block", "256",
+                 "--arg", "in:bvh.bin", "--arg", f"out:o.bin:{groups * 256 * 4}", "--arg", f"u32:{node}"], tmp)
+        got = groups * 256 * 512 * tests / (r["microseconds"] * 1e-6)  # 512 node tests per lane
+        peak = cus * clk * per_clk
+        check(0.85 * peak <= got <= peak * 1.0001,
+              f"{machine}: ray/{what} tests {got / 1e9:.1f} G/s = {100 * got / peak:.1f} % of {peak / 1e9:.1f} (85-100 %)")
 
 
 def occupancy(tmp):
@@ -207,6 +232,8 @@ def main():
             async_overlap(tmp)
         elif name == "determinism":
             determinism(tmp)
+        elif name == "ray-rate":
+            ray_rate(tmp, CHECK[1])
         else:
             raise SystemExit(f"unknown check {name}")
     print(f"{len(failures)} failed")
