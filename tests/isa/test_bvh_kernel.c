@@ -3,7 +3,7 @@
  * all four forms: 32/64-bit node pointer, f32/f16 direction) on random
  * box32, box16 and triangle nodes and random rays, against
  *   1. a CPU reference written here from the rules in docs/hardware.md
- *      section 13 (word for word equal), and
+ *      section 10 (word for word equal), and
  *   2. an outside oracle: slab and Moller-Trumbore tests in double
  *      precision, which must agree on hit or miss (and on t and the
  *      barycentrics) wherever the case is not within a margin of an edge.
@@ -96,7 +96,7 @@ typedef struct tsharp {
 	bool sort, ij;
 } tsharp;
 
-/* slab test of box [lo, hi] (docs/hardware.md 13.3) */
+/* slab test of box [lo, hi] (docs/hardware.md 10.3) */
 static bool ref_slab(const ray *r, const float lo[3], const float hi[3], unsigned grow, float *key)
 {
 	if (isnan(r->ext))
@@ -140,7 +140,7 @@ static void ref_box(const uint8_t *n, bool f16, const ray *r, const tsharp *t, u
 	}
 	if (!t->sort)
 		return;
-	/* the comparator network of docs/hardware.md 13.3: misses go last,
+	/* the comparator network of docs/hardware.md 10.3: misses go last,
 	 * a later slot moves up only if strictly closer */
 	static const int net[5][2] = { { 0, 2 }, { 1, 3 }, { 0, 1 }, { 2, 3 }, { 1, 2 } };
 	for (int k = 0; k < 5; k++) {
@@ -157,7 +157,7 @@ static void ref_box(const uint8_t *n, bool f16, const ray *r, const tsharp *t, u
 	}
 }
 
-/* Woop et al. 2013 watertight test, f32 (docs/hardware.md 13.4) */
+/* Woop et al. 2013 watertight test, f32 (docs/hardware.md 10.4) */
 static bool ref_tri(const float v[3][3], const ray *r, float res[4])
 {
 	int z = 0;

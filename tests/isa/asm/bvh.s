@@ -57,6 +57,14 @@
 	image_bvh_intersect_ray v[36:39], v[0:15], s[12:15]
 	// expect v36: 0x11 0xffffffff 0x33 0xffffffff
 
+// Infinite extent: the same as extent 100 (tmax stays the box's exit).
+	v_mov_b32 v1, 0x7f800000
+	image_bvh_intersect_ray v[128:131], v[0:15], s[0:3]
+	// expect v128: 0x33 0x11 0x22 0xffffffff
+// Origin.x = -inf: every x distance is +inf (x - -inf), so tmin = inf > tmax: all miss.
+	ray 0x105, 100.0, 0xff800000, 0, 0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
+	image_bvh_intersect_ray v[132:135], v[0:15], s[4:7]
+	// expect v132: 0xffffffff 0xffffffff 0xffffffff 0xffffffff
 // NaN origin.x: every slab distance on x is NaN: all four miss.
 	ray 0x105, 100.0, 0x7fc00000, 0, 0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
 	image_bvh_intersect_ray v[40:43], v[0:15], s[0:3]
