@@ -167,8 +167,8 @@ static int wave_place(const xs_gpu *g, const xs_gpu_wave *gw, char *buf, size_t 
 /* The instruction at pc as llvm-objdump prints it, or "" if not in memory. */
 static void inst_text(const xs_gpu *g, uint64_t pc, char *buf, size_t n)
 {
-	uint32_t words[3] = { 0 };
-	size_t nw = 3;
+	uint32_t words[5] = { 0 };   /* the longest: MIMG with 3 NSA address dwords */
+	size_t nw = 5;
 	while (nw && !xs_vm_read(g->vm, pc, words, nw * 4, NULL))
 		nw--;
 	buf[0] = 0;
