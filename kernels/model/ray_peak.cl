@@ -1,5 +1,5 @@
 /* Ray-accelerator-bound: 8 independent image_bvh64_intersect_ray per step,
- * 64 steps, 512 node tests per lane, all on one node (node = its pointer:
+ * 16 steps, 128 node tests per lane, all on one node (node = its pointer:
  * byte offset / 8 | type below bvh, which holds it). The T# is a constant
  * (base 0, sorting, IJ) and the 64-bit pointer absolute, so that the T#
  * stays in SGPRs (a T# computed from the buffer's address ends up in VGPRs
@@ -14,7 +14,7 @@ __kernel void ray_peak(__global const uint *bvh, __global uint *out, uint node)
 	float g = (float)get_global_id(0) * 0x1p-12f;
 	float4 dir = (float4)(0.25f, 0.5f, 1.0f, 0.0f), inv = (float4)(4.0f, 2.0f, 1.0f, 0.0f);
 	uint acc = 0;
-	for (int i = 0; i < 64; i++) {
+	for (int i = 0; i < 16; i++) {
 		float s = g + (float)i * 0x1p-16f;
 		uint4 r0 = __builtin_amdgcn_image_bvh_intersect_ray_l(ptr, 100.0f, (float4)(s, 0.0f, -2.0f, 0.0f), dir, inv, desc);
 		uint4 r1 = __builtin_amdgcn_image_bvh_intersect_ray_l(ptr, 100.0f, (float4)(0.0f, s, -2.0f, 0.0f), dir, inv, desc);
