@@ -2,7 +2,7 @@
  * The ray intersection instructions of the texture unit's ray accelerator:
  * image_bvh_intersect_ray (MIMG 0xE6, 32-bit node pointer) and
  * image_bvh64_intersect_ray (0xE7, 64-bit node pointer). Formats, sources
- * and the modelling choices are in docs/hardware.md section 13; in short:
+ * and the modelling choices are in docs/hardware.md section 10; in short:
  *
  * Address VGPRs (vaddr, contiguous or NSA), per lane:
  *   node_ptr (1 dword; bvh64: 2, low first), ray_extent, ray_origin.xyz,

@@ -9,6 +9,7 @@
  *      barycentrics) wherever the case is not within a margin of an edge.
  * Both T# variants run: sorting + IJ barycentrics, and no sorting + id
  * mode + box_grow_ulp 3; in timing and functional mode (same results).
+ * And a node pointer past the BVH removes the device with a VM fault report.
  * Usage: test_bvh_kernel bvh_rays.O2.w32.hsaco [more variants ...]
  */
 #include <float.h>
@@ -574,10 +575,58 @@ static void random_rays(void **state)
 	free(s);
 }
 
+/* A node pointer past the BVH (ray 5: base + 1 GiB, unmapped) removes the
+ * device with a VM fault report that names the address and the instruction. */
+static void bad_node_removes_device(void **state)
+{
+	(void)state;
+	xs_device *dev;
+	xs_module *mod;
+	xs_device_desc dd = { .machine = XS_MACHINE_SERIES_S };
+	assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
+	assert_int_equal(xs_module_load_file(dev, g_argv[1], &mod), XS_OK);
+	const xs_kernel_info *k = xs_module_find_kernel(mod, "bvh_rays");
+	assert_non_null(k);
+	uint64_t bvh, ptrs, rays, halves, out;
+	uint32_t ptr[64];
+	for (int i = 0; i < 64; i++)
+		ptr[i] = 5;   /* a box32 node at the base */
+	ptr[5] = (1u << 30) / 8 | 5;
+	assert_int_equal(xs_mem_alloc(dev, 4096, 256, &bvh), XS_OK);
+	assert_int_equal(xs_mem_alloc(dev, sizeof(ptr), 256, &ptrs), XS_OK);
+	assert_int_equal(xs_mem_alloc(dev, 64 * 48, 256, &rays), XS_OK);
+	assert_int_equal(xs_mem_alloc(dev, 64 * 16, 256, &halves), XS_OK);
+	assert_int_equal(xs_mem_alloc(dev, 64 * 64, 256, &out), XS_OK);
+	assert_int_equal(xs_mem_write(dev, ptrs, ptr, sizeof(ptr)), XS_OK);
+	uint8_t ka[256] = { 0 };
+	uint32_t desc[4], desc0[4];
+	const tsharp t = { 0, true, true };
+	put_tsharp(desc, bvh, &t);
+	put_tsharp(desc0, 0, &t);
+	memcpy(ka + k->args[0].offset, desc, 16);
+	memcpy(ka + k->args[1].offset, desc0, 16);
+	memcpy(ka + k->args[2].offset, &bvh, 8);
+	memcpy(ka + k->args[3].offset, &ptrs, 8);
+	memcpy(ka + k->args[4].offset, &rays, 8);
+	memcpy(ka + k->args[5].offset, &halves, 8);
+	memcpy(ka + k->args[6].offset, &out, 8);
+	xs_dispatch_desc d = { .kernel = k, .module = mod, .groups = { 1, 1, 1 }, .block = { 64, 1, 1 },
+			       .kernargs = ka, .kernargs_size = k->kernarg_size };
+	assert_int_equal(xs_dispatch(dev, &d, NULL), XS_E_DEVICE_REMOVED);
+	const char *m = xs_last_error(dev);
+	print_message("%s\n", m);
+	char want[64];
+	snprintf(want, sizeof(want), "VM fault at address 0x%llx", (unsigned long long)(bvh + (1u << 30)));
+	assert_non_null(strstr(m, want));
+	assert_non_null(strstr(m, "image_bvh_intersect_ray"));
+	xs_module_destroy(mod);
+	xs_device_destroy(dev);
+}
+
 int main(int argc, char **argv)
 {
 	g_argc = argc;
 	g_argv = argv;
-	const struct CMUnitTest tests[] = { cmocka_unit_test(random_rays) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(random_rays), cmocka_unit_test(bad_node_removes_device) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
