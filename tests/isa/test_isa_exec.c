@@ -1455,6 +1455,14 @@ static void test_bvh_fault(void **state)
 	assert_int_equal(r.ctx.fault.kind, XS_FAULT_ILLEGAL);
 	assert_non_null(strstr(r.ctx.fault.what, "resource type 0"));
 	rig_fini(&r);
+	/* the decoder bounds vdata and every address VGPR: bvh.s's first
+	 * intersection writes v[20:23], so a 22-VGPR wave faults on it */
+	rig_init(&r, "bvh", 32, 22, 0);
+	bvh_tsharp(&r.w.s[0], r.code_va, 0, true, true);
+	assert_int_equal(run(&r), XS_WAVE_FAULT);
+	assert_int_equal(r.ctx.fault.kind, XS_FAULT_ILLEGAL);
+	assert_non_null(strstr(r.ctx.fault.what, "image_bvh_intersect_ray: uses VGPRs up to v23"));
+	rig_fini(&r);
 }
 
 int main(void)
