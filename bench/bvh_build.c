@@ -5,11 +5,13 @@
  * depth, bytes, and the host time of a build (best of 3), next to the SAH
  * cost of a plain 4-wide object-median tree over the same triangles (the
  * longest axis of the centroids, split at the median twice), so the
- * number has something to be read against.
+ * number has something to be read against. The real meshes of Debian's
+ * assimp-testmodels follow when it is installed.
  *
  *   bvh_build [SCALE]     SCALE multiplies the meshes' triangle counts (default 1)
  */
 #include "bvh/xs_bvh.h"
+#include "../tests/bvh/mesh_files.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -201,5 +203,13 @@ int main(int argc, char **argv)
 	run("terrain height field", t, terrain(t, side));
 	run("city of boxes", t, city(t, nb));
 	free(t);
+	/* real meshes, when Debian's assimp-testmodels is installed */
+	for (size_t m = 0; m < XS_ARRAY_SIZE(mesh_files); m++) {
+		uint32_t n = mesh_load(mesh_files[m], &t);
+		const char *base = strrchr(mesh_files[m], '/');
+		if (n)
+			run(base ? base + 1 : mesh_files[m], t, n);
+		free(t);
+	}
 	return 0;
 }

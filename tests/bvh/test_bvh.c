@@ -17,6 +17,7 @@
 
 #include "bvh/xs_bvh.h"
 #include "bvh_oracle.h"
+#include "mesh_files.h"
 
 static uint64_t rng = 88172645463325252ull;
 
@@ -366,12 +367,59 @@ static void transforms(void **state)
 	assert_false(xs_bvh_invert_3x4(sing, inv));
 }
 
+/* Real meshes (Debian's assimp-testmodels, when installed): the structure
+ * and the rays against the brute force, rays aimed at the mesh's box. */
+static void real_meshes(void **state)
+{
+	int loaded = 0;
+	for (size_t m = 0; m < XS_ARRAY_SIZE(mesh_files); m++) {
+		xs_bvh_triangle *t;
+		uint32_t n = mesh_load(mesh_files[m], &t);
+		if (!n) {
+			free(t);
+			continue;
+		}
+		loaded++;
+		xs_bvh_stats st;
+		uint8_t *as = build(t, n, &st);
+		check_structure(as, &st, t, n);
+		/* rays between points of the mesh's box, scaled to it */
+		float lo[3], hi[3];
+		for (int k = 0; k < 3; k++) {
+			lo[k] = oracle_f32(as, XS_BVH_HDR_AABB + 4 * k);
+			hi[k] = oracle_f32(as, XS_BVH_HDR_AABB + 12 + 4 * k);
+		}
+		int hits = 0;
+		for (int r = 0; r < 2000; r++) {
+			double o[3], d[3];
+			for (int k = 0; k < 3; k++) {
+				double c = 0.5 * (lo[k] + hi[k]), h = 0.5 * (hi[k] - lo[k]) + 1e-3;
+				o[k] = c + h * (frand() * 3 - 1.5);
+				d[k] = c + h * (frand() - 0.5) - o[k];
+			}
+			oracle_hit want = brute(t, n, o, d, 1e30), got = { 1e30, ~0u, ~0u, ~0u };
+			assert_true(oracle_trace(as, o, d, 1e30, &got, NULL, NULL, ~0u));
+			if (got.t != want.t)
+				fail_msg("%s: ray %d: t %.17g vs brute force %.17g", mesh_files[m], r, got.t, want.t);
+			hits += want.prim != ~0u;
+		}
+		printf("%s: %u triangles, %u box nodes, SAH %.1f, %d of 2000 rays hit\n", mesh_files[m], n, st.box_nodes,
+		       st.sah_cost, hits);
+		assert_true(hits > 100);
+		free(as);
+		free(t);
+	}
+	if (!loaded)
+		skip(); /* assimp-testmodels is optional */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(random_soups),
 		cmocka_unit_test(sphere_mesh),
 		cmocka_unit_test(degenerate_input),
+		cmocka_unit_test(real_meshes),
 		cmocka_unit_test(sah_quality),
 		cmocka_unit_test(room_and_bounds),
 		cmocka_unit_test(transforms),
