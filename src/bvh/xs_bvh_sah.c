@@ -21,10 +21,16 @@ typedef struct range {
 	xs_bvh_box box;           /* of its primitives */
 } range;
 
+/* The primitives as the build reorders them: partitioned in place, so
+ * that binning a range reads it in order (not through an index). */
+typedef struct ref {
+	xs_bvh_box box;
+	float cen[3];
+	uint32_t id;
+} ref;
+
 typedef struct builder {
-	const xs_bvh_box *box;
-	float (*cen)[3];
-	uint32_t *idx;
+	ref *r;
 } builder;
 
 static xs_bvh_box range_box(const builder *B, uint32_t b, uint32_t e)
@@ -32,7 +38,7 @@ static xs_bvh_box range_box(const builder *B, uint32_t b, uint32_t e)
 	xs_bvh_box r;
 	xs_bvh_box_empty(&r);
 	for (uint32_t i = b; i < e; i++)
-		xs_bvh_box_grow(&r, &B->box[B->idx[i]]);
+		xs_bvh_box_grow(&r, &B->r[i].box);
 	return r;
 }
 
@@ -41,6 +47,12 @@ static xs_bvh_box range_box(const builder *B, uint32_t b, uint32_t e)
  * when every centroid is the same (no plane separates them). */
 static uint32_t split(builder *B, const range *r)
 {
+	uint32_t count = r->e - r->b;
+	if (count == 2)
+		return r->b + 1; /* one way to split */
+	/* as many bins as primitives, up to 32: small ranges (most splits)
+	 * sweep few planes */
+	const int nb = (int)XS_MIN(count, (uint32_t)XS_BVH_BINS);
 	float clo[3], chi[3];
 	for (int k = 0; k < 3; k++) {
 		clo[k] = __builtin_inff();
@@ -48,7 +60,7 @@ static uint32_t split(builder *B, const range *r)
 	}
 	for (uint32_t i = r->b; i < r->e; i++)
 		for (int k = 0; k < 3; k++) {
-			float c = B->cen[B->idx[i]][k];
+			float c = B->r[i].cen[k];
 			clo[k] = c < clo[k] ? c : clo[k];
 			chi[k] = c > chi[k] ? c : chi[k];
 		}
@@ -60,29 +72,29 @@ static uint32_t split(builder *B, const range *r)
 			continue;
 		uint32_t cnt[XS_BVH_BINS] = { 0 };
 		xs_bvh_box bb[XS_BVH_BINS];
-		for (int j = 0; j < XS_BVH_BINS; j++)
+		for (int j = 0; j < nb; j++)
 			xs_bvh_box_empty(&bb[j]);
-		float scale = XS_BVH_BINS / ext;
+		float scale = nb / ext;
 		for (uint32_t i = r->b; i < r->e; i++) {
-			uint32_t p = B->idx[i];
-			int j = (int)((B->cen[p][k] - clo[k]) * scale);
-			j = j < 0 ? 0 : j >= XS_BVH_BINS ? XS_BVH_BINS - 1 : j;
+			const ref *p = &B->r[i];
+			int j = (int)((p->cen[k] - clo[k]) * scale);
+			j = j < 0 ? 0 : j >= nb ? nb - 1 : j;
 			cnt[j]++;
-			xs_bvh_box_grow(&bb[j], &B->box[p]);
+			xs_bvh_box_grow(&bb[j], &p->box);
 		}
 		/* right-to-left areas, then the sweep from the left */
 		double right_cost[XS_BVH_BINS];
 		xs_bvh_box acc;
 		xs_bvh_box_empty(&acc);
 		uint32_t n = 0;
-		for (int j = XS_BVH_BINS - 1; j > 0; j--) {
+		for (int j = nb - 1; j > 0; j--) {
 			xs_bvh_box_grow(&acc, &bb[j]);
 			n += cnt[j];
 			right_cost[j] = n * xs_bvh_box_area(&acc);
 		}
 		xs_bvh_box_empty(&acc);
 		n = 0;
-		for (int j = 0; j < XS_BVH_BINS - 1; j++) {
+		for (int j = 0; j < nb - 1; j++) {
 			xs_bvh_box_grow(&acc, &bb[j]);
 			n += cnt[j];
 			uint32_t nr = (r->e - r->b) - n;
@@ -98,17 +110,17 @@ static uint32_t split(builder *B, const range *r)
 	}
 	if (best_axis < 0)
 		return r->b + (r->e - r->b) / 2;
-	float ext = chi[best_axis] - clo[best_axis], scale = XS_BVH_BINS / ext;
+	float ext = chi[best_axis] - clo[best_axis], scale = nb / ext;
 	uint32_t lo = r->b, hi = r->e;
 	while (lo < hi) {
-		uint32_t p = B->idx[lo];
-		int j = (int)((B->cen[p][best_axis] - clo[best_axis]) * scale);
-		j = j < 0 ? 0 : j >= XS_BVH_BINS ? XS_BVH_BINS - 1 : j;
+		int j = (int)((B->r[lo].cen[best_axis] - clo[best_axis]) * scale);
+		j = j < 0 ? 0 : j >= nb ? nb - 1 : j;
 		if (j <= best_plane) {
 			lo++;
 		} else {
-			B->idx[lo] = B->idx[--hi];
-			B->idx[hi] = p;
+			ref x = B->r[lo];
+			B->r[lo] = B->r[--hi];
+			B->r[hi] = x;
 		}
 	}
 	/* the binning saw both sides non-empty; guard the float edge anyway */
@@ -126,20 +138,20 @@ xs_status xs_bvh_tree_build(const xs_bvh_box *boxes, uint32_t n, xs_bvh_tree *t,
 {
 	memset(t, 0, sizeof(*t));
 	uint32_t cap = (uint32_t)xs_bvh_max_box_nodes(n);
-	builder B = { boxes, malloc((size_t)XS_MAX(n, 1u) * sizeof(*B.cen)), malloc((size_t)XS_MAX(n, 1u) * 4) };
+	builder B = { malloc((size_t)XS_MAX(n, 1u) * sizeof(*B.r)) };
 	work *stack = malloc((size_t)cap * sizeof(*stack));
 	t->node = calloc(cap, sizeof(*t->node));
-	if (!B.cen || !B.idx || !stack || !t->node) {
-		free(B.cen);
-		free(B.idx);
+	if (!B.r || !stack || !t->node) {
+		free(B.r);
 		free(stack);
 		xs_bvh_tree_free(t);
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "acceleration structure build: no host memory for %u primitives", n);
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		B.idx[i] = i;
+		B.r[i].box = boxes[i];
+		B.r[i].id = i;
 		for (int k = 0; k < 3; k++)
-			B.cen[i][k] = 0.5f * boxes[i].lo[k] + 0.5f * boxes[i].hi[k];
+			B.r[i].cen[k] = 0.5f * boxes[i].lo[k] + 0.5f * boxes[i].hi[k];
 	}
 	t->bounds = range_box(&B, 0, n);
 	t->nnodes = 1;
@@ -170,7 +182,7 @@ xs_status xs_bvh_tree_build(const xs_bvh_box *boxes, uint32_t n, xs_bvh_tree *t,
 		for (uint32_t i = 0; i < np; i++) {
 			nd->box[i] = part[i].box;
 			if (part[i].e - part[i].b == 1) {
-				nd->child[i] = -(int32_t)B.idx[part[i].b] - 1;
+				nd->child[i] = -(int32_t)B.r[part[i].b].id - 1;
 				continue;
 			}
 			uint32_t c = t->nnodes++; /* within cap: every node has min(4, prims) children */
@@ -178,8 +190,7 @@ xs_status xs_bvh_tree_build(const xs_bvh_box *boxes, uint32_t n, xs_bvh_tree *t,
 			stack[sp++] = (work){ part[i], c, w.depth + 1 };
 		}
 	}
-	free(B.cen);
-	free(B.idx);
+	free(B.r);
 	free(stack);
 	return XS_OK;
 }
