@@ -30,7 +30,7 @@ static const D3D12_RAYTRACING_GEOMETRY_DESC *geometry(const D3D12_BUILD_RAYTRACI
 
 static uint64_t triangles_of(const D3D12_RAYTRACING_GEOMETRY_DESC *g)
 {
-	if (g->Type != D3D12_RAYTRACING_GEOMETRY_TYPE_TRIANGLES)
+	if (!g || g->Type != D3D12_RAYTRACING_GEOMETRY_TYPE_TRIANGLES)
 		return 0;
 	return g->Triangles.IndexFormat == DXGI_FORMAT_UNKNOWN ? g->Triangles.VertexCount / 3 : g->Triangles.IndexCount / 3;
 }
@@ -79,6 +79,11 @@ static bool recording(d3d12_list *l, const char *method)
 {
 	if (!l->open) {
 		d3d12_list_error(l, XS_MSG_LIST_CLOSED, "%s on a closed command list", method);
+		return false;
+	}
+	if (l->type == D3D12_COMMAND_LIST_TYPE_COPY) {
+		d3d12_list_error(l, XS_MSG_AS_LIST_TYPE, "%s on a COPY command list: D3D12 takes it on DIRECT and "
+				 "COMPUTE lists only", method);
 		return false;
 	}
 	return true;
@@ -240,9 +245,14 @@ void STDMETHODCALLTYPE d3d12_list_BuildRaytracingAccelerationStructure(
 		d3d12_list_error(l, XS_MSG_AS_GEOMETRY, "%s: %u geometry descs at NULL", M, in->NumDescs);
 		return;
 	}
-	for (UINT i = 0; !top && i < in->NumDescs; i++)
+	for (UINT i = 0; !top && i < in->NumDescs; i++) {
+		if (!geometry(in, i)) {
+			d3d12_list_error(l, XS_MSG_AS_GEOMETRY, "%s: ppGeometryDescs[%u] is NULL", M, i);
+			return;
+		}
 		if (!check_geometry(l, i, geometry(in, i)))
 			return;
+	}
 	D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO pi = prebuild(in);
 	uint64_t dst = desc->DestAccelerationStructureData, scratch = desc->ScratchAccelerationStructureData;
 	uint64_t room = room_at(d, dst), sroom = room_at(d, scratch);

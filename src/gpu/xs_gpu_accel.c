@@ -25,6 +25,7 @@
 #include <string.h>
 
 #define MAX_PRIMS (1u << 24) /* per build: bounds the host memory a descriptor can ask for */
+#define MAX_INPUT_BYTES (1ull << 32) /* per vertex buffer, for the same reason */
 
 typedef struct ctx {
 	xs_gpu *g;
@@ -122,6 +123,9 @@ static xs_status gather_geometry(ctx *c, const uint8_t *gd, uint32_t gi, xs_bvh_
 		free(tm);
 	}
 	size_t vbytes = (size_t)(vcount - 1) * stride + 12;
+	if (vcount && vbytes > MAX_INPUT_BYTES)
+		return malformed(c, "geometry %u: a vertex buffer of %zu bytes (%u vertices, stride %llu): xs12 reads at "
+				 "most %llu", gi, vbytes, vcount, (unsigned long long)stride, (unsigned long long)MAX_INPUT_BYTES);
 	uint8_t *vb = vcount ? fetch(c, vva, vbytes, "a vertex buffer read", &st) : NULL;
 	if (vcount && !vb)
 		return st;

@@ -501,6 +501,13 @@ static void rules_refused(void **state)
 	ID3D12Resource_Release(tiny);
 	scene_free(&s);
 	t_close(&c);
+
+	/* D3D12 takes acceleration-structure work on DIRECT and COMPUTE lists only */
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_COPY);
+	ID3D12GraphicsCommandList6_CopyRaytracingAccelerationStructure(c.list, 0x100000000ull, 0x100001000ull,
+		D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE_CLONE);
+	expect_refused(&c, AS_LIST_TYPE);
+	t_close(&c);
 }
 
 static void enable_dred(bool on)
