@@ -311,6 +311,23 @@ static void blas_and_tlas(void **state)
 			assert_true(fabs(got.t - want.t) <= 1e-5 * want.t); /* a tie between two triangles */
 	}
 	assert_true(hits > 300);
+
+	/* the same instances by ARRAY_OF_POINTERS: the same structure, byte for byte */
+	D3D12_GPU_VIRTUAL_ADDRESS ptrs[4];
+	for (int i = 0; i < 4; i++)
+		ptrs[i] = VA(ib) + sizeof(D3D12_RAYTRACING_INSTANCE_DESC) * (UINT64)i;
+	ID3D12Resource *pb = t_upload(&c, ptrs, sizeof(ptrs));
+	ID3D12Resource *tlas2 = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, tpre.ResultDataMaxSizeInBytes);
+	bd.DestAccelerationStructureData = VA(tlas2);
+	bd.Inputs.DescsLayout = D3D12_ELEMENTS_LAYOUT_ARRAY_OF_POINTERS;
+	bd.Inputs.InstanceDescs = VA(pb);
+	ID3D12GraphicsCommandList6_BuildRaytracingAccelerationStructure(c.list, &bd, 0, NULL);
+	assert_int_equal(t_run(&c), S_OK);
+	uint8_t *top2 = read_back(&c, tlas2, tsize[2]);
+	assert_memory_equal(top, top2, tsize[2]);
+	free(top2);
+	ID3D12Resource_Release(pb);
+	ID3D12Resource_Release(tlas2);
 	free(top);
 	free(as);
 	ID3D12Resource_Release(ib);
