@@ -42,6 +42,14 @@ static xs_bvh_box range_box(const builder *B, uint32_t b, uint32_t e)
 	return r;
 }
 
+/* The bin of a centroid d past the range's lowest: clamped as a float
+ * first, so that no value (not even a NaN) is cast out of int's range. */
+static inline int bin_of(float d, float scale, int nb)
+{
+	float f = d * scale;
+	return f > 0 ? (f < (float)nb ? (int)f : nb - 1) : 0;
+}
+
 /* Splits [r.b, r.e) (two or more primitives) into two non-empty parts at
  * *mid: the binned SAH plane of the best axis, or the middle of the order
  * when every centroid is the same (no plane separates them). */
@@ -77,8 +85,7 @@ static uint32_t split(builder *B, const range *r)
 		float scale = nb / ext;
 		for (uint32_t i = r->b; i < r->e; i++) {
 			const ref *p = &B->r[i];
-			int j = (int)((p->cen[k] - clo[k]) * scale);
-			j = j < 0 ? 0 : j >= nb ? nb - 1 : j;
+			int j = bin_of(p->cen[k] - clo[k], scale, nb);
 			cnt[j]++;
 			xs_bvh_box_grow(&bb[j], &p->box);
 		}
@@ -113,8 +120,7 @@ static uint32_t split(builder *B, const range *r)
 	float ext = chi[best_axis] - clo[best_axis], scale = nb / ext;
 	uint32_t lo = r->b, hi = r->e;
 	while (lo < hi) {
-		int j = (int)((B->r[lo].cen[best_axis] - clo[best_axis]) * scale);
-		j = j < 0 ? 0 : j >= nb ? nb - 1 : j;
+		int j = bin_of(B->r[lo].cen[best_axis] - clo[best_axis], scale, nb);
 		if (j <= best_plane) {
 			lo++;
 		} else {
