@@ -6,9 +6,11 @@
  * (docs/hardware.md section 10). Pure C: no API types; everything a build
  * needs comes in as arrays, everything it makes goes out as bytes.
  *
- * Node pointers are (byte offset from the structure's base >> 3) | type:
- * a structure can be copied anywhere (CLONE, COMPACT). Only an instance
- * node's bvh_ptr is absolute: the address of its BLAS's root.
+ * Node pointers are (byte offset from the BVH base >> 3) | type, the BVH
+ * base being the root node's address (the structure's + the header's root
+ * offset, RADV's bvh_offset), so the root is XS_BVH_ROOT_PTR, as RADV's
+ * RADV_BVH_ROOT_NODE: a structure can be copied anywhere (CLONE, COMPACT).
+ * Only an instance node's bvh_ptr is absolute: the address of its BLAS's root.
  */
 #ifndef XS_BVH_H
 #define XS_BVH_H
@@ -26,6 +28,7 @@
 #define XS_BVH_PTR(offset, type) ((uint32_t)((offset) >> 3) | (type))
 #define XS_BVH_PTR_OFFSET(ptr) ((uint64_t)((ptr) & ~7u) << 3)
 #define XS_BVH_PTR_TYPE(ptr) ((ptr) & 7u)
+#define XS_BVH_ROOT_PTR XS_BVH_NODE_BOX32 /* offset 0 from the BVH base */
 
 #define XS_BVH_ALIGN 64           /* nodes are 64-byte aligned: 3 pointer bits free for the type */
 #define XS_BVH_HEADER_BYTES 128
@@ -36,7 +39,7 @@
 #define XS_BVH_VERSION 1u
 
 /* Header (byte offsets; docs/hardware.md section 10). */
-#define XS_BVH_HDR_ROOT_OFFSET 0   /* u32: byte offset of the root box32 node */
+#define XS_BVH_HDR_ROOT_OFFSET 0   /* u32: byte offset of the root box32 node: the BVH base */
 #define XS_BVH_HDR_TYPE 4          /* u32: 0 bottom level, 1 top level */
 #define XS_BVH_HDR_AABB 8          /* float[6]: min xyz, max xyz of everything (zeros when empty) */
 #define XS_BVH_HDR_COMPACTED 32    /* u64: bytes a COMPACT copy needs */
@@ -47,7 +50,7 @@
 #define XS_BVH_HDR_FLAGS 60        /* u32: the build flags given */
 #define XS_BVH_HDR_MAGIC 64        /* u32: XS_BVH_MAGIC */
 #define XS_BVH_HDR_VERSION 68      /* u32: XS_BVH_VERSION */
-#define XS_BVH_HDR_LEAF_OFFSET 72  /* u32: byte offset of the first leaf node */
+#define XS_BVH_HDR_LEAF_OFFSET 72  /* u32: byte offset of the first leaf node (from the structure's start) */
 
 #define XS_BVH_TYPE_BOTTOM 0u
 #define XS_BVH_TYPE_TOP 1u

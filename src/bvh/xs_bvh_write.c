@@ -61,10 +61,10 @@ static xs_status write_tree(const xs_bvh_tree *t, unsigned type, const void *pri
 				memcpy(box, nd->box[c].lo, 12);
 				memcpy(box + 3, nd->box[c].hi, 12);
 				if (nd->child[c] >= 0) {
-					ptr = XS_BVH_PTR(XS_BVH_HEADER_BYTES + (uint64_t)nd->child[c] * XS_BVH_BOX32_BYTES,
-							 XS_BVH_NODE_BOX32);
+					/* relative to the BVH base, the root (at XS_BVH_HEADER_BYTES) */
+					ptr = XS_BVH_PTR((uint64_t)nd->child[c] * XS_BVH_BOX32_BYTES, XS_BVH_NODE_BOX32);
 				} else {
-					ptr = XS_BVH_PTR(next_leaf, node_type);
+					ptr = XS_BVH_PTR(next_leaf - XS_BVH_HEADER_BYTES, node_type);
 					leaf(prims, (uint32_t)(-nd->child[c] - 1), out + next_leaf);
 					next_leaf += leaf_bytes;
 				}

@@ -104,14 +104,17 @@ typedef const uint8_t *(*oracle_map_fn)(void *user, uint64_t va);
 
 #define ORACLE_STACK 256
 
-/* Closest hit in the structure at base (its GPU address base_va); hit->t
- * stays tmax when nothing is hit. Returns false on a malformed pointer. */
-static bool oracle_trace(const uint8_t *base, const double o[3], const double d[3], double tmax, oracle_hit *hit,
+/* Closest hit in the structure whose header is at hdr; hit->t stays tmax
+ * when nothing is hit. Returns false on a malformed pointer. Pointers are
+ * relative to the BVH base, the root node's place: the header's root
+ * offset on; the root is 0 | 5 (box32). */
+static bool oracle_trace(const uint8_t *hdr, const double o[3], const double d[3], double tmax, oracle_hit *hit,
 			 oracle_map_fn map, void *user, uint32_t inst)
 {
+	const uint8_t *base = hdr + oracle_u32(hdr, 0);
 	uint32_t stack[ORACLE_STACK];
 	int sp = 0;
-	stack[sp++] = (oracle_u32(base, 0) >> 3) | 5; /* the header's root offset; the root is box32 */
+	stack[sp++] = 5;
 	while (sp) {
 		uint32_t ptr = stack[--sp];
 		const uint8_t *n = base + (size_t)(ptr & ~7u) * 8;
@@ -143,7 +146,8 @@ static bool oracle_trace(const uint8_t *base, const double o[3], const double d[
 			}
 			break;
 		}
-		case 6: { /* instance: bvh_ptr @0, wto @16, instance_id @64, bvh_offset @68 */
+		case 6: { /* instance: bvh_ptr @0 (the BLAS's root address >> 3), wto @16, instance_id @64,
+			   * bvh_offset @68 (the BLAS header's root offset) */
 			uint64_t root = (oracle_u64(n, 0) & ~7ull) << 3;
 			uint64_t blas_va = root - oracle_u32(n, 68);
 			const uint8_t *blas = map ? map(user, blas_va) : NULL;
