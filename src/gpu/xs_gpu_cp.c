@@ -710,8 +710,16 @@ xs_status xs_gpu_execute(xs_gpu *g, bool *blocked, xs_err *e)
 			}
 			return XS_OK; /* every queue idle, or blocked on a wait */
 		}
-		/* Run waves until a dispatch completes, then let the CPs go on. */
+		/* Run waves until a dispatch completes, or a CP's firmware work
+		 * (XS_BUILD_AS) ends, then let the CPs go on. (The multi-threaded
+		 * functional run notices that end at the next completion.) */
+		uint64_t next = 0;
+		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+			if (g->cp[q].state == XS_CP_BUSY && (!next || g->cp[q].busy_until < next))
+				next = g->cp[q].busy_until;
+		g->run_stop_at = next;
 		xs_status st = xs_gpu_run_until(g, true, e);
+		g->run_stop_at = 0;
 		if (st) {
 			cp_abandon(g);
 			return st;

@@ -280,6 +280,7 @@ struct xs_gpu {
 	xs_fault cp_fault;       /* the last page fault of a CP (not a shader's): xs_gpu_cp_fault */
 	char cp_positions[480];  /* where the CPs stood when work was last dropped */
 	uint64_t completions;    /* dispatches finished so far */
+	uint64_t run_stop_at;    /* xs_gpu_run_until also returns at this cycle (a CP's busy end); 0 = never */
 
 	uint32_t nsimd, ncu, nwgp;
 	xs_gpu_simd *simd;

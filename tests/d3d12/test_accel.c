@@ -627,8 +627,102 @@ static void prebuild_bounds(void **state)
 	t_close(&c);
 }
 
-int main(void)
+static const char *vadd_path;
+
+/* The CP is busy for the cost model's time at the build's place in its
+ * queue, and another queue's long dispatch neither delays nor hides it:
+ * the build's queue goes on when its time has passed, while the other
+ * dispatch still runs. */
+static void build_time_overlaps_another_queue(void **state)
 {
+	(void)state;
+	t_ctx a;
+	t_open(&a, false, D3D12_COMMAND_LIST_TYPE_COMPUTE);
+	ID3D12CommandQueue *qb;
+	ID3D12CommandAllocator *ab;
+	ID3D12GraphicsCommandList6 *lb;
+	D3D12_COMMAND_QUEUE_DESC qd = { .Type = D3D12_COMMAND_LIST_TYPE_COMPUTE };
+	assert_int_equal(ID3D12Device_CreateCommandQueue(a.dev, &qd, &IID_ID3D12CommandQueue, (void **)&qb), S_OK);
+	assert_int_equal(ID3D12Device_CreateCommandAllocator(a.dev, D3D12_COMMAND_LIST_TYPE_COMPUTE,
+							      &IID_ID3D12CommandAllocator, (void **)&ab), S_OK);
+	assert_int_equal(ID3D12Device_CreateCommandList(a.dev, 0, D3D12_COMMAND_LIST_TYPE_COMPUTE, ab, NULL,
+							 &IID_ID3D12GraphicsCommandList6, (void **)&lb), S_OK);
+	D3D12_QUERY_HEAP_DESC hd = { .Type = D3D12_QUERY_HEAP_TYPE_TIMESTAMP, .Count = 4 };
+	ID3D12QueryHeap *qh;
+	assert_int_equal(ID3D12Device_CreateQueryHeap(a.dev, &hd, &IID_ID3D12QueryHeap, (void **)&qh), S_OK);
+	ID3D12Resource *rb = t_buffer(&a, D3D12_HEAP_TYPE_READBACK, 32);
+
+	/* queue A: a long vadd */
+	enum { N = 1 << 20 };
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&a, vadd_path, NULL, &hr);
+	assert_int_equal(hr, S_OK);
+	ID3D12Resource *buf = t_buffer(&a, D3D12_HEAP_TYPE_DEFAULT, N * 4);
+	t_set_pipeline(&a, p);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(a.list, 0, VA(buf));
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(a.list, 1, VA(buf));
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(a.list, 2, VA(buf));
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(a.list, 3, N, 0);
+	ID3D12GraphicsCommandList6_Dispatch(a.list, N / 64, 1, 1);
+	ID3D12GraphicsCommandList6_EndQuery(a.list, qh, D3D12_QUERY_TYPE_TIMESTAMP, 0);
+	ID3D12GraphicsCommandList6_ResolveQueryData(a.list, qh, D3D12_QUERY_TYPE_TIMESTAMP, 0, 1, rb, 0);
+
+	/* queue B: a two-triangle BLAS between two timestamps */
+	ID3D12Resource *qv = t_upload(&a, quad, sizeof(quad));
+	ID3D12Resource *blas = t_buffer(&a, D3D12_HEAP_TYPE_DEFAULT, 4096), *sc = t_buffer(&a, D3D12_HEAP_TYPE_DEFAULT, 256);
+	D3D12_RAYTRACING_GEOMETRY_DESC g = { .Type = D3D12_RAYTRACING_GEOMETRY_TYPE_TRIANGLES,
+		.Triangles = { .VertexFormat = DXGI_FORMAT_R32G32B32_FLOAT, .VertexCount = 6, .VertexBuffer = { VA(qv), 12 } } };
+	D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_DESC bd = {
+		.DestAccelerationStructureData = VA(blas), .ScratchAccelerationStructureData = VA(sc),
+		.Inputs = { .Type = D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL, .NumDescs = 1,
+			    .pGeometryDescs = &g } };
+	ID3D12GraphicsCommandList6_EndQuery(lb, qh, D3D12_QUERY_TYPE_TIMESTAMP, 1);
+	ID3D12GraphicsCommandList6_BuildRaytracingAccelerationStructure(lb, &bd, 0, NULL);
+	ID3D12GraphicsCommandList6_EndQuery(lb, qh, D3D12_QUERY_TYPE_TIMESTAMP, 2);
+	ID3D12GraphicsCommandList6_ResolveQueryData(lb, qh, D3D12_QUERY_TYPE_TIMESTAMP, 1, 2, rb, 8);
+
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(a.list), S_OK);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(lb), S_OK);
+	ID3D12CommandList *la = (ID3D12CommandList *)a.list, *lbb = (ID3D12CommandList *)lb;
+	ID3D12CommandQueue_ExecuteCommandLists(a.queue, 1, &la);
+	ID3D12CommandQueue_ExecuteCommandLists(qb, 1, &lbb);
+	ID3D12CommandQueue_Signal(a.queue, a.fence, 1);
+	ID3D12CommandQueue_Signal(qb, a.fence, 2); /* after B's work; waited for below with A's */
+	ID3D12Fence *fb;
+	assert_int_equal(ID3D12Device_CreateFence(a.dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&fb), S_OK);
+	ID3D12CommandQueue_Signal(qb, fb, 1);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(a.fence, 1, NULL), S_OK);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(fb, 1, NULL), S_OK);
+	UINT64 *ts;
+	assert_int_equal(ID3D12Resource_Map(rb, 0, NULL, (void **)&ts), S_OK);
+	uint64_t build = ts[2] - ts[1];
+	printf("vadd ends at %llu; the build runs from %llu for %llu cycles\n", (unsigned long long)ts[0],
+	       (unsigned long long)ts[1], (unsigned long long)build);
+	assert_true(build >= 4000 + 32 * 2);     /* [model] at least its fixed part and primitives */
+	assert_true(build < 4000 + 32 * 2 + 2000); /* and its bytes at 64 a cycle: a few hundred */
+	assert_true(ts[2] < ts[0]);                /* done while queue A's dispatch still ran */
+	ID3D12Resource_Unmap(rb, 0, NULL);
+	ID3D12Fence_Release(fb);
+	ID3D12Resource_Release(qv);
+	ID3D12Resource_Release(blas);
+	ID3D12Resource_Release(sc);
+	ID3D12Resource_Release(buf);
+	ID3D12Resource_Release(rb);
+	ID3D12PipelineState_Release(p);
+	ID3D12QueryHeap_Release(qh);
+	ID3D12GraphicsCommandList6_Release(lb);
+	ID3D12CommandAllocator_Release(ab);
+	ID3D12CommandQueue_Release(qb);
+	t_close(&a);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: test_d3d12_accel VADD.hsaco\n");
+		return 2;
+	}
+	vadd_path = argv[1];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(blas_and_tlas),
 		cmocka_unit_test(compaction_and_clone),
@@ -636,6 +730,7 @@ int main(void)
 		cmocka_unit_test(bad_vertex_address_faults),
 		cmocka_unit_test(instance_of_no_structure_faults),
 		cmocka_unit_test(prebuild_bounds),
+		cmocka_unit_test(build_time_overlaps_another_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
