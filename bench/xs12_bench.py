@@ -18,6 +18,10 @@ GPU-model issues): >= 100 M wave instructions/s functional, >= 10 M timing,
 It also runs bench/d3d12_calls (the D3D12 layer's recording calls, ns per
 call with the debug layer off and on; target: under 50 ns off, issue 9)
 and prints its lines, a miss marked MISS. --calls-only runs just that.
+
+Then bench/bvh_build (the acceleration-structure builder: SAH cost, box
+nodes, depth and host build time per mesh, against a 4-wide median split);
+--bvh-only runs just that.
 """
 import json, math, os, struct, subprocess, sys, tempfile
 
@@ -26,6 +30,7 @@ BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT,
 XS12 = os.path.join(BUILD, "tools", "xs12")
 POCL = os.path.join(BUILD, "tests", "e2e", "pocl_run")
 CALLS = os.path.join(BUILD, "bench", "d3d12_calls")
+BVH = os.path.join(BUILD, "bench", "bvh_build")
 K = os.path.join(BUILD, "kernels")
 
 # name, code object, OpenCL source, kernel, groups, block, args (files made below)
@@ -96,8 +101,29 @@ def d3d12_calls():
     return calls, met
 
 
+def bvh_build():
+    """bench/bvh_build's table, printed, as {mesh: {column: value}}."""
+    p = subprocess.run([BVH], capture_output=True, text=True)
+    if p.returncode:
+        raise SystemExit(f"bvh_build failed: {p.stderr}")
+    lines = p.stdout.splitlines()
+    print("\n".join(lines))
+    cols = ["triangles", "box_nodes", "depth", "sah", "median_sah", "sah_over_median", "build_s", "mtri_per_s"]
+    rows = {}
+    for line in lines[1:]:
+        name, vals = line[:22].strip(), line[22:].split()
+        rows[name] = dict(zip(cols, map(float, vals)))
+    return rows
+
+
 def main():
     out_json = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
+    if "--bvh-only" in sys.argv:
+        rows = bvh_build()
+        if out_json:
+            with open(out_json, "w") as fo:
+                json.dump({"bvh_build": rows}, fo, indent=1)
+        return
     if "--calls-only" in sys.argv:
         calls, met = d3d12_calls()
         if out_json:
@@ -153,6 +179,8 @@ def main():
     calls, met = d3d12_calls()
     summary["d3d12_calls"] = calls
     summary["d3d12_calls_under_50ns"] = met
+    print()
+    summary["bvh_build"] = bvh_build()
     if out_json:
         with open(out_json, "w") as fo:
             json.dump({"rows": rows, "summary": summary}, fo, indent=1)

@@ -303,6 +303,7 @@ static const ID3D12Device5Vtbl device_vtbl = {
 	.CreateCommandAllocator = device_CreateCommandAllocator,
 	.CreateComputePipelineState = device_CreateComputePipelineState,
 	.CreateCommandList = device_CreateCommandList, .CheckFeatureSupport = device_CheckFeatureSupport,
+	.GetRaytracingAccelerationStructurePrebuildInfo = d3d12_device_GetRaytracingAccelerationStructurePrebuildInfo,
 	.CreateRootSignature = device_CreateRootSignature, .CreateCommittedResource = device_CreateCommittedResource,
 	.CreateFence = device_CreateFence, .GetDeviceRemovedReason = device_GetDeviceRemovedReason,
 	.CreateCommandSignature = device_CreateCommandSignature, .CreateQueryHeap = device_CreateQueryHeap, .SetStablePowerState = device_SetStablePowerState,

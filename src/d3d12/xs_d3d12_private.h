@@ -411,6 +411,19 @@ static inline void d3d12_list_use(d3d12_list *l, uint64_t va)
 /* A dispatch with the list's state: direct or indirect (ExecuteIndirect). */
 void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va, uint64_t launch_va,
 			 const xs_rt_kernarg_copy *copies, uint32_t ncopies);
+/* Acceleration structures (xs_d3d12_accel.c). */
+void STDMETHODCALLTYPE d3d12_device_GetRaytracingAccelerationStructurePrebuildInfo(
+	ID3D12Device5 *This, const D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_INPUTS *in,
+	D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO *info);
+void STDMETHODCALLTYPE d3d12_list_BuildRaytracingAccelerationStructure(
+	ID3D12GraphicsCommandList6 *This, const D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_DESC *desc, UINT ninfo,
+	const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC *infos);
+void STDMETHODCALLTYPE d3d12_list_EmitRaytracingAccelerationStructurePostbuildInfo(
+	ID3D12GraphicsCommandList6 *This, const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC *desc, UINT n,
+	const D3D12_GPU_VIRTUAL_ADDRESS *src);
+void STDMETHODCALLTYPE d3d12_list_CopyRaytracingAccelerationStructure(ID3D12GraphicsCommandList6 *This,
+								      D3D12_GPU_VIRTUAL_ADDRESS dst, D3D12_GPU_VIRTUAL_ADDRESS src,
+								      D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE mode);
 /* The Xbox methods (xs_d3d12_command_xbox.c). */
 extern const ID3D12GraphicsCommandList6XVtbl d3d12_list_vtbl;
 void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandList6 *This,

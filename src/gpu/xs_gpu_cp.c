@@ -13,6 +13,7 @@
  *   DMA_DATA (CP DMA memory to memory), COND_WRITE           when the CP reaches them
  *   COND_EXEC                                                skip what follows when a dword is 0
  *   XS_LAUNCH                                                xs12's firmware packet (hw/xs_hw_pm4.h)
+ *   XS_BUILD_AS                                              acceleration structures (xs_gpu_accel.c)
  *   INDIRECT_BUFFER                                          call (or chain) a command buffer
  *   NOP, SET_BASE
  * Anything else is XS_E_UNSUPPORTED naming the packet and dword.
@@ -354,6 +355,11 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			if (g->ndisp_active >= XS_GPU_MAX_ACTIVE)
 				return XS_OK;
 			cp->state = XS_CP_RUN;
+		} else if (cp->state == XS_CP_BUSY) {
+			if (g->now < cp->busy_until)
+				return XS_OK;
+			cp->state = XS_CP_RUN;
+			*progress = true;
 		}
 		xs_gpu_cp_ib *ib = cp_top(cp);
 		if (!ib) {
@@ -528,6 +534,15 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 				return st;
 			}
 			break;
+		case PKT3_XS_BUILD_AS: {
+			uint64_t cycles = 0;
+			if ((st = xs_gpu_cp_build_as(g, q, &p, &cycles, e)))
+				return st;
+			/* the CP goes on when the work's simulated time has passed */
+			cp->busy_until = g->now + cycles;
+			cp->state = XS_CP_BUSY;
+			break;
+		}
 		case PKT3_WRITE_DATA: {
 			unsigned sel = G_370_DST_SEL(b[0]);
 			if (sel != V_370_MEM && sel != V_370_TC_L2)
@@ -605,7 +620,8 @@ static void cp_note_positions(xs_gpu *g)
 		if (!cp->depth)
 			continue;
 		static const char *const st[] = { "idle", "running", "waiting for its dispatches (a flush)",
-						  "waiting at a WAIT_REG_MEM", "waiting for a dispatch slot" };
+						  "waiting at a WAIT_REG_MEM", "waiting for a dispatch slot",
+						  "busy with an XS_BUILD_AS" };
 		n += (size_t)snprintf(g->cp_positions + n, sizeof(g->cp_positions) - n, "%squeue %u %s at", n ? "; " : "",
 				      q, st[cp->state]);
 		for (uint32_t d = cp->depth; d-- > 0 && n < sizeof(g->cp_positions) - 64;)
@@ -666,6 +682,16 @@ xs_status xs_gpu_execute(xs_gpu *g, bool *blocked, xs_err *e)
 			}
 		}
 		if (g->ndisp_active == 0) {
+			/* nothing on the GPU: time moves on to the first firmware
+			 * work's end (XS_BUILD_AS) */
+			uint64_t next = UINT64_MAX;
+			for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+				if (g->cp[q].state == XS_CP_BUSY && g->cp[q].busy_until < next)
+					next = g->cp[q].busy_until;
+			if (next != UINT64_MAX) {
+				g->now = XS_MAX(g->now, next);
+				continue;
+			}
 			for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
 				xs_gpu_cp *cp = &g->cp[q];
 				if (cp->state != XS_CP_WAIT_MEM)
@@ -684,8 +710,16 @@ xs_status xs_gpu_execute(xs_gpu *g, bool *blocked, xs_err *e)
 			}
 			return XS_OK; /* every queue idle, or blocked on a wait */
 		}
-		/* Run waves until a dispatch completes, then let the CPs go on. */
+		/* Run waves until a dispatch completes, or a CP's firmware work
+		 * (XS_BUILD_AS) ends, then let the CPs go on. (The multi-threaded
+		 * functional run notices that end at the next completion.) */
+		uint64_t next = 0;
+		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
+			if (g->cp[q].state == XS_CP_BUSY && (!next || g->cp[q].busy_until < next))
+				next = g->cp[q].busy_until;
+		g->run_stop_at = next;
 		xs_status st = xs_gpu_run_until(g, true, e);
+		g->run_stop_at = 0;
 		if (st) {
 			cp_abandon(g);
 			return st;

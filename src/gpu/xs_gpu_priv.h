@@ -231,7 +231,7 @@ typedef struct xs_gpu_cp_release {
 	size_t dword;
 } xs_gpu_cp_release;
 
-typedef enum { XS_CP_IDLE, XS_CP_RUN, XS_CP_WAIT_IDLE, XS_CP_WAIT_MEM, XS_CP_WAIT_SLOT } xs_cp_state;
+typedef enum { XS_CP_IDLE, XS_CP_RUN, XS_CP_WAIT_IDLE, XS_CP_WAIT_MEM, XS_CP_WAIT_SLOT, XS_CP_BUSY } xs_cp_state;
 
 typedef struct xs_gpu_cp {
 	xs_cp_state state;
@@ -250,6 +250,7 @@ typedef struct xs_gpu_cp {
 	xs_gpu_cp_release rel[XS_GPU_CP_MAX_RELEASES];
 	uint32_t nrel;
 	uint64_t base_va;        /* SET_BASE for DISPATCH_INDIRECT */
+	uint64_t busy_until;     /* BUSY: the firmware's work (XS_BUILD_AS) ends at this cycle */
 } xs_gpu_cp;
 
 /* Min-heap of waves by (ready, seq): the timing model's issue order. The
@@ -280,6 +281,7 @@ struct xs_gpu {
 	xs_fault cp_fault;       /* the last page fault of a CP (not a shader's): xs_gpu_cp_fault */
 	char cp_positions[480];  /* where the CPs stood when work was last dropped */
 	uint64_t completions;    /* dispatches finished so far */
+	uint64_t run_stop_at;    /* xs_gpu_run_until also returns at this cycle (a CP's busy end); 0 = never */
 
 	uint32_t nsimd, ncu, nwgp;
 	xs_gpu_simd *simd;
@@ -367,5 +369,7 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e);
 /* Queues a wave to issue at w->ready (>= the current cycle). */
 void xs_gpu_evq_push(xs_gpu *g, xs_gpu_wave *w);
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
+/* xs_gpu_accel.c: XS_BUILD_AS; *cycles the CP is busy for afterwards. */
+xs_status xs_gpu_cp_build_as(xs_gpu *g, unsigned q, const xs_pm4_packet *p, uint64_t *cycles, xs_err *e);
 
 #endif

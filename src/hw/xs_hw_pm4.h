@@ -67,6 +67,7 @@
 #define PKT3_SET_SH_REG_INDEX 0x9B
 /* xs12's own (see XS_LAUNCH below): above every gfx10 opcode. */
 #define PKT3_XS_LAUNCH 0xE0
+#define PKT3_XS_BUILD_AS 0xE1
 
 /* ---- SET_*_REG (section 4.3; the spaces' bounds are in xs_hw_regs.h): the
  * first body dword is the dword offset from the space base, with an index in
@@ -263,6 +264,48 @@ enum {
 #define G_XS_LP_NUM_THREAD_Z(dw0) XS_FIELD_G(dw0, 16, 16)
 #define G_XS_LP_NUM_THREAD_X(dw1) XS_FIELD_G(dw1, 0, 16)
 #define G_XS_LP_NUM_THREAD_Y(dw1) XS_FIELD_G(dw1, 16, 16)
+
+/* ---- XS_BUILD_AS (0xE1), xs12's firmware packet for acceleration structures ----
+ * What RADV does with compute kernels and a console's driver with its own
+ * (BuildRaytracingAccelerationStructure, CopyRaytracingAccelerationStructure,
+ * the postbuild info): xs12's CP runs the host builder (src/bvh) when it
+ * reaches the packet, reading the inputs from GPU memory then, and is busy
+ * for the simulated time of a cost model (docs/hardware.md section 11).
+ * A malformed descriptor or input removes the device with a report.
+ *
+ *   dw1    op (bits 0..3)
+ *   dw2-3  the descriptor in GPU memory (command memory, 8-byte aligned)
+ *   dw4    the descriptor's bytes
+ *
+ * Descriptors (little-endian; u64 at 8-byte offsets):
+ *   BUILD    0 type (0 bottom, 1 top), 4 D3D12 build flags, 8 count
+ *            (geometries or instances), 12 instance layout (0 array, 1 array
+ *            of pointers), 16 dest, 24 dest bytes (the prebuild bound),
+ *            32 instances, 40 scratch, 48 postbuild entries, 52 0;
+ *            then count geometries of XS_AS_GEOM_BYTES (bottom), then the
+ *            postbuild entries of XS_AS_INFO_BYTES
+ *   geometry 0 D3D12 geometry flags, 4 index format (XS_AS_INDEX_*),
+ *            8 index count, 12 vertex count, 16 index buffer, 24 vertex
+ *            buffer, 32 vertex stride, 40 transform (0: none)
+ *   info     0 dest, 8 type (XS_AS_INFO_*), 12 0
+ *   COPY     0 mode (XS_AS_COPY_*), 4 0, 8 dest, 16 source
+ *   POSTBUILD  an info entry at 0, then 16 n, 20 0, then n sources (u64)
+ */
+#define PKT3_XS_BUILD_AS_BODY_DW 4
+#define S_XS_AS_OP(x) XS_FIELD_S(x, 0, 4)
+#define G_XS_AS_OP(x) XS_FIELD_G(x, 0, 4)
+enum { XS_AS_OP_BUILD = 0, XS_AS_OP_COPY = 1, XS_AS_OP_POSTBUILD = 2 };
+#define XS_AS_BUILD_BYTES 56
+#define XS_AS_GEOM_BYTES 48
+#define XS_AS_INFO_BYTES 16
+#define XS_AS_COPY_BYTES 24
+#define XS_AS_POSTBUILD_BYTES 24
+enum { XS_AS_INDEX_NONE = 0, XS_AS_INDEX_U16 = 1, XS_AS_INDEX_U32 = 2 };
+enum { XS_AS_LAYOUT_ARRAY = 0, XS_AS_LAYOUT_POINTERS = 1 };
+enum { XS_AS_COPY_CLONE = 0, XS_AS_COPY_COMPACT = 1 };
+/* The postbuild info written: a u64 each */
+enum { XS_AS_INFO_COMPACTED_SIZE = 0, XS_AS_INFO_CURRENT_SIZE = 1 };
+#define XS_AS_DESC_MAX_BYTES (64u << 20)
 
 /* ---- ACQUIRE_MEM (0x58), gfx10: 7 body dwords; dw7 is GCR_CNTL ---- */
 #define PKT3_ACQUIRE_MEM_BODY_DW 7

@@ -562,3 +562,20 @@ void xs_pm4_xs_launch(xs_pm4_builder *b, const xs_pm4_launch_desc *d)
 	for (uint32_t i = 0; i < d->npatches; i++)
 		p[18 + i] = d->patches[i];
 }
+
+void xs_pm4_xs_build_as(xs_pm4_builder *b, unsigned op, uint64_t desc_va, uint32_t bytes)
+{
+	if (op > XS_AS_OP_POSTBUILD || !bytes || bytes > XS_AS_DESC_MAX_BYTES) {
+		bad(b, XS_E_INVALID_ARG, "XS_BUILD_AS: op %u with a %u-byte descriptor", op, bytes);
+		return;
+	}
+	if (!va_ok(b, "XS_BUILD_AS", desc_va, 8))
+		return;
+	uint32_t *p = begin(b, PKT3_XS_BUILD_AS, PKT3_XS_BUILD_AS_BODY_DW, 0, "XS_BUILD_AS");
+	if (!p)
+		return;
+	p[0] = S_XS_AS_OP(op);
+	p[1] = (uint32_t)desc_va;
+	p[2] = (uint32_t)(desc_va >> 32);
+	p[3] = bytes;
+}

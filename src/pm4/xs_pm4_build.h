@@ -136,6 +136,10 @@ typedef struct xs_pm4_launch_desc {
 } xs_pm4_launch_desc;
 void xs_pm4_xs_launch(xs_pm4_builder *b, const xs_pm4_launch_desc *d);
 
+/* XS_BUILD_AS, xs12's firmware packet for acceleration structures: op
+ * (XS_AS_OP_*) on the descriptor of bytes at desc_va (hw/xs_hw_pm4.h). */
+void xs_pm4_xs_build_as(xs_pm4_builder *b, unsigned op, uint64_t desc_va, uint32_t bytes);
+
 /* ACQUIRE_MEM over all memory with GCR_CNTL gcr_cntl (S_586_* bits). */
 void xs_pm4_acquire_mem(xs_pm4_builder *b, uint32_t gcr_cntl);
 

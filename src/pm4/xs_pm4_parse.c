@@ -47,6 +47,7 @@ static const xs_pm4_opinfo ops[] = {
 	{ PKT3_SET_SH_REG_INDEX, "SET_SH_REG_INDEX", 2, ANY, XS_PM4_SPACE_SH, true },
 	{ PKT3_XS_LAUNCH, "XS_LAUNCH", PKT3_XS_LAUNCH_FIXED_DW, PKT3_XS_LAUNCH_FIXED_DW + XS_LAUNCH_MAX_PATCHES,
 	  XS_PM4_SPACE_NONE, false },
+	{ PKT3_XS_BUILD_AS, "XS_BUILD_AS", PKT3_XS_BUILD_AS_BODY_DW, PKT3_XS_BUILD_AS_BODY_DW, XS_PM4_SPACE_NONE, false },
 };
 
 const xs_pm4_opinfo *xs_pm4_opinfo_get(unsigned opcode)
@@ -330,6 +331,17 @@ static int check_body(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
 		}
 		break;
 	}
+	case PKT3_XS_BUILD_AS:
+		if (G_XS_AS_OP(b[0]) > XS_AS_OP_POSTBUILD || (b[0] & ~S_XS_AS_OP(0xF)))
+			return fail(it, err, d, "XS_BUILD_AS control 0x%08" PRIx32 ": op %" PRIu32 " (0..2) or reserved "
+				    "bits", b[0], G_XS_AS_OP(b[0]));
+		if (b[2] >> (XS_PM4_VA_BITS - 32) || (b[1] & 7))
+			return fail(it, err, d + 1, "XS_BUILD_AS descriptor address is not 8-byte aligned in the 48-bit "
+				    "VA range");
+		if (!b[3] || b[3] > XS_AS_DESC_MAX_BYTES)
+			return fail(it, err, d + 3, "XS_BUILD_AS descriptor of %" PRIu32 " bytes (1..%u)", b[3],
+				    XS_AS_DESC_MAX_BYTES);
+		break;
 	case PKT3_SET_SH_REG_OFFSET: {
 		uint32_t off = G_SET_REG_OFFSET(b[0]);
 		if (XS_SH_REG_OFFSET + off * 4 >= XS_SH_REG_END)

@@ -220,6 +220,9 @@ static const dw_desc l_xs_launch[] = {
 	DV("REQD_Z"), DV("NUM_PATCHES"), DF("PATCH", f_xs_patch),
 };
 
+static const xs_pm4_field f_xs_build_as[] = { F("OP", 0, 4) };
+static const dw_desc l_xs_build_as[] = { DF("CONTROL", f_xs_build_as), DH("DESC_LO"), DH("DESC_HI"), DV("DESC_BYTES") };
+
 /* Layout of p's body; the last entry repeats for longer bodies. */
 static const dw_desc *layout(const xs_pm4_packet *p, size_t *n)
 {
@@ -247,6 +250,7 @@ static const dw_desc *layout(const xs_pm4_packet *p, size_t *n)
 	case PKT3_COND_EXEC: return L(l_cond_exec);
 	case PKT3_DMA_DATA: return L(l_dma_data);
 	case PKT3_XS_LAUNCH: return L(l_xs_launch);
+	case PKT3_XS_BUILD_AS: return L(l_xs_build_as);
 	default: *n = 0; return NULL;
 	}
 #undef L

@@ -3,11 +3,17 @@
 identically through the GPU model alone, and `xs12 pm4` decodes its
 submissions, the firmware packet of ExecuteIndirect included.
 
-  record_replay.py XS12 PROGRAM ARGS...
+  record_replay.py [--ops OP,OP...] XS12 PROGRAM ARGS...
+
+--ops names the packets `xs12 pm4` must find (default: ExecuteIndirect's).
 """
 import glob, os, subprocess, sys, tempfile
 
-xs12, prog, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+argv = sys.argv[1:]
+want_ops = {"XS_LAUNCH", "COND_EXEC", "COND_WRITE", "DMA_DATA"}
+if argv[0] == "--ops":
+    want_ops, argv = set(argv[1].split(",")), argv[2:]
+xs12, prog, args = argv[0], argv[1], argv[2:]
 failures = []
 
 
@@ -35,10 +41,9 @@ with tempfile.TemporaryDirectory() as tmp:
     seen = set()
     for f in files:
         r = subprocess.run([xs12, "pm4", f], capture_output=True, text=True)
-        for op in ("XS_LAUNCH", "COND_EXEC", "COND_WRITE", "DMA_DATA", "WAIT_REG_MEM64", "RELEASE_MEM"):
+        for op in want_ops | {"WAIT_REG_MEM64", "RELEASE_MEM"}:
             if op in r.stdout:
                 seen.add(op)
-    check({"XS_LAUNCH", "COND_EXEC", "COND_WRITE", "DMA_DATA"} <= seen,
-          f"xs12 pm4 decodes ExecuteIndirect's packets: {sorted(seen)}")
+    check(want_ops <= seen, f"xs12 pm4 decodes the packets {sorted(want_ops)}: {sorted(seen)}")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -10,6 +10,9 @@
 #include "gpu/xs_gpu.h"
 #include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_build.h"
+#include "pm4/xs_pm4_parse.h"
+
+#include <stdio.h>
 
 typedef struct fx {
 	xs_vm *vm;
@@ -149,6 +152,70 @@ static void malformed_and_unsupported(void **state)
 	assert_non_null(strstr(e.msg, "NUM_THREAD_FULL"));
 }
 
+static void timestamp(fx *f, uint64_t va)
+{
+	xs_pm4_release_mem(&f->b, &(xs_pm4_release_mem_desc){ .event_type = V_028A90_BOTTOM_OF_PIPE_TS,
+		.dst_sel = EOP_DST_SEL_MEM, .data_sel = EOP_DATA_SEL_TIMESTAMP, .va = va });
+}
+
+/* XS_BUILD_AS from PM4 alone: the CP reads a descriptor and a triangle from
+ * memory, writes a structure whose header counts it, is busy for the cost
+ * model's cycles (a timestamp after it is later), and a malformed
+ * descriptor or an unmapped vertex buffer removes the device. */
+static void build_as(void **state)
+{
+	fx *f = *state;
+	uint64_t in = f->mem + 4096, desc = f->mem + 8192, dst = f->mem + 16384;
+	float tri[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+	assert_true(xs_vm_write(f->vm, in, tri, sizeof(tri), NULL));
+	uint8_t d[XS_AS_BUILD_BYTES + XS_AS_GEOM_BYTES] = { 0 };
+	uint32_t count = 1, vcount = 3;
+	uint64_t cap = 4096, stride = 12;
+	memcpy(d + 8, &count, 4);
+	memcpy(d + 16, &dst, 8);
+	memcpy(d + 24, &cap, 8);
+	memcpy(d + XS_AS_BUILD_BYTES + 12, &vcount, 4);
+	memcpy(d + XS_AS_BUILD_BYTES + 24, &in, 8);
+	memcpy(d + XS_AS_BUILD_BYTES + 32, &stride, 8);
+	assert_true(xs_vm_write(f->vm, desc, d, sizeof(d), NULL));
+	timestamp(f, f->mem + 64);
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d));
+	timestamp(f, f->mem + 72);
+	submit(f, 2);
+	/* the decoder and the printer know the packet */
+	xs_pm4_iter it;
+	xs_pm4_packet p;
+	xs_err e = { 0 };
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_COPY, desc, 24);
+	xs_pm4_iter_init(&it, f->b.dw, f->b.cdw);
+	assert_int_equal(xs_pm4_next(&it, &p, &e), 1);
+	assert_string_equal(p.info->name, "XS_BUILD_AS");
+	xs_pm4_builder_reset(&f->b);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
+	assert_int_equal(rd32(f, dst + 64), 0x53415358); /* "XSAS" */
+	assert_int_equal(rd32(f, dst + 48), 1);          /* one leaf */
+	uint64_t t0, t1;
+	assert_true(xs_vm_read(f->vm, f->mem + 64, &t0, 8, NULL) && xs_vm_read(f->vm, f->mem + 72, &t1, 8, NULL));
+	assert_true(t1 - t0 >= 4000 + 32); /* [model] 4000 + 32 per primitive + bytes / 64 */
+	/* a vertex buffer in no allocation: the CP's page fault */
+	uint64_t nowhere = 0x7000000000ull;
+	memcpy(d + XS_AS_BUILD_BYTES + 24, &nowhere, 8);
+	assert_true(xs_vm_write(f->vm, desc, d, sizeof(d), NULL));
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d));
+	submit(f, 2);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "vertex buffer"));
+	xs_fault cpf = xs_gpu_cp_fault(f->gpu);
+	assert_int_equal(cpf.kind, XS_FAULT_VM);
+	assert_true(cpf.addr == nowhere);
+	/* a descriptor whose size does not match its counts */
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d) - 8);
+	submit(f, 2);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "build descriptor"));
+	assert_int_equal(xs_gpu_cp_fault(f->gpu).kind, XS_FAULT_ILLEGAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +224,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wait_forever_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(indirect_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_and_unsupported, setup, teardown),
+		cmocka_unit_test_setup_teardown(build_as, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
