@@ -109,6 +109,7 @@ static void build_cmd(cc_cmd *c, const char *src, const xs_cc_opts *o, const cha
 		add(c, XS_HIPCC);
 		add(c, "--offload-arch=gfx1030");
 		add(c, "--cuda-device-only");
+		add(c, "-fstack-size-section"); /* functions' frames: ray-tracing stacks (SPEC S2.7) */
 	} else {
 		add(c, XS_CLANG);
 		add(c, "-target");
