@@ -164,25 +164,27 @@ static void *STDMETHODCALLTYPE props_GetShaderIdentifier(ID3D12StateObjectProper
 }
 
 /* "name", or "hitgroup::closesthit" / "::anyhit" / "::intersection"; an
- * unknown name is UINT64_MAX (as vkd3d-proton answers). */
+ * unknown name or a hit group's own is 0xffffffff, D3D12's documented
+ * answer (a 32-bit value, so that sums of stack sizes keep the error). */
+#define STACK_SIZE_INVALID 0xffffffffull
 static UINT64 STDMETHODCALLTYPE props_GetShaderStackSize(ID3D12StateObjectProperties *This, LPCWSTR name)
 {
 	d3d12_state_object *so = impl_from_ID3D12StateObjectProperties(This);
 	char n[160];
 	if (!utf8_of(name, n, sizeof(n)))
-		return UINT64_MAX;
+		return STACK_SIZE_INVALID;
 	char *sep = strstr(n, "::");
 	if (!sep) {
 		const d3d12_rt_export *x = find_export(so, n);
-		return x && !x->hit_group ? x->stack : UINT64_MAX;
+		return x && !x->hit_group ? x->stack : STACK_SIZE_INVALID;
 	}
 	*sep = 0;
 	const d3d12_rt_export *g = find_export(so, n);
 	static const char *const parts[3] = { "closesthit", "anyhit", "intersection" };
 	for (int i = 0; g && g->hit_group && i < 3; i++)
 		if (!strcmp(sep + 2, parts[i]))
-			return g->member[i] >= 0 ? so->exports[g->member[i]].stack : UINT64_MAX;
-	return UINT64_MAX;
+			return g->member[i] >= 0 ? so->exports[g->member[i]].stack : STACK_SIZE_INVALID;
+	return STACK_SIZE_INVALID;
 }
 
 static UINT64 STDMETHODCALLTYPE props_GetPipelineStackSize(ID3D12StateObjectProperties *This)
@@ -193,8 +195,16 @@ static UINT64 STDMETHODCALLTYPE props_GetPipelineStackSize(ID3D12StateObjectProp
 static void STDMETHODCALLTYPE props_SetPipelineStackSize(ID3D12StateObjectProperties *This, UINT64 bytes)
 {
 	/* Taken as the title's promise, as D3D12 does; DispatchRays reads it
-	 * when it is recorded. */
-	impl_from_ID3D12StateObjectProperties(This)->stack = bytes;
+	 * when it is recorded. Over 0xffffffff (likely a sum with an invalid
+	 * GetShaderStackSize) D3D12 drops the call, saying so. */
+	d3d12_state_object *so = impl_from_ID3D12StateObjectProperties(This);
+	if (bytes > 0xffffffffull) {
+		d3d12_message(so->obj.device, XS_MSG_RTPSO_STACK_SIZE, "SetPipelineStackSize(%llu): over 0xffffffff, "
+			      "dropped (a sum with GetShaderStackSize's 0xffffffff for an unknown shader?); the stack size "
+			      "stays %llu", (unsigned long long)bytes, (unsigned long long)so->stack);
+		return;
+	}
+	so->stack = bytes;
 }
 
 uint64_t d3d12_state_object_scratch_per_lane(const d3d12_state_object *so)

@@ -231,6 +231,14 @@ static void tables_and_identifiers(void **state)
 	assert_true(ids[6]->function == ids[4]->function && ids[6]->any_hit == ids[5]->function &&
 		    !ids[6]->intersection);
 	assert_int_equal(ids[0]->kind, XS12_RT_KIND_FUNCTION);
+	/* a hit group's shaders' stack sizes by "group::type"; the group itself has none */
+	assert_int_equal(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"HG::closesthit"),
+			 ID3D12StateObjectProperties_GetShaderStackSize(pp, L"Chs"));
+	assert_int_equal(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"HG::anyhit"),
+			 ID3D12StateObjectProperties_GetShaderStackSize(pp, L"Ahs"));
+	assert_int_equal(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"HG::intersection"), 0xffffffffu);
+	assert_int_equal(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"HG"), 0xffffffffu);
+	assert_true(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"RayGen") < 1024);
 
 	const UINT W = 16, H = 3;
 	ID3D12Resource *out = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, W * H * 16);
@@ -368,7 +376,7 @@ static void scratch_size(void **state)
 		assert_int_equal(ID3D12StateObjectProperties_GetPipelineStackSize(pp), stack);
 		assert_int_equal(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"rg_spill"), llvm_scratch("rg_spill"));
 		assert_int_equal(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"rg_calls"), llvm_scratch("rg_calls"));
-		assert_int_equal(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"nope"), UINT64_MAX);
+		assert_int_equal(ID3D12StateObjectProperties_GetShaderStackSize(pp, L"nope"), 0xffffffffu);
 		D3D12XBOX_RAYTRACING_INFORMATION info = { 0 };
 		assert_int_equal(ID3D12StateObjectProperties_GetInformationX(pp, 0, &info), S_OK);
 		assert_int_equal(info.ScratchSize, entry + stack);
@@ -376,6 +384,9 @@ static void scratch_size(void **state)
 		assert_int_equal(ID3D12StateObjectProperties_GetPipelineStackSize(pp), 4096);
 		assert_int_equal(ID3D12StateObjectProperties_GetInformationX(pp, 0, &info), S_OK);
 		assert_int_equal(info.ScratchSize, entry + 4096);
+		ID3D12StateObjectProperties_SetPipelineStackSize(pp, 0x100000000ull); /* dropped, as D3D12 */
+		assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_STACK_SIZE));
+		assert_int_equal(ID3D12StateObjectProperties_GetPipelineStackSize(pp), 4096);
 		ID3D12StateObjectProperties_Release(pp);
 		ID3D12StateObject_Release(so);
 	}
@@ -529,6 +540,20 @@ static void dispatch_rays_x_rules(void **state)
 	ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &x);
 	assert_int_equal(t_run(&c), E_INVALIDARG);
 	assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_SCRATCH_DEST_ALIGN));
+	/* S1.7: two DispatchRaysX rings of other layouts over the same memory, no barrier between */
+	bind(&c, s.rs, s.so, s.out, 0);
+	D3D12XBOX_DISPATCH_RAYS_DESC two = { r, { va, 2 * s.per_wave } }, four = { r, { va, 4 * s.per_wave } };
+	ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &two);
+	ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &four);
+	assert_int_equal(t_run(&c), E_INVALIDARG);
+	assert_true(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_SCRATCH_REUSE_NO_FLUSH));
+	/* ... and with a barrier between, both run */
+	bind(&c, s.rs, s.so, s.out, 0);
+	ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &two);
+	D3D12_RESOURCE_BARRIER uav = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
+	ID3D12GraphicsCommandList6_ResourceBarrier(c.list, 1, &uav);
+	ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &four);
+	assert_int_equal(t_run(&c), S_OK);
 	/* no state object */
 	D3D12XBOX_DISPATCH_RAYS_DESC ok = { r, { va, 2 * s.per_wave } };
 	ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &ok);
