@@ -610,6 +610,74 @@ static void dispatch_rays_x_rules(void **state)
 	t_close(&c);
 }
 
+/* S1.10 covers DispatchRaysX's memory: the same ring on two queues, not
+ * ordered, is refused by the debug layer (the second submission does not
+ * run); ordered by a fence, both run and are right. */
+static void rays_x_reuse_across_queues(void **state)
+{
+	for (int ordered = 0; ordered < 2; ordered++) {
+		t_ctx c;
+		t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+		spill_rays s;
+		spill_setup(&c, &s);
+		ID3D12CommandQueue *q2;
+		ID3D12CommandAllocator *a2;
+		ID3D12GraphicsCommandList6 *l2;
+		ID3D12Fence *f2;
+		D3D12_COMMAND_QUEUE_DESC qd = { .Type = D3D12_COMMAND_LIST_TYPE_COMPUTE };
+		assert_int_equal(ID3D12Device_CreateCommandQueue(c.dev, &qd, &IID_ID3D12CommandQueue, (void **)&q2), S_OK);
+		assert_int_equal(ID3D12Device_CreateCommandAllocator(c.dev, D3D12_COMMAND_LIST_TYPE_COMPUTE,
+								     &IID_ID3D12CommandAllocator, (void **)&a2), S_OK);
+		assert_int_equal(ID3D12Device_CreateCommandList(c.dev, 0, D3D12_COMMAND_LIST_TYPE_COMPUTE, a2, NULL,
+								&IID_ID3D12GraphicsCommandList6, (void **)&l2), S_OK);
+		assert_int_equal(ID3D12Device_CreateFence(c.dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&f2),
+				 S_OK);
+		ID3D12Resource *ring = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 4 * s.per_wave);
+		ID3D12Resource *out2 = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, SW * SH * 16);
+		D3D12XBOX_DISPATCH_RAYS_DESC x = { rays(s.table, SW, SH, 1),
+						   { ID3D12Resource_GetGPUVirtualAddress(ring), 4 * s.per_wave } };
+		bind(&c, s.rs, s.so, s.out, 0);
+		ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &x);
+		t_ctx c2 = c;
+		c2.list = l2;
+		bind(&c2, s.rs, s.so, out2, 0);
+		ID3D12GraphicsCommandList6_DispatchRaysX(l2, &x);
+		assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
+		assert_int_equal(ID3D12GraphicsCommandList6_Close(l2), S_OK);
+		ID3D12CommandList *cl = (ID3D12CommandList *)c.list, *cl2 = (ID3D12CommandList *)l2;
+		ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &cl);
+		assert_int_equal(ID3D12CommandQueue_Signal(c.queue, c.fence, ++c.fence_value), S_OK);
+		if (ordered)
+			assert_int_equal(ID3D12CommandQueue_Wait(q2, c.fence, c.fence_value), S_OK);
+		ID3D12InfoQueue_ClearStoredMessages(c.iq);
+		ID3D12CommandQueue_ExecuteCommandLists(q2, 1, &cl2);
+		assert_int_equal(ID3D12CommandQueue_Signal(q2, f2, 1), S_OK);
+		assert_int_equal(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_SCRATCH_REUSE), !ordered);
+		assert_int_equal(ID3D12Fence_SetEventOnCompletion(f2, 1, NULL), S_OK);
+		assert_int_equal(ID3D12Fence_SetEventOnCompletion(c.fence, c.fence_value, NULL), S_OK);
+		assert_int_equal(ID3D12CommandAllocator_Reset(c.alloc), S_OK);
+		assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
+		uint32_t *got = malloc(SW * SH * 16), ref[4];
+		t_read(&c, s.out, got, SW * SH * 16);
+		spill_ref(SW - 1, SH - 1, ref);
+		assert_memory_equal(got + 4 * (SW * SH - 1), ref, 16); /* the first ran */
+		t_read(&c, out2, got, SW * SH * 16);
+		if (ordered)
+			assert_memory_equal(got + 4 * (SW * SH - 1), ref, 16);
+		else
+			assert_int_equal(got[4 * (SW * SH - 1) + 3], 0); /* refused: not run */
+		free(got);
+		ID3D12Resource_Release(ring);
+		ID3D12Resource_Release(out2);
+		ID3D12Fence_Release(f2);
+		ID3D12GraphicsCommandList6_Release(l2);
+		ID3D12CommandAllocator_Release(a2);
+		ID3D12CommandQueue_Release(q2);
+		spill_free(&s);
+		t_close(&c);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 7) {
@@ -629,6 +697,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(scratch_size),
 		cmocka_unit_test(dispatch_rays_x),
 		cmocka_unit_test(dispatch_rays_x_rules),
+		cmocka_unit_test(rays_x_reuse_across_queues),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
