@@ -73,7 +73,8 @@ static void parts(so_parts *p, const lib *l, const D3D12_EXPORT_DESC *x, UINT nx
 		  ID3D12RootSignature *rs, bool shader_config, bool pipeline_config)
 {
 	memset(p, 0, sizeof(*p));
-	memcpy(p->exports, x, nx * sizeof(*x));
+	if (nx)
+		memcpy(p->exports, x, nx * sizeof(*x));
 	p->lib = (D3D12_DXIL_LIBRARY_DESC){ { l->code, l->size }, nx, nx ? p->exports : NULL };
 	add(p, D3D12_STATE_SUBOBJECT_TYPE_DXIL_LIBRARY, &p->lib);
 	if (hit) {
