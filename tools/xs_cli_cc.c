@@ -109,6 +109,8 @@ static void build_cmd(cc_cmd *c, const char *src, const xs_cc_opts *o, const cha
 		add(c, XS_HIPCC);
 		add(c, "--offload-arch=gfx1030");
 		add(c, "--cuda-device-only");
+		add(c, "-fstack-size-section"); /* functions' frames: ray-tracing stacks (SPEC S2.7) */
+		add(c, "-I" XS_INCLUDE_DIR);    /* <xs12/xs12_rt.h> */
 	} else {
 		add(c, XS_CLANG);
 		add(c, "-target");

@@ -11,6 +11,7 @@
  * list runs. The Xbox methods are in xs_d3d12_command_xbox.c.
  */
 #include "d3d12/xs_d3d12_private.h"
+#include "d3d12/xs_d3d12_rt.h"
 #include "hw/xs_hw_pm4.h"
 
 #include <stdarg.h>
@@ -231,7 +232,7 @@ static bool same_layout(const d3d12_scratch_use *u, const xs_rt_launch_info *inf
 /* A dispatch's scratch use. S1.7: a ring laid over memory that an earlier
  * ring of the list, not separated by a full flush, laid out differently may
  * still hold needs that flush (the debug layer says so; false then). */
-static bool add_use(d3d12_list *l, const xs_rt_launch_info *info, const char *kernel)
+bool d3d12_list_add_scratch_use(d3d12_list *l, const xs_rt_launch_info *info, const char *kernel)
 {
 	d3d12_device *d = l->obj.device;
 	for (uint32_t i = 0; d->debug && i < l->nuses; i++) {
@@ -454,7 +455,7 @@ void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va
 	if (!ok)
 		return;
 	if (info.scratch_en)
-		add_use(l, &info, ki->name);
+		d3d12_list_add_scratch_use(l, &info, ki->name);
 	l->ndispatches++;
 	d3d12_list_breadcrumb(l, dims_va ? D3D12_AUTO_BREADCRUMB_OP_EXECUTEINDIRECT : D3D12_AUTO_BREADCRUMB_OP_DISPATCH);
 }
@@ -494,6 +495,7 @@ static void drop_state(d3d12_list *l)
 		ID3D12RootSignature_Release(&l->root->iface);
 	l->pso = NULL;
 	l->root = NULL;
+	d3d12_list_drop_rays(l);
 }
 
 static ULONG STDMETHODCALLTYPE list_Release(ID3D12GraphicsCommandList6 *This)
@@ -935,6 +937,7 @@ const ID3D12GraphicsCommandList6XVtbl d3d12_list_vtbl = {
 		.BuildRaytracingAccelerationStructure = d3d12_list_BuildRaytracingAccelerationStructure,
 		.EmitRaytracingAccelerationStructurePostbuildInfo = d3d12_list_EmitRaytracingAccelerationStructurePostbuildInfo,
 		.CopyRaytracingAccelerationStructure = d3d12_list_CopyRaytracingAccelerationStructure,
+		.SetPipelineState1 = d3d12_list_SetPipelineState1, .DispatchRays = d3d12_list_DispatchRays,
 	},
 	.SetShaderScratchSpaceX = d3d12_list_SetShaderScratchSpaceX,
 	.DispatchRaysX = d3d12_list_DispatchRaysX,

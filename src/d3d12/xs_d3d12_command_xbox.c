@@ -4,7 +4,7 @@
  *
  *   SetShaderScratchSpaceX             S1: the list's compute and graphics rings
  *   SetComputeShaderLaunchParametersX  S3: LDS and group shape overrides
- *   DispatchRaysX                      S2: with the ray-tracing pipeline (not yet)
+ *   DispatchRaysX                      S2: in xs_d3d12_command_rays.c, with DispatchRays
  *   SetGraphicsShaderLimitsX           S4: with the graphics pipe (not yet)
  */
 #include "d3d12/xs_d3d12_private.h"
@@ -109,14 +109,6 @@ void STDMETHODCALLTYPE d3d12_list_SetComputeShaderLaunchParametersX(
 	/* S3.7: applies to the following dispatches until the next call. */
 	l->launch = *p;
 	l->launch_set = p->Flags != 0;
-}
-
-void STDMETHODCALLTYPE d3d12_list_DispatchRaysX(ID3D12GraphicsCommandList6 *This, const D3D12XBOX_DISPATCH_RAYS_DESC *d)
-{
-	d3d12_list *l = d3d12_list_from_iface(This);
-	d3d12_list_breadcrumb(l, XS12_AUTO_BREADCRUMB_OP_DISPATCHRAYSX);
-	d3d12_list_error(l, XS_MSG_NOT_IMPLEMENTED, "DispatchRaysX is not implemented yet (ray tracing): the list fails "
-			 "to Close");
 }
 
 void STDMETHODCALLTYPE d3d12_list_SetGraphicsShaderLimitsX(ID3D12GraphicsCommandList6 *This,

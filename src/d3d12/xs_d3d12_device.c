@@ -6,6 +6,7 @@
  * tear-offs of the device.
  */
 #include "d3d12/xs_d3d12_private.h"
+#include "d3d12/xs_d3d12_rt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,12 @@ static HRESULT STDMETHODCALLTYPE device_CreateComputePipelineState(ID3D12Device5
 								   REFIID riid, void **out)
 {
 	return d3d12_pipeline_create_compute(impl_from_ID3D12Device5(This), desc, riid, out);
+}
+
+static HRESULT STDMETHODCALLTYPE device_CreateStateObject(ID3D12Device5 *This, const D3D12_STATE_OBJECT_DESC *desc,
+							  REFIID riid, void **out)
+{
+	return d3d12_state_object_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreateCommandList(ID3D12Device5 *This, UINT mask, D3D12_COMMAND_LIST_TYPE type,
@@ -309,6 +316,7 @@ static const ID3D12Device5Vtbl device_vtbl = {
 	.CreateCommandSignature = device_CreateCommandSignature, .CreateQueryHeap = device_CreateQueryHeap, .SetStablePowerState = device_SetStablePowerState,
 	.GetAdapterLuid = device_GetAdapterLuid, .GetResourceAllocationInfo = device_GetResourceAllocationInfo,
 	.GetCustomHeapProperties = device_GetCustomHeapProperties, .CreateCommandList1 = device_CreateCommandList1,
+	.CreateStateObject = device_CreateStateObject,
 };
 
 HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **out)

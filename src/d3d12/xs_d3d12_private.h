@@ -356,6 +356,7 @@ typedef struct d3d12_list {
 	uint32_t id;
 	/* state */
 	d3d12_pipeline *pso;
+	struct d3d12_state_object *rtpso; /* SetPipelineState1 (xs_d3d12_command_rays.c) */
 	d3d12_root_signature *root;
 	uint8_t root_args[D3D12_MAX_ROOT_PARAMS][8 * 64]; /* each parameter's current bytes */
 	uint64_t root_set;             /* bit per parameter set */
@@ -424,7 +425,11 @@ void STDMETHODCALLTYPE d3d12_list_EmitRaytracingAccelerationStructurePostbuildIn
 void STDMETHODCALLTYPE d3d12_list_CopyRaytracingAccelerationStructure(ID3D12GraphicsCommandList6 *This,
 								      D3D12_GPU_VIRTUAL_ADDRESS dst, D3D12_GPU_VIRTUAL_ADDRESS src,
 								      D3D12_RAYTRACING_ACCELERATION_STRUCTURE_COPY_MODE mode);
-/* The Xbox methods (xs_d3d12_command_xbox.c). */
+/* A dispatch's scratch use: S1.7 now (false: refused), S1.10 at submission. */
+bool d3d12_list_add_scratch_use(d3d12_list *l, const xs_rt_launch_info *info, const char *kernel);
+/* Releases the list's ray-tracing state object (xs_d3d12_command_rays.c). */
+void d3d12_list_drop_rays(d3d12_list *l);
+/* The Xbox methods (xs_d3d12_command_xbox.c; DispatchRaysX: xs_d3d12_command_rays.c). */
 extern const ID3D12GraphicsCommandList6XVtbl d3d12_list_vtbl;
 void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandList6 *This,
 							 D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS flags, D3D12_GPU_VIRTUAL_ADDRESS dst,
