@@ -6,11 +6,14 @@
  *   test_scene rules            the D3D12 ray rules on hand-made rays (t range, facing, mask, barycentrics)
  *   test_scene bvh              BVH tracer == brute force on a small scene, 64x64: ids, t, colours identical
  *   test_scene bvh_model MODEL  the same on the engine scene, 24x14 pixels
+ *   test_scene d3d12            the geometry and instance descriptors as D3D12 lays them out
  *   test_scene png DIR          PNG round trip through libpng, bytes equal
  *   test_scene render MODEL DIR the engine scene to DIR/scene_cpu.png, and what the picture must show
  *
  * Exit 77 (skipped) when libassimp, libpng or the model file is missing.
  */
+#include <xs12/d3d12_xs.h>
+
 #include "scene.h"
 
 #include <math.h>
@@ -42,15 +45,6 @@ static int failures;
  * with these many triangles (each mesh counted once per node using it). */
 enum { ENGINE_MESHES = 115, ENGINE_TRIANGLES = 121496 };
 
-static int need_model(const char *path)
-{
-#ifndef SCENE_HAVE_ASSIMP
-	(void)path;
-	return 0;
-#else
-	return access(path, R_OK) == 0;
-#endif
-}
 
 /* ---- a small scene built by hand ------------------------------------------------- */
 
@@ -261,6 +255,42 @@ static int test_rules(void)
 	return failures != 0;
 }
 
+static int test_d3d12(void)
+{
+	scene s;
+	CHECK(small_scene(&s) == 0, "small scene");
+	/* the layout the GPU reads: D3D12's own structure sizes */
+	CHECK(sizeof(D3D12_RAYTRACING_INSTANCE_DESC) == 64, "instance desc %zu bytes",
+	      sizeof(D3D12_RAYTRACING_INSTANCE_DESC));
+	D3D12_RAYTRACING_GEOMETRY_DESC g;
+	scene_geometry_desc(&s.blas[0].meshes[1], 0x10000, 0x20000, &g);
+	CHECK(g.Type == D3D12_RAYTRACING_GEOMETRY_TYPE_TRIANGLES && g.Flags == D3D12_RAYTRACING_GEOMETRY_FLAG_OPAQUE,
+	      "triangles, opaque");
+	CHECK(g.Triangles.VertexFormat == DXGI_FORMAT_R32G32B32_FLOAT && g.Triangles.VertexBuffer.StrideInBytes == 12 &&
+		      g.Triangles.VertexCount == 6 && g.Triangles.VertexBuffer.StartAddress == 0x10000,
+	      "float3 vertices");
+	CHECK(g.Triangles.IndexFormat == DXGI_FORMAT_R32_UINT && g.Triangles.IndexCount == 12 &&
+		      g.Triangles.IndexBuffer == 0x20000 && g.Triangles.Transform3x4 == 0,
+	      "uint32 indices, no transform");
+	D3D12_RAYTRACING_INSTANCE_DESC d[13];
+	const uint64_t va[2] = { 0x100000, 0x200000 };
+	scene_instance_descs(&s, va, d);
+	for (uint32_t i = 0; i < s.instance_count; i++) {
+		const scene_instance *in = &s.instances[i];
+		CHECK(!memcmp(d[i].Transform, in->transform, 48), "instance %u: the 3x4 row-major transform", i);
+		CHECK(d[i].InstanceID == in->instance_id && d[i].InstanceMask == in->mask && d[i].Flags == in->flags &&
+			      d[i].InstanceContributionToHitGroupIndex == 0,
+		      "instance %u: id, mask, flags", i);
+		CHECK(d[i].AccelerationStructure == va[in->blas], "instance %u: its BLAS", i);
+	}
+	CHECK(d[9].Flags == D3D12_RAYTRACING_INSTANCE_FLAG_TRIANGLE_FRONT_COUNTERCLOCKWISE &&
+		      SCENE_INSTANCE_FRONT_CCW == D3D12_RAYTRACING_INSTANCE_FLAG_TRIANGLE_FRONT_COUNTERCLOCKWISE &&
+		      SCENE_RAY_ACCEPT_FIRST_HIT_AND_END_SEARCH == D3D12_RAY_FLAG_ACCEPT_FIRST_HIT_AND_END_SEARCH,
+	      "the flag values are D3D12's");
+	scene_free(&s);
+	return failures != 0;
+}
+
 #ifdef SCENE_HAVE_ASSIMP
 static int test_loader(const char *path)
 {
@@ -416,11 +446,13 @@ int main(int argc, char **argv)
 		return test_rules();
 	if (!strcmp(t, "bvh") && argc == 2)
 		return test_bvh();
+	if (!strcmp(t, "d3d12") && argc == 2)
+		return test_d3d12();
 	if (!strcmp(t, "loader") || !strcmp(t, "bvh_model") || (!strcmp(t, "render") && argc == 4)) {
 #ifndef SCENE_HAVE_ASSIMP
 		SKIP("built without libassimp (libassimp-dev)");
 #else
-		if (!need_model(argv[2]))
+		if (access(argv[2], R_OK) != 0)
 			SKIP("no model file (assimp-testmodels)");
 		if (!strcmp(t, "loader"))
 			return test_loader(argv[2]);
@@ -440,6 +472,6 @@ int main(int argc, char **argv)
 		return test_png(argv[2]);
 #endif
 	}
-	fprintf(stderr, "usage: %s rules | bvh | loader MODEL | bvh_model MODEL | png DIR | render MODEL DIR\n", argv[0]);
+	fprintf(stderr, "usage: %s rules | bvh | d3d12 | loader MODEL | bvh_model MODEL | png DIR | render MODEL DIR\n", argv[0]);
 	return 2;
 }
