@@ -8,11 +8,13 @@
  * independent reference for the GPU one. docs/rays.md defines the shading.
  *
  * Parts (one concern per file):
- *   scene.c          meshes, the ground plane, instances, D3D12 descriptors
+ *   scene.c          meshes, the ground plane, instances, the demo's arrangement
+ *   scene_d3d12.c    the D3D12 geometry and instance descriptors
  *   scene_load.c     a model file through libassimp (needs assimp)
  *   scene_trace.c    CPU rays: a textbook BVH per mesh, and brute force
  *   scene_render.c   camera, shading, the per-pixel frame, comparison
  *   scene_png.c      PNG files through libpng (needs libpng)
+ *   scene_cpu.c      the command: render to a PNG, compare two PNGs
  */
 #ifndef XS12_SCENE_H
 #define XS12_SCENE_H
