@@ -23,28 +23,31 @@ static int compare(const char *a, const char *b)
 {
 	char err[512];
 	scene_frame fa = { 0 }, fb = { 0 };
+	int rc = 2;
 	if (scene_png_read(a, &fa.rgba, &fa.width, &fa.height, err, sizeof(err)) ||
 	    scene_png_read(b, &fb.rgba, &fb.width, &fb.height, err, sizeof(err))) {
 		fprintf(stderr, "scene_cpu: %s\n", err);
-		return 2;
+		goto out;
 	}
 	if (fa.width != fb.width || fa.height != fb.height) {
 		fprintf(stderr, "scene_cpu: %ux%u and %ux%u\n", fa.width, fa.height, fb.width, fb.height);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	/* colours only: a PNG holds no ids */
 	size_t n = (size_t)fa.width * fa.height;
-	fa.pixels = calloc(n, sizeof(scene_pixel));
-	fb.pixels = calloc(n, sizeof(scene_pixel));
+	fa.pixels = calloc(n ? n : 1, sizeof(scene_pixel));
+	fb.pixels = calloc(n ? n : 1, sizeof(scene_pixel));
 	if (!fa.pixels || !fb.pixels)
-		return 2;
+		goto out;
 	scene_diff d = scene_frame_compare(&fa, &fb);
 	printf("%llu pixels, max channel difference %u, %llu differ by more than 1\n", (unsigned long long)d.pixels,
 	       d.max_channel, (unsigned long long)d.over_1);
-	int ok = scene_diff_ok(&d);
+	rc = scene_diff_ok(&d) ? 0 : 1;
+out:
 	scene_frame_free(&fa);
 	scene_frame_free(&fb);
-	return ok ? 0 : 1;
+	return rc;
 }
 
 int main(int argc, char **argv)
