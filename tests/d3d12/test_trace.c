@@ -520,6 +520,37 @@ static HRESULT run(gpu *g, const trace_cfg *cfg, uint32_t *got)
 	return hr;
 }
 
+/* DispatchRaysX on a ring of exactly n waves' safe size, roundup(ScratchSize
+ * x 32, 1024) x n (S2.5), the output cleared first. */
+static HRESULT run_x(gpu *g, const trace_cfg *cfg, UINT n, uint32_t *got)
+{
+	D3D12XBOX_RAYTRACING_INFORMATION info;
+	assert_int_equal(ID3D12StateObjectProperties_GetInformationX(g->props, 0, &info), S_OK);
+	uint64_t per_wave = ((uint64_t)info.ScratchSize * 32 + 1023) / 1024 * 1024;
+	ID3D12Resource *zero = t_buffer(&g->c, D3D12_HEAP_TYPE_DEFAULT, W * H * WORDS * 4);
+	ID3D12Resource *ring = t_buffer(&g->c, D3D12_HEAP_TYPE_DEFAULT, n * per_wave);
+	ID3D12GraphicsCommandList6_CopyResource(g->c.list, g->out, zero);
+	D3D12_RESOURCE_BARRIER b = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
+	ID3D12GraphicsCommandList6_ResourceBarrier(g->c.list, 1, &b);
+	record_rays(g, cfg);
+	D3D12XBOX_DISPATCH_RAYS_DESC x = { rays_desc(g), { VA(ring), n * per_wave } };
+	ID3D12GraphicsCommandList6_DispatchRaysX(g->c.list, &x);
+	HRESULT hr = execute(g);
+	if (hr == S_OK) {
+		print_message("DispatchRaysX, ring of %u waves (%llu bytes, ScratchSize %u): %u slots, peak %u waves in "
+			      "flight, %.3f simulated ms\n", n, (unsigned long long)(n * per_wave), info.ScratchSize,
+			      run_stats.ScratchSlots, run_stats.PeakWavesInFlight, run_stats.Microseconds / 1000);
+		assert_int_equal(run_stats.ScratchSlots, n);
+		assert_int_equal(run_stats.PeakScratchSlots, n);
+		assert_int_equal(run_stats.PeakWavesInFlight, n);
+		assert_int_equal(run_stats.WavesLaunched, (W / 8) * (H / 4));
+		t_read(&g->c, g->out, got, W * H * WORDS * 4);
+	}
+	ID3D12Resource_Release(ring);
+	ID3D12Resource_Release(zero);
+	return hr;
+}
+
 static trace_cfg base_cfg(void)
 {
 	trace_cfg c = { .flags = 0, .mask = 0xFF, .hit_contribution = 0, .multiplier = 1, .miss_index = 0, .chain = 0,
@@ -754,6 +785,27 @@ static void recursion_to_depth(void **state)
 	print_message("recursion: %d chain hits checked, %d differ, deepest %d\n", checked, bad, deepest);
 	assert_int_equal(deepest, (int)depth);
 	assert_true(bad <= checked / 1000 + 1);
+	/* the recursion's frames fit the ring GetInformationX sizes: 2 waves exactly */
+	static uint32_t x2[W * H * WORDS];
+	assert_int_equal(run_x(&g, &c, 2, x2), S_OK);
+	assert_memory_equal(x2, got, sizeof(x2));
+	/* and they need it: a pipeline stack of the ray generation's frame alone
+	 * (SetPipelineStackSize) does not give the same image (or faults) */
+	UINT64 rgs = ID3D12StateObjectProperties_GetShaderStackSize(g.props, L"rg_camera");
+	UINT64 full = ID3D12StateObjectProperties_GetPipelineStackSize(g.props);
+	assert_true(full >= rgs + (UINT64)depth * ID3D12StateObjectProperties_GetShaderStackSize(g.props, L"chs_chain"));
+	ID3D12StateObjectProperties_SetPipelineStackSize(g.props, rgs);
+	HRESULT small = run_x(&g, &c, 2, x2);
+	print_message("recursion on a stack of %llu bytes per lane: %s\n", (unsigned long long)rgs,
+		      small != S_OK ? "device removed" : memcmp(x2, got, sizeof(x2)) ? "a different image" : "the same image");
+	assert_true(small != S_OK || memcmp(x2, got, sizeof(x2)) != 0);
+	if (small != S_OK) {
+		close_gpu(&g);
+		open_gpu(&g, depth);
+		write_table(&g, L"HgChain");
+	} else {
+		ID3D12StateObjectProperties_SetPipelineStackSize(g.props, full);
+	}
 	/* one TraceRay deeper than MaxTraceRecursionDepth: a device fault */
 	c.chain = depth + 1;
 	HRESULT hr = run(&g, &c, got);
@@ -775,30 +827,11 @@ static void rays_x_ring(void **state)
 	assert_int_equal(run(&g, &c, ref), S_OK);
 	D3D12XBOX_RAYTRACING_INFORMATION info;
 	assert_int_equal(ID3D12StateObjectProperties_GetInformationX(g.props, 0, &info), S_OK);
-	uint64_t per_wave = ((uint64_t)info.ScratchSize * 32 + 1023) / 1024 * 1024;
 	/* the traversal stack is in the frame ScratchSize counts */
 	assert_true(info.ScratchSize >= XS12_RT_TRAVERSAL_STACK * 4);
 	for (UINT n = 2; n <= 3; n++) {
-		ID3D12Resource *zero = t_buffer(&g.c, D3D12_HEAP_TYPE_DEFAULT, W * H * WORDS * 4);
-		ID3D12Resource *ring = t_buffer(&g.c, D3D12_HEAP_TYPE_DEFAULT, n * per_wave);
-		ID3D12GraphicsCommandList6_CopyResource(g.c.list, g.out, zero);
-		D3D12_RESOURCE_BARRIER b = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
-		ID3D12GraphicsCommandList6_ResourceBarrier(g.c.list, 1, &b);
-		record_rays(&g, &c);
-		D3D12XBOX_DISPATCH_RAYS_DESC x = { rays_desc(&g), { VA(ring), n * per_wave } };
-		ID3D12GraphicsCommandList6_DispatchRaysX(g.c.list, &x);
-		assert_int_equal(execute(&g), S_OK);
-		print_message("DispatchRaysX, ring of %u waves (%llu bytes): %u slots, peak %u waves in flight, %.3f "
-			      "simulated ms\n", n, (unsigned long long)(n * per_wave), run_stats.ScratchSlots,
-			      run_stats.PeakWavesInFlight, run_stats.Microseconds / 1000);
-		assert_int_equal(run_stats.ScratchSlots, n);
-		assert_int_equal(run_stats.PeakScratchSlots, n);
-		assert_int_equal(run_stats.PeakWavesInFlight, n);
-		assert_int_equal(run_stats.WavesLaunched, (W / 8) * (H / 4));
-		t_read(&g.c, g.out, got, sizeof(got));
+		assert_int_equal(run_x(&g, &c, n, got), S_OK);
 		assert_memory_equal(got, ref, sizeof(got));
-		ID3D12Resource_Release(ring);
-		ID3D12Resource_Release(zero);
 	}
 	close_gpu(&g);
 }
