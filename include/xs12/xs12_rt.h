@@ -107,7 +107,9 @@ XS12_RT_ASSERT(sizeof(xs12_rt_dispatch) == 376, "block layout");
  * and pushes at most three, so 64 entries hold any tree (TLAS and BLAS
  * together) up to 21 box levels deep; xs12's builder makes trees of height
  * about log4(n). A push beyond it is s_trap: a deterministic device fault. */
+#ifndef XS12_RT_TRAVERSAL_STACK     /* a library may choose another depth (the tests force overflows) */
 #define XS12_RT_TRAVERSAL_STACK 64
+#endif
 /* box_grow_ulp of the T# (docs/hardware.md 10.3): box intervals grown by
  * 8 x 2^-24 relative, so f32 rounding in the slab test does not lose a
  * triangle lying on its box's face. */

@@ -9,7 +9,8 @@
  * group record, t and barycentrics. Ray flags, the instance mask, any hit,
  * recursion to the pipeline's depth (and a fault beyond it), DispatchRaysX
  * on a ring of exactly N waves.
- * argv: rt_trace.hip.co (none: hipcc is missing, the test is skipped). */
+ * argv: rt_trace.hip.co rt_trace.stack4.hip.co (none: hipcc is missing, the
+ * test is skipped). */
 #include "d3d12_util.h"
 
 #include <math.h>
@@ -31,7 +32,7 @@
 #define NREC 40            /* hit-group records */
 #define REC 64             /* record stride */
 
-static const char *lib_path;
+static const char *lib_path, *stack4_path;
 
 /* ---- the scene -------------------------------------------------------------------- */
 
@@ -378,10 +379,10 @@ static ID3D12RootSignature *root(t_ctx *c)
 	return rs;
 }
 
-static void make_pipeline(gpu *g, UINT depth)
+static void make_pipeline(gpu *g, const char *path, UINT depth)
 {
 	size_t size;
-	void *code = t_read_file(lib_path, &size);
+	void *code = t_read_file(path, &size);
 	D3D12_DXIL_LIBRARY_DESC lib = { { code, size }, 0, NULL };
 	D3D12_HIT_GROUP_DESC hg[3] = {
 		{ L"HgRecord", D3D12_HIT_GROUP_TYPE_TRIANGLES, NULL, L"chs_record", NULL },
@@ -436,14 +437,19 @@ static void write_table(gpu *g, const wchar_t *hg)
 	ID3D12Resource_Unmap(g->table, 0, NULL);
 }
 
-static void open_gpu(gpu *g, UINT depth)
+static void open_lib(gpu *g, const char *path, UINT depth)
 {
 	memset(g, 0, sizeof(*g));
 	t_open(&g->c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
 	build_scene(g);
 	g->rs = root(&g->c);
-	make_pipeline(g, depth);
+	make_pipeline(g, path, depth);
 	g->out = t_buffer(&g->c, D3D12_HEAP_TYPE_DEFAULT, W * H * WORDS * 4);
+}
+
+static void open_gpu(gpu *g, UINT depth)
+{
+	open_lib(g, lib_path, depth);
 }
 
 static void close_gpu(gpu *g)
@@ -811,6 +817,9 @@ static void recursion_to_depth(void **state)
 	HRESULT hr = run(&g, &c, got);
 	assert_int_equal(hr, DXGI_ERROR_DEVICE_RESET);
 	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(g.c.dev), DXGI_ERROR_DEVICE_RESET);
+	char text[512];
+	t_last_message(&g.c, text, sizeof(text));
+	assert_non_null(strstr(text, "s_trap"));
 	close_gpu(&g);
 }
 
@@ -836,6 +845,26 @@ static void rays_x_ring(void **state)
 	close_gpu(&g);
 }
 
+/* A traversal stack of 4 entries (the library built with
+ * -DXS12_RT_TRAVERSAL_STACK=4): the first box node below the root that
+ * pushes more overflows, an s_trap, the device removed. */
+static void stack_overflow_faults(void **state)
+{
+	(void)state;
+	gpu g;
+	open_lib(&g, stack4_path, 1);
+	write_table(&g, L"HgRecord");
+	static uint32_t got[W * H * WORDS];
+	trace_cfg c = base_cfg();
+	assert_int_equal(run(&g, &c, got), DXGI_ERROR_DEVICE_RESET);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(g.c.dev), DXGI_ERROR_DEVICE_RESET);
+	char text[512];
+	t_last_message(&g.c, text, sizeof(text));
+	print_message("%s\n", text);
+	assert_non_null(strstr(text, "s_trap"));
+	close_gpu(&g);
+}
+
 static void raytracing_tier(void **state)
 {
 	(void)state;
@@ -849,11 +878,12 @@ static void raytracing_tier(void **state)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
+	if (argc < 3) {
 		fprintf(stderr, "test_trace: no HIP ray-tracing library (hipcc is missing): skipped\n");
 		return 77;
 	}
 	lib_path = argv[1];
+	stack4_path = argv[2];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(raytracing_tier),
 		cmocka_unit_test(closest_hit_matches_cpu),
@@ -861,6 +891,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(any_hit),
 		cmocka_unit_test(recursion_to_depth),
 		cmocka_unit_test(rays_x_ring),
+		cmocka_unit_test(stack_overflow_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
