@@ -13,7 +13,9 @@
  * at the dispatch block (xs12_rt_dispatch) the driver writes into command
  * memory at DispatchRays. Each lane reads the ray-generation record's
  * identifier from GPU memory when it runs and calls its function with a
- * per-lane context (xs12_rt_ctx).
+ * per-lane context (xs12_rt_ctx). TraceRay (xs12_rt_trace_ray) is device
+ * code here too, inlined into each shader that calls it (docs/d3d12.md,
+ * "TraceRay").
  */
 #ifndef XS12_RT_H
 #define XS12_RT_H
