@@ -707,6 +707,7 @@ static void closest_hit_matches_cpu(void **state)
 	int per[NINST] = { 0 }, back = 0;
 	for (int i = 0; i < W * H; i++)
 		if (got[WORDS * i] == 1) {
+			assert_true(got[WORDS * i + 1] < NINST);
 			per[got[WORDS * i + 1]]++;
 			back += (got[WORDS * i + 6] >> 16) == D3D12_HIT_KIND_TRIANGLE_BACK_FACE;
 		}
