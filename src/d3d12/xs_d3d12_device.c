@@ -291,7 +291,7 @@ static HRESULT STDMETHODCALLTYPE device_CheckFeatureSupport(ID3D12Device5 *This,
 	case D3D12_FEATURE_D3D12_OPTIONS5: {
 		WANT(D3D12_FEATURE_DATA_D3D12_OPTIONS5);
 		memset(o, 0, sizeof(*o));
-		o->RaytracingTier = D3D12_RAYTRACING_TIER_NOT_SUPPORTED; /* yet */
+		o->RaytracingTier = D3D12_RAYTRACING_TIER_1_0; /* TraceRay from HIP code objects (xs12_rt.h) */
 		return S_OK;
 	}
 	default:

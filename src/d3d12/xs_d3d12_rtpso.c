@@ -534,7 +534,10 @@ static bool add_hit_group(builder *b, const D3D12_HIT_GROUP_DESC *g)
  * and callable (a code object does not say which), so RGS, MS and CS are
  * the largest frame of them all; and min(1, depth) is 1, since
  * xs12_rt_call_miss calls a miss shader from the ray generation without
- * TraceRay. */
+ * TraceRay. TraceRay's own frame (its traversal stack, ray and hit record)
+ * needs no term: xs12_rt_trace_ray is always inlined, so it is in the
+ * .stack_sizes frame of each shader that calls it, and a TraceRay beyond
+ * max_recursion faults rather than going deeper. */
 static uint64_t default_stack(const d3d12_state_object *so)
 {
 	uint64_t fn = 0, chs = 0, ahs = 0, is = 0;

@@ -216,7 +216,7 @@ static void blas_and_tlas(void **state)
 	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
 	D3D12_FEATURE_DATA_D3D12_OPTIONS5 o5;
 	assert_int_equal(ID3D12Device_CheckFeatureSupport(c.dev, D3D12_FEATURE_D3D12_OPTIONS5, &o5, sizeof(o5)), S_OK);
-	assert_int_equal(o5.RaytracingTier, D3D12_RAYTRACING_TIER_NOT_SUPPORTED); /* no ray pipelines yet */
+	assert_int_equal(o5.RaytracingTier, D3D12_RAYTRACING_TIER_1_0); /* TraceRay: tests/d3d12/test_trace.c */
 	scene s;
 	scene_inputs(&c, &s);
 	build_blas(&c, &s);
