@@ -205,3 +205,15 @@ bool t_has_message(t_ctx *c, D3D12_MESSAGE_ID id)
 	}
 	return false;
 }
+
+ID3D12RootSignature *t_root_signature(t_ctx *c, const D3D12_ROOT_PARAMETER *params, UINT n)
+{
+	D3D12_ROOT_SIGNATURE_DESC d = { .NumParameters = n, .pParameters = params };
+	ID3DBlob *blob;
+	CHECK(D3D12SerializeRootSignature(&d, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, NULL), "D3D12SerializeRootSignature");
+	ID3D12RootSignature *rs;
+	CHECK(ID3D12Device_CreateRootSignature(c->dev, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+					       &IID_ID3D12RootSignature, (void **)&rs), "CreateRootSignature");
+	ID3D10Blob_Release(blob);
+	return rs;
+}

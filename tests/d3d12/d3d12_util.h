@@ -45,8 +45,8 @@ D3D12_MESSAGE_ID t_last_message(t_ctx *c, char *text, size_t n);
 bool t_has_message(t_ctx *c, D3D12_MESSAGE_ID id);
 void *t_read_file(const char *path, size_t *size);
 
-/* xs12's message IDs: 10000 + the row of include/xs12/xs12_messages.def
- * (stable: rows are only appended). The tests name them by row text. */
-D3D12_MESSAGE_ID t_msg_id(const char *name);
+/* A version 1.0 root signature of these parameters, serialized and
+ * created (a failure aborts, as the other set-up steps). */
+ID3D12RootSignature *t_root_signature(t_ctx *c, const D3D12_ROOT_PARAMETER *params, UINT n);
 
 #endif

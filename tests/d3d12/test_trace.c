@@ -400,15 +400,7 @@ static ID3D12RootSignature *root(t_ctx *c)
 		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS, .Constants = { 0, 0, 16 },
 		  .ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL },
 	};
-	D3D12_ROOT_SIGNATURE_DESC d = { .NumParameters = 3, .pParameters = p };
-	ID3DBlob *blob;
-	assert_int_equal(D3D12SerializeRootSignature(&d, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, NULL), S_OK);
-	ID3D12RootSignature *rs;
-	assert_int_equal(ID3D12Device_CreateRootSignature(c->dev, 0, ID3D10Blob_GetBufferPointer(blob),
-							  ID3D10Blob_GetBufferSize(blob), &IID_ID3D12RootSignature,
-							  (void **)&rs), S_OK);
-	ID3D10Blob_Release(blob);
-	return rs;
+	return t_root_signature(c, p, 3);
 }
 
 static void make_pipeline(gpu *g, const char *path, UINT depth)
