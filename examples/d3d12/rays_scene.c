@@ -362,14 +362,17 @@ static void render(rays *r, UINT ring_waves, result *out)
 		out->rays += out->ids[PIXEL_WORDS * i + 4];
 }
 
-static void print_result(const char *what, const result *res, const char *verdict)
+/* One line per frame; without the timing model there are no simulated
+ * seconds (its cycles are issue counts), so that column says n/a. */
+static void print_result(const char *what, const result *res, bool functional, const char *verdict)
 {
-	double sim = res->st.Microseconds * 1e-6;
-	printf("%-26s %8llu rays  %10.0f rays/simulated s  %7.0f rays/host s (%6.2f s)  peak %3u waves in flight  "
+	char sim[32] = "n/a";
+	if (!functional && res->st.Microseconds > 0)
+		snprintf(sim, sizeof(sim), "%.0f", (double)res->rays / (res->st.Microseconds * 1e-6));
+	printf("%-22s %7llu rays  %10s rays/simulated s  %6.0f rays/host s (%5.2f s)  peak %3u waves in flight  "
 	       "%3u scratch slots  %s\n",
-	       what, (unsigned long long)res->rays, sim > 0 ? (double)res->rays / sim : 0.0,
-	       (double)res->rays / res->host_seconds, res->host_seconds, res->st.PeakWavesInFlight, res->st.ScratchSlots,
-	       verdict);
+	       what, (unsigned long long)res->rays, sim, (double)res->rays / res->host_seconds, res->host_seconds,
+	       res->st.PeakWavesInFlight, res->st.ScratchSlots, verdict);
 }
 
 static void png_name(char *out, size_t n, const char *png, const char *suffix)
@@ -503,7 +506,7 @@ int main(int argc, char **argv)
 	snprintf(verdict, sizeof(verdict), "vs CPU: ids %.3f%% same, %llu pixels over 1/255 (max %u): %s",
 		 100.0 * (double)df.same_ids / (double)df.pixels, (unsigned long long)df.over_1, df.max_channel,
 		 ok ? "match" : "DIFFERENT");
-	print_result("DispatchRays", &base, verdict);
+	print_result("DispatchRays", &base, functional, verdict);
 	status |= !ok;
 	write_png(pos[1], base.rgba, w, h);
 	char cpu_png[4096];
@@ -517,7 +520,7 @@ int main(int argc, char **argv)
 		bool same = !memcmp(x.ids, base.ids, px * PIXEL_WORDS * 4) && !memcmp(x.rgba, base.rgba, px * 4);
 		char what[64];
 		snprintf(what, sizeof(what), "DispatchRaysX ring %u", rings[i]);
-		print_result(what, &x, same ? "identical to DispatchRays" : "DIFFERENT from DispatchRays");
+		print_result(what, &x, functional, same ? "identical to DispatchRays" : "DIFFERENT from DispatchRays");
 		status |= !same;
 		free(x.ids);
 		free(x.rgba);
