@@ -16,7 +16,7 @@
  * differs, 2 on bad arguments or files.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#include "helpers.h"
+#include "../helpers.h"
 
 #include <math.h>
 #include <time.h>
