@@ -202,7 +202,8 @@ static void put(uint8_t *at, ID3D12StateObjectProperties *p, const wchar_t *name
 		exit(2);
 	}
 	memcpy(at, id, D3D12_SHADER_IDENTIFIER_SIZE_IN_BYTES);
-	memcpy(at + D3D12_SHADER_IDENTIFIER_SIZE_IN_BYTES, local, 8 * (size_t)n);
+	if (n)   /* memcpy's source may not be NULL even for 0 bytes */
+		memcpy(at + D3D12_SHADER_IDENTIFIER_SIZE_IN_BYTES, local, 8 * (size_t)n);
 }
 
 /* Uploads the scene, builds its acceleration structures, writes the shader
