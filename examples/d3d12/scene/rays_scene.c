@@ -146,12 +146,36 @@ typedef struct rays {
 	gpu *g;
 	const scene *s;
 	uint32_t w, h;
-	ID3D12RootSignature *rs;
+	ID3D12RootSignature *rs, *local_rs;
 	ID3D12StateObject *so;
 	ID3D12StateObjectProperties *props;
 	ID3D12Resource *tlas, *albedo, *table, *ids, *rgba, *zero, *rb_ids, *rb_rgba;
 	uint64_t miss_at, hit_at, hit_records;
 } rays;
+
+static ID3D12RootSignature *serialize(ID3D12Device *dev, const D3D12_ROOT_SIGNATURE_DESC *d)
+{
+	ID3DBlob *blob;
+	CHECK(D3D12SerializeRootSignature(d, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, NULL));
+	ID3D12RootSignature *rs;
+	CHECK(ID3D12Device_CreateRootSignature(dev, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
+					       &IID_ID3D12RootSignature, (void **)&rs));
+	ID3D10Blob_Release(blob);
+	return rs;
+}
+
+/* The hit group's local root signature: the geometry's vertex and index
+ * buffers as two root SRVs (space 1), the record's bytes after its identifier. */
+static ID3D12RootSignature *local_root_signature(ID3D12Device *dev)
+{
+	D3D12_ROOT_PARAMETER p[2] = {
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV, .Descriptor = { 0, 1 } },
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_SRV, .Descriptor = { 1, 1 } },
+	};
+	D3D12_ROOT_SIGNATURE_DESC d = { .NumParameters = 2, .pParameters = p,
+					.Flags = D3D12_ROOT_SIGNATURE_FLAG_LOCAL_ROOT_SIGNATURE };
+	return serialize(dev, &d);
+}
 
 static ID3D12RootSignature *root_signature(ID3D12Device *dev)
 {
@@ -163,13 +187,7 @@ static ID3D12RootSignature *root_signature(ID3D12Device *dev)
 		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS, .Constants = { 0, 0, 14 } },
 	};
 	D3D12_ROOT_SIGNATURE_DESC d = { .NumParameters = 5, .pParameters = p };
-	ID3DBlob *blob;
-	CHECK(D3D12SerializeRootSignature(&d, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, NULL));
-	ID3D12RootSignature *rs;
-	CHECK(ID3D12Device_CreateRootSignature(dev, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
-					       &IID_ID3D12RootSignature, (void **)&rs));
-	ID3D10Blob_Release(blob);
-	return rs;
+	return serialize(dev, &d);
 }
 
 static void pipeline(rays *r, const char *lib_path)
@@ -181,14 +199,19 @@ static void pipeline(rays *r, const char *lib_path)
 	D3D12_RAYTRACING_SHADER_CONFIG sc = { 24, 8 };   /* rays_scene.hip's payload, the barycentrics */
 	D3D12_RAYTRACING_PIPELINE_CONFIG pc = { 2 };     /* primary and shadow ray */
 	D3D12_GLOBAL_ROOT_SIGNATURE gr = { r->rs };
-	D3D12_STATE_SUBOBJECT sub[] = {
+	D3D12_LOCAL_ROOT_SIGNATURE lr = { r->local_rs };
+	D3D12_STATE_SUBOBJECT sub[7] = {
 		{ D3D12_STATE_SUBOBJECT_TYPE_DXIL_LIBRARY, &lib },
 		{ D3D12_STATE_SUBOBJECT_TYPE_HIT_GROUP, &hg },
 		{ D3D12_STATE_SUBOBJECT_TYPE_RAYTRACING_SHADER_CONFIG, &sc },
 		{ D3D12_STATE_SUBOBJECT_TYPE_RAYTRACING_PIPELINE_CONFIG, &pc },
 		{ D3D12_STATE_SUBOBJECT_TYPE_GLOBAL_ROOT_SIGNATURE, &gr },
+		{ D3D12_STATE_SUBOBJECT_TYPE_LOCAL_ROOT_SIGNATURE, &lr },
 	};
-	D3D12_STATE_OBJECT_DESC d = { D3D12_STATE_OBJECT_TYPE_RAYTRACING_PIPELINE, 5, sub };
+	LPCWSTR hit_exports[] = { L"HgShade" };
+	D3D12_SUBOBJECT_TO_EXPORTS_ASSOCIATION as = { &sub[5], 1, hit_exports };
+	sub[6] = (D3D12_STATE_SUBOBJECT){ D3D12_STATE_SUBOBJECT_TYPE_SUBOBJECT_TO_EXPORTS_ASSOCIATION, &as };
+	D3D12_STATE_OBJECT_DESC d = { D3D12_STATE_OBJECT_TYPE_RAYTRACING_PIPELINE, 7, sub };
 	CHECK(ID3D12Device5_CreateStateObject(r->g->dev5, &d, &IID_ID3D12StateObject, (void **)&r->so));
 	free(code);
 	CHECK(ID3D12StateObject_QueryInterface(r->so, &IID_ID3D12StateObjectProperties, (void **)&r->props));
@@ -495,6 +518,7 @@ int main(int argc, char **argv)
 
 	rays r = { .g = &g, .s = &sc, .w = w, .h = h };
 	r.rs = root_signature(g.dev);
+	r.local_rs = local_root_signature(g.dev);
 	pipeline(&r, pos[0]);
 	uint32_t cap = 4;
 	for (uint32_t b = 0; b < sc.blas_count; b++)
@@ -561,6 +585,7 @@ int main(int argc, char **argv)
 	ID3D12StateObjectProperties_Release(r.props);
 	ID3D12StateObject_Release(r.so);
 	ID3D12RootSignature_Release(r.rs);
+	ID3D12RootSignature_Release(r.local_rs);
 	XS12CloseEvent(g.event);
 	ID3D12Fence_Release(g.fence);
 	ID3D12GraphicsCommandList6_Release(g.list);
