@@ -9,12 +9,13 @@
  * and pixels of differing ids must be ties: t within 1e-5 relative) and
  * every DispatchRaysX frame with the DispatchRays one (bit for bit).
  *
- *   rays_scene LIBRARY.co OUT.png WIDTH HEIGHT [MODEL] [--functional]
+ *   rays_scene LIBRARY.co OUT.png WIDTH HEIGHT [MODEL] [--functional] [--wrong-reference]
  *
  * Without MODEL: a small scene of a few hundred triangles made here (no
  * libassimp needed). OUT.png is the GPU frame, OUT-cpu.png the CPU one
  * (when libpng is there). Exit 0 when every frame matched, 1 when one
- * differs, 2 on bad arguments or files.
+ * differs, 2 on bad arguments or files. --wrong-reference renders the CPU
+ * frame with the light moved, so that it must differ (the comparison's test).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "../helpers.h"
@@ -445,16 +446,19 @@ int main(int argc, char **argv)
 {
 	const char *model = NULL;
 	bool functional = false;
+	bool wrong = false;   /* the test of the comparison: a CPU frame with the light moved must differ */
 	int npos = 0;
 	const char *pos[5] = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--functional"))
 			functional = true;
+		else if (!strcmp(argv[i], "--wrong-reference"))
+			wrong = true;
 		else if (npos < 5)
 			pos[npos++] = argv[i];
 	}
 	if (npos < 4) {
-		fprintf(stderr, "usage: rays_scene LIBRARY.co OUT.png WIDTH HEIGHT [MODEL] [--functional]\n");
+		fprintf(stderr, "usage: rays_scene LIBRARY.co OUT.png WIDTH HEIGHT [MODEL] [--functional] [--wrong-reference]\n");
 		return 2;
 	}
 	uint32_t w = (uint32_t)atoi(pos[2]), h = (uint32_t)atoi(pos[3]);
@@ -499,7 +503,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "out of memory\n");
 		return 2;
 	}
+	float light[3];
+	memcpy(light, sc.light, sizeof(light));
+	if (wrong)
+		sc.light[0] += 3.0f;
 	scene_render(&sc, acc, &cpu);
+	memcpy(sc.light, light, sizeof(light));
 	printf("CPU reference: %.2f s (load, BVH, render)\n", now() - t0);
 
 	gpu g = { 0 };
