@@ -22,8 +22,13 @@ and prints its lines, a miss marked MISS. --calls-only runs just that.
 Then bench/bvh_build (the acceleration-structure builder: SAH cost, box
 nodes, depth and host build time per mesh, against a 4-wide median split);
 --bvh-only runs just that.
+
+Last, examples/rays_scene (the ray-tracing scene on the simulated GPU,
+docs/rays.md): rays per host second and per simulated second of
+DispatchRays and of DispatchRaysX on rings of 1-64 waves, 320x180 in timing
+mode (the small scene when the model is missing); --rays-only runs just that.
 """
-import json, math, os, struct, subprocess, sys, tempfile
+import json, math, os, re, struct, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
@@ -31,6 +36,8 @@ XS12 = os.path.join(BUILD, "tools", "xs12")
 POCL = os.path.join(BUILD, "tests", "e2e", "pocl_run")
 CALLS = os.path.join(BUILD, "bench", "d3d12_calls")
 BVH = os.path.join(BUILD, "bench", "bvh_build")
+RAYS = os.path.join(BUILD, "examples", "rays_scene")
+RAYS_MODEL = "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"
 K = os.path.join(BUILD, "kernels")
 
 # name, code object, OpenCL source, kernel, groups, block, args (files made below)
@@ -116,6 +123,30 @@ def bvh_build():
     return rows
 
 
+def rays_scene():
+    """examples/rays_scene's frames, printed, as {dispatch: {rays, sim_rays_per_s, host_rays_per_s, ...}}."""
+    if not os.path.exists(RAYS):
+        print("rays_scene: not built (needs hipcc)")
+        return {}
+    args = [RAYS, RAYS + ".hip.co", os.path.join(BUILD, "bench_rays_scene.png"), "320", "180"]
+    if os.path.exists(RAYS_MODEL):
+        args.append(RAYS_MODEL)
+    p = subprocess.run(args, capture_output=True, text=True)
+    print(p.stdout, end="")
+    if p.returncode:
+        raise SystemExit(f"rays_scene failed ({p.returncode}): {p.stderr}")
+    rows = {}
+    pat = re.compile(r"(DispatchRays\S*(?: ring \d+)?)\s+(\d+) rays\s+(\S+) rays/simulated s\s+(\S+) rays/host s"
+                     r".*peak\s+(\d+) waves in flight\s+(\d+) scratch slots")
+    for line in p.stdout.splitlines():
+        m = pat.match(line)
+        if m:
+            rows[m[1]] = {"rays": int(m[2]), "sim_rays_per_s": float(m[3]) if m[3] != "n/a" else None,
+                          "host_rays_per_s": float(m[4]), "peak_waves_in_flight": int(m[5]),
+                          "scratch_slots": int(m[6])}
+    return rows
+
+
 def main():
     out_json = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
     if "--bvh-only" in sys.argv:
@@ -123,6 +154,12 @@ def main():
         if out_json:
             with open(out_json, "w") as fo:
                 json.dump({"bvh_build": rows}, fo, indent=1)
+        return
+    if "--rays-only" in sys.argv:
+        rows = rays_scene()
+        if out_json:
+            with open(out_json, "w") as fo:
+                json.dump({"rays_scene": rows}, fo, indent=1)
         return
     if "--calls-only" in sys.argv:
         calls, met = d3d12_calls()
@@ -181,6 +218,8 @@ def main():
     summary["d3d12_calls_under_50ns"] = met
     print()
     summary["bvh_build"] = bvh_build()
+    print()
+    summary["rays_scene"] = rays_scene()
     if out_json:
         with open(out_json, "w") as fo:
             json.dump({"rows": rows, "summary": summary}, fo, indent=1)
