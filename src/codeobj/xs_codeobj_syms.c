@@ -76,6 +76,11 @@ static xs_status read_image(xs_codeobj_code *c, Elf *elf, xs_err *e)
 			cap_all += sh.sh_size / 24;
 		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR))
 			ntext++;
+		const char *sname = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_PROGBITS && sname && !strcmp(sname, ".stack_sizes")) {
+			c->stack_sizes = img + sh.sh_offset; /* in bounds: checked above */
+			c->stack_sizes_size = sh.sh_size;
+		}
 	}
 	c->texts = calloc(ntext ? ntext : 1, sizeof(*c->texts));
 	c->all = calloc(cap_all ? cap_all : 1, sizeof(*c->all));
@@ -201,4 +206,26 @@ size_t xs_codeobj_code_functions(const xs_codeobj_code *c, xs_codeobj_symbol *ou
 				n++;
 			}
 	return n;
+}
+
+bool xs_codeobj_code_stack_size(const xs_codeobj_code *c, uint64_t addr, uint64_t *frame)
+{
+	const uint8_t *p = c->stack_sizes;
+	uint64_t n = c->stack_sizes_size;
+	for (uint64_t i = 0; p && i + 9 <= n;) {
+		uint64_t a, v = 0;
+		memcpy(&a, p + i, 8);
+		i += 8;
+		for (unsigned shift = 0; i < n && shift < 64; shift += 7) {
+			uint8_t b = p[i++];
+			v |= (uint64_t)(b & 0x7f) << shift;
+			if (!(b & 0x80))
+				break;
+		}
+		if (a == addr) {
+			*frame = v;
+			return true;
+		}
+	}
+	return false;
 }

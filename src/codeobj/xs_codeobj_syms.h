@@ -35,6 +35,8 @@ typedef struct xs_codeobj_code {
 	xs_codeobj_text *texts;     /* SHF_EXECINSTR PROGBITS sections, in section order */
 	uint32_t ntexts;
 	xs_codeobj_symbol *all;     /* storage for texts[].syms */
+	const uint8_t *stack_sizes; /* the .stack_sizes section (clang -fstack-size-section), or NULL */
+	uint64_t stack_sizes_size;
 } xs_codeobj_code;
 
 /* Opens an ELF code object (ET_DYN or ET_REL, EM_AMDGPU, ELF64 LE), an
@@ -45,5 +47,10 @@ void xs_codeobj_code_free(xs_codeobj_code *c);
 /* The STT_FUNC symbols (kernels and functions) of all code sections, by
  * address: up to cap entries into out; returns how many there are. */
 size_t xs_codeobj_code_functions(const xs_codeobj_code *c, xs_codeobj_symbol *out, size_t cap);
+
+/* The stack frame, bytes per lane, .stack_sizes gives the function at addr
+ * (its symbol's value): entries of a 64-bit address and a ULEB128 size.
+ * False when the section is missing or does not name addr. */
+bool xs_codeobj_code_stack_size(const xs_codeobj_code *c, uint64_t addr, uint64_t *frame);
 
 #endif

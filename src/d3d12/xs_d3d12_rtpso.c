@@ -243,51 +243,6 @@ _Static_assert(offsetof(ID3D12StateObjectPropertiesXVtbl, GetInformationX) == 7 
 
 /* ---- creation -------------------------------------------------------------------------- */
 
-/* The .stack_sizes section of an ELF image (clang -fstack-size-section):
- * entries of a 64-bit function address and a ULEB128 size, bytes per lane.
- * The frame of the function at addr, or false when the image has none. */
-static bool stack_size_of(const uint8_t *img, size_t size, uint64_t addr, uint64_t *frame)
-{
-#define RD(T, off) ({ T v_; memcpy(&v_, img + (off), sizeof(T)); v_; })
-	if (size < 64 || memcmp(img, "\x7f" "ELF", 4) || img[4] != 2)
-		return false;
-	uint64_t shoff = RD(uint64_t, 0x28);
-	uint16_t shentsize = RD(uint16_t, 0x3a), shnum = RD(uint16_t, 0x3c), shstrndx = RD(uint16_t, 0x3e);
-	if (shentsize < 64 || shstrndx >= shnum || shoff > size || (uint64_t)shnum * shentsize > size - shoff)
-		return false;
-	uint64_t stroff = RD(uint64_t, shoff + (uint64_t)shstrndx * shentsize + 24);
-	uint64_t strsz = RD(uint64_t, shoff + (uint64_t)shstrndx * shentsize + 32);
-	if (stroff > size || strsz > size - stroff)
-		return false;
-	for (uint16_t i = 0; i < shnum; i++) {
-		uint64_t sh = shoff + (uint64_t)i * shentsize;
-		uint32_t nm = RD(uint32_t, sh);
-		if (nm >= strsz || strnlen((const char *)img + stroff + nm, strsz - nm) == strsz - nm ||
-		    strcmp((const char *)img + stroff + nm, ".stack_sizes"))
-			continue;
-		uint64_t off = RD(uint64_t, sh + 24), sz = RD(uint64_t, sh + 32);
-		if (off > size || sz > size - off)
-			return false;
-		for (uint64_t p = off; p + 9 <= off + sz;) {
-			uint64_t a = RD(uint64_t, p), v = 0;
-			p += 8;
-			for (unsigned s = 0; p < off + sz && s < 64; s += 7) {
-				uint8_t b = img[p++];
-				v |= (uint64_t)(b & 0x7f) << s;
-				if (!(b & 0x80))
-					break;
-			}
-			if (a == addr) {
-				*frame = v;
-				return true;
-			}
-		}
-		return false;
-	}
-	return false;
-#undef RD
-}
-
 /* The entry: the code object's one kernel taking a single global pointer. */
 static const xs_codeobj_kernel *find_entry(const xs_codeobj *co, uint32_t *arg_offset, uint32_t *n)
 {
@@ -420,14 +375,14 @@ static bool add_library(builder *b, const D3D12_DXIL_LIBRARY_DESC *lib, uint32_t
 		memset(f, 0, sizeof(*f));
 		snprintf(f->name, sizeof(f->name), "%s", syms[i].name);
 		f->va = m->load_va + syms[i].addr;
-		if (!stack_size_of(c->image, c->image_size, syms[i].addr, &f->frame)) {
+		if (!xs_codeobj_code_stack_size(c, syms[i].addr, &f->frame)) {
 			f->frame = LLVM_ASSUMED_CALL_STACK;
 			measured = false;
 		}
 	}
 	uint64_t entry_frame = 0;
 	uint64_t entry_addr = k->entry_vaddr;
-	if (!stack_size_of(c->image, c->image_size, entry_addr, &entry_frame)) {
+	if (!xs_codeobj_code_stack_size(c, entry_addr, &entry_frame)) {
 		/* LLVM counts one assumed external call into a kernel that makes them */
 		uint32_t psfs = k->info.private_segment_fixed_size;
 		entry_frame = k->info.uses_dynamic_stack && psfs >= LLVM_ASSUMED_CALL_STACK ? psfs - LLVM_ASSUMED_CALL_STACK
