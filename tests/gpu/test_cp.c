@@ -194,8 +194,9 @@ static void build_as(void **state)
 	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
 	assert_int_equal(rd32(f, dst + 64), 0x53415358); /* "XSAS" */
 	assert_int_equal(rd32(f, dst + 48), 1);          /* one leaf */
-	uint64_t t0, t1;
-	assert_true(xs_vm_read(f->vm, f->mem + 64, &t0, 8, NULL) && xs_vm_read(f->vm, f->mem + 72, &t1, 8, NULL));
+	uint64_t t0 = 0, t1 = 0;
+	assert_true(xs_vm_read(f->vm, f->mem + 64, &t0, 8, NULL));
+	assert_true(xs_vm_read(f->vm, f->mem + 72, &t1, 8, NULL));
 	assert_true(t1 - t0 >= 4000 + 32); /* [model] 4000 + 32 per primitive + bytes / 64 */
 	/* a vertex buffer in no allocation: the CP's page fault */
 	uint64_t nowhere = 0x7000000000ull;
