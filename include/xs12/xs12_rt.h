@@ -308,12 +308,19 @@ static __device__ inline void xs12_rt_fill_hit(xs12_rt_hit *h, uint64_t inst, co
  * MaxTraceRecursionDepth (the ray generation is at 0), like a traversal
  * stack overflow, is s_trap: a device fault. Procedural (AABB) leaves are
  * not there yet: they are never hit. */
+/* The device faults of TraceRay, as s_trap ids the removal report prints
+ * ("trap id 32"): above the ids AMD's trap handler ABI gives meanings (2
+ * llvm.trap, 3 llvm.debugtrap). */
+#define XS12_RT_TRAP_RECURSION 0x20        /* a TraceRay deeper than MaxTraceRecursionDepth */
+#define XS12_RT_TRAP_STACK 0x21            /* the traversal stack overflows */
+#define XS12_RT_TRAP_(id) do { __asm__ volatile("s_trap %0" : : "i"(id)); __builtin_unreachable(); } while (0)
+
 static __device__ __attribute__((always_inline)) inline void
 xs12_rt_trace_ray(xs12_rt_ctx *c, uint64_t accel, uint32_t flags, uint32_t mask, uint32_t hit_contribution,
 		  uint32_t geometry_multiplier, uint32_t miss_index, const xs12_rt_ray *ray, void *payload)
 {
 	if (c->trace_depth >= c->dispatch->max_recursion)
-		__builtin_trap();
+		XS12_RT_TRAP_(XS12_RT_TRAP_RECURSION);
 	const xs12_rt_u4 desc = { 0u, (1u << 31) | (XS12_RT_BOX_GROW_ULP << 23), 0xFFFFFFFFu,
 				  0x3FFu | (1u << 24) | (8u << 28) };
 	const uint32_t invalid = 0xFFFFFFFFu;
@@ -395,7 +402,7 @@ xs12_rt_trace_ray(xs12_rt_ctx *c, uint64_t accel, uint32_t flags, uint32_t mask,
 				if (rest[k] == invalid)
 					continue;
 				if (sp >= XS12_RT_TRAVERSAL_STACK)
-					__builtin_trap();
+					XS12_RT_TRAP_(XS12_RT_TRAP_STACK);
 				stack[sp++] = rest[k];
 			}
 			continue;

@@ -860,6 +860,7 @@ static void recursion_to_depth(void **state)
 	char text[512];
 	t_last_message(&g.c, text, sizeof(text));
 	assert_non_null(strstr(text, "s_trap"));
+	assert_non_null(strstr(text, "trap id 32 ")); /* XS12_RT_TRAP_RECURSION */
 	close_gpu(&g);
 }
 
@@ -902,6 +903,7 @@ static void stack_overflow_faults(void **state)
 	t_last_message(&g.c, text, sizeof(text));
 	print_message("%s\n", text);
 	assert_non_null(strstr(text, "s_trap"));
+	assert_non_null(strstr(text, "trap id 33 ")); /* XS12_RT_TRAP_STACK */
 	close_gpu(&g);
 }
 
