@@ -32,6 +32,26 @@ typedef struct xs_gpu_queue_regs {
 	uint32_t uconfig[(XS_UCONFIG_REG_END - XS_UCONFIG_REG_OFFSET) / 4];
 } xs_gpu_queue_regs;
 
+/* What a draw did (xs_gpu_dispatch_result.gfx; zero for dispatches). The
+ * observables of the graphics pipe and of SPEC S4 (docs/graphics.md). */
+typedef enum { XS_GPU_STAGE_VS, XS_GPU_STAGE_PS, XS_GPU_NSTAGES } xs_gpu_stage;
+typedef struct xs_gpu_gfx_stats {
+	bool is_draw;
+	uint64_t vertices, primitives, prims_culled, prims_clipped;
+	uint64_t quads, pixels_shaded, pixels_written, quads_depth_killed;
+	uint64_t waves[XS_GPU_NSTAGES];          /* launched */
+	uint32_t peak_waves[XS_GPU_NSTAGES];     /* resident at once (S4.4) */
+	uint64_t cu_used[XS_GPU_NSTAGES];        /* bit per CU (chip-wide index) that ran a wave of the stage (S4.3) */
+	uint32_t late_alloc_waves;               /* VS waves launched without parameter-cache space (S4.1) */
+	uint32_t peak_late_waiting;              /* of those, waiting at their first exp at once */
+	uint64_t exp_stall_cycles;               /* wave-cycles VS waves waited at exp (S4.1) */
+	uint32_t pc_lines, peak_pc_lines;        /* parameter cache: capacity, peak in use */
+	uint64_t cu_lock_events, cu_lock_cycles; /* S4.5 */
+	uint64_t stage_wait_cycles[XS_GPU_NSTAGES][XS_GPU_WAIT_COUNT]; /* wave-cycles ready waves waited to launch */
+	uint64_t limit_wait_cycles[XS_GPU_NSTAGES]; /* ... of which held by the stage's WAVE_LIMIT (S4.4) */
+	uint32_t peak_scratch_slots;             /* of the graphics ring (SPI_TMPRING_SIZE) */
+} xs_gpu_gfx_stats;
+
 typedef struct xs_gpu_dispatch_result {
 	/* Inputs, kept by xs_gpu_submit: bounds a replay knows from its
 	 * recording (0 = none). A dispatch that launches more waves or runs
@@ -50,6 +70,7 @@ typedef struct xs_gpu_dispatch_result {
 	uint64_t wait_cycles[XS_GPU_WAIT_COUNT]; /* wave-cycles ready waves waited to launch */
 	uint64_t cu_busy[XS_GPU_MAX_CU]; /* cycles each CU held a wave of this dispatch */
 	xs_fault fault;           /* kind != NONE when the device was removed */
+	xs_gpu_gfx_stats gfx;     /* draws (DRAW_* packets) */
 } xs_gpu_dispatch_result;
 
 typedef struct xs_gpu xs_gpu;

@@ -251,6 +251,9 @@ typedef enum xs_wave_status {
 	XS_WAVE_BARRIER,     /* waits at s_barrier; the SPI releases the group */
 	XS_WAVE_ENDED,       /* s_endpgm */
 	XS_WAVE_FAULT,       /* VM fault, illegal or unimplemented instruction */
+	XS_WAVE_EXP_WAIT,    /* waits at an exp the export sink could not take yet (w->pc on
+	                      * the exp): the GPU model sets READY when it can, and the exp
+	                      * then runs again (late-alloc parameter cache, SPEC S4.1) */
 } xs_wave_status;
 
 typedef enum xs_fault_kind {
@@ -311,6 +314,14 @@ typedef struct xs_wave {
 	uint8_t *lds;                 /* this workgroup's LDS allocation */
 	uint32_t lds_size;
 	uint32_t wave_in_group;
+	/* Pixel shaders: bytes of parameter data per primitive in lds (the
+	 * SPI's layout for v_interp_*, docs/graphics.md "Interpolation"):
+	 * attribute a of the primitive at index k of the wave sits at
+	 * lds + M0[15:0] + k * interp_prim_stride + a * 48 as P0.xyzw, P10.xyzw,
+	 * P20.xyzw (f32); lane l belongs to primitive k = popcount of
+	 * M0[16 + 0 .. 16 + l/4] - 1 (a set NEW_PRIM_MASK bit starts a primitive
+	 * at that quad). 0 for other stages. */
+	uint32_t interp_prim_stride;
 	void *owner;                  /* the SPI's bookkeeping */
 	/* Scalar file indexed by operand encoding 0..127 (see above): s0..s105,
 	 * VCC, TTMP, M0, NULL (reads 0, writes dropped), EXEC. */
@@ -360,8 +371,35 @@ static inline void xs_isa_mtrace_add(xs_isa_mtrace *m, uint64_t addr, unsigned b
 	}
 }
 
+/* ---- exports (exp) ----------------------------------------------------------
+ * An exp instruction hands its lanes' values to the GPU model's export sink
+ * (graphics stages only; with no sink exp faults XS_FAULT_ILLEGAL "exp outside
+ * a graphics stage"). Targets (gfx10 EXP.TGT): 0..7 MRT0..7, 8 MRTZ, 9 NULL,
+ * 12..15 POS0..3, 20 PRIM, 32..63 PARAM0..31. */
+#define XS_EXP_TGT_MRT0 0
+#define XS_EXP_TGT_MRTZ 8
+#define XS_EXP_TGT_NULL 9
+#define XS_EXP_TGT_POS0 12
+#define XS_EXP_TGT_PARAM0 32
+typedef struct xs_isa_export {
+	uint32_t tgt, en;         /* EXP.TGT, EXP.EN (a bit per VSRC; with compr, bits 0 and 2 for VSRC0/1) */
+	bool compr, done, vm;     /* EXP.COMPR, DONE, VM (valid mask: the PS's last colour export) */
+	uint64_t exec;            /* the lanes that export (EXEC at the instruction) */
+	/* VSRC0..3: the VGPR rows (lane-indexed, XS_MAX_LANES), NULL where EN is 0;
+	 * with compr VSRC0/VSRC1 hold packed f16 pairs (RG, BA) and 2/3 are NULL */
+	const uint32_t *src[4];
+} xs_isa_export;
+/* XS_EXPORT_OK: taken. XS_EXPORT_WAIT: not now; the wave stops with
+ * XS_WAVE_EXP_WAIT before the exp, which runs again when resumed. A negative
+ * value faults the wave (XS_FAULT_ILLEGAL, detail from the sink's fault). */
+#define XS_EXPORT_OK 0
+#define XS_EXPORT_WAIT 1
+typedef int (*xs_isa_export_fn)(void *user, xs_wave *w, const xs_isa_export *e);
+
 typedef struct xs_isa_ctx {
 	xs_vm *vm;
+	xs_isa_export_fn export_fn; /* NULL: exp faults */
+	void *export_user;
 	xs_icache *icache;
 	xs_fault fault;          /* set when a wave returns XS_WAVE_FAULT */
 	xs_isa_mtrace *mtrace;   /* NULL, or where VMEM instructions record their lines */
