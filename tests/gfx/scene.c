@@ -210,13 +210,21 @@ static void build_main(builder *b, uint32_t size)
 	gfx_draw *d = &s->draws[s->num_draws++];
 	d->what = "opaque mesh (terrain, cubes)";
 	d->first_index = s->num_indices;
-	/* from z = -3.5 (behind the eye at -2.2) to 9: the first rows are clipped */
-	terrain(b, 12, -4.0, 4.0, -3.5, 9.0);
-	double c1[3] = {-1.1, -0.75, 1.6}, c2[3] = {0.7, -0.6, 3.2}, c3[3] = {0.0, -0.9, 0.5};
+	/* the cubes float above the ground and apart from each other: depth
+	 * decides which is seen where they overlap on the screen, with
+	 * margins, never through two surfaces crossing (where float rounding
+	 * of the interpolated depths, not the rules, would pick the winner) */
+	double c1[3] = {-1.1, 0, 1.6}, c2[3] = {0.7, 0, 3.2}, c3[3] = {0.0, 0, 0.5};
+	c1[1] = -1.0 + 0.35 + 0.05 * c1[2] + 0.45 + 0.12;
+	c2[1] = -1.0 + 0.35 + 0.05 * c2[2] + 0.7 + 0.12;
+	c3[1] = -1.0 + 0.35 + 0.05 * c3[2] + 0.3 + 0.12;
 	float t1[3] = {1.0f, 0.35f, 0.3f}, t2[3] = {0.3f, 0.5f, 1.0f}, t3[3] = {0.95f, 0.85f, 0.3f};
+	/* nearest first: the farther cube and the ground then fail the depth test where hidden */
+	cube(b, c3, 0.3, t3);
 	cube(b, c1, 0.45, t1);
 	cube(b, c2, 0.7, t2);
-	cube(b, c3, 0.3, t3);
+	/* from z = -3.5 (behind the eye at -2.2) to 9: the first rows are clipped */
+	terrain(b, 12, -4.0, 4.0, -3.5, 9.0);
 	d->index_count = s->num_indices - d->first_index;
 	ref_state_default(&d->state, size, size);
 	d->state.cull = REF_CULL_BACK;

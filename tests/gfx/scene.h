@@ -4,8 +4,8 @@
  *
  * GFX_SCENE_MAIN: a terrain grid (shared edges, its near rows crossing
  * the near plane and reaching behind the eye, so they are clipped), three
- * cubes resting in it (their back faces culled, depth deciding where they
- * meet the ground and each other), then one straight-alpha quad on top.
+ * cubes above it (their back faces culled, depth deciding which hides
+ * which), then one straight-alpha quad on top.
  * GFX_SCENE_COVERAGE: a jittered grid covering the whole target, some
  * vertices on pixel centres, white at alpha 0.25 blended over black with
  * no depth: each pixel written once reads 64, twice 112, never 0 — the

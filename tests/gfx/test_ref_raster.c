@@ -5,6 +5,7 @@
  * on values worked out by hand in the comments.
  */
 #include "ref_raster.h"
+#include "scene.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -461,6 +462,57 @@ static void bad_input(void **state)
 	assert_non_null(strstr(err, "width"));
 }
 
+/* The test scene has what it claims (scene.h): 100+ triangles, some
+ * clipped at the near plane, some culled, depth in use, the blended quad
+ * changing pixels; and its coverage grid writes every pixel once, which
+ * reads 64 (alpha 0.25 over black: 63.75 rounds up) in all four channels. */
+static void scene_properties(void **state)
+{
+	(void)state;
+	gfx_scene sc;
+	ref_target t;
+	ref_stats st;
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(gfx_scene_build(&sc, GFX_SCENE_MAIN, 128, err, sizeof(err)), 0);
+	if (gfx_scene_render(&sc, REF_FMT_R8G8B8A8_UNORM, &t, &st, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(st.triangles >= 100);
+	assert_true(st.clipped >= 4);
+	assert_true(st.culled >= 30);      /* three cubes' back faces at least */
+	assert_true(st.written > st.fragments / 2);
+	unsigned drawn = 0, overdrawn = 0;
+	for (uint32_t i = 0; i < t.width * t.height; i++) {
+		drawn += t.count[i] > 0;
+		overdrawn += t.count[i] > 1;
+	}
+	assert_true(drawn > t.width * t.height / 2);
+	assert_true(overdrawn > 100);      /* cubes over ground, the quad over both */
+	/* draw only the opaque mesh: depth must have rejected something */
+	ref_target o;
+	ref_stats so;
+	memset(&so, 0, sizeof(so));
+	gfx_scene one = sc;
+	one.num_draws = 1;
+	assert_int_equal(gfx_scene_render(&one, REF_FMT_R8G8B8A8_UNORM, &o, &so, err, sizeof(err)), 0);
+	assert_true(so.written < so.fragments);
+	ref_target_free(&o);
+	ref_target_free(&t);
+	gfx_scene_free(&sc);
+
+	assert_int_equal(gfx_scene_build(&sc, GFX_SCENE_COVERAGE, 128, err, sizeof(err)), 0);
+	assert_int_equal(gfx_scene_render(&sc, REF_FMT_R8G8B8A8_UNORM, &t, NULL, err, sizeof(err)), 0);
+	for (uint32_t i = 0; i < t.width * t.height; i++) {
+		if (t.count[i] != 1)
+			fail_msg("coverage: pixel (%u, %u) written %u times", i % t.width, i / t.width, t.count[i]);
+		for (int c = 0; c < 4; c++)
+			assert_int_equal(t.rgba8[4 * i + c], 64);
+	}
+	ref_target_free(&t);
+	gfx_scene_free(&sc);
+	assert_int_equal(gfx_scene_build(&sc, GFX_SCENE_MAIN, 8, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "size 8"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +527,7 @@ int main(void)
 		cmocka_unit_test(culling),
 		cmocka_unit_test(scissor_and_huge),
 		cmocka_unit_test(bad_input),
+		cmocka_unit_test(scene_properties),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
