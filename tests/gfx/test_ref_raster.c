@@ -267,10 +267,10 @@ static void depth_less_lequal(void **state)
 	}
 }
 
-/* Depth: linear in screen space between vertices, clamped to the
+/* Depth: linear in screen space between vertices and mapped to the
  * viewport's [MinDepth, MaxDepth]; z from 0 at the left to 1 at the right
  * of a full-viewport quad, viewport depth range [0.25, 0.75]. */
-static void depth_linear_clamped(void **state)
+static void depth_linear_in_range(void **state)
 {
 	(void)state;
 	ref_target t;
@@ -372,6 +372,48 @@ static void perspective_attributes(void **state)
 			fail_msg("pixel (%d, 7): red %g, want %g", x, got, want);
 	}
 	ref_target_free(&t);
+}
+
+/* Snapping: vertex positions round to the nearest 1/256 pixel. A left
+ * edge at x = 10.5 + 0.4/256 snaps onto the centres of column 10 (a left
+ * edge: they are in); at 10.5 + 0.6/256 it snaps past them (out). The
+ * same for a right edge at 30.5 -/+: on the centres they are out. */
+static void snap_to_256th(void **state)
+{
+	(void)state;
+	double eps[2] = {0.4 / 256, 0.6 / 256};
+	for (int k = 0; k < 2; k++) {
+		ref_target t;
+		ref_state s;
+		open_target(&t, &s, REF_FMT_R8G8B8A8_UNORM);
+		double l = 10.5 + eps[k], r = 30.5 - eps[k];
+		ref_vertex v[4] = {at_pixel(l, -8, 0, 1, 1, 1, 1), at_pixel(r, -8, 0, 1, 1, 1, 1),
+				   at_pixel(r, 80, 0, 1, 1, 1, 1), at_pixel(l, 80, 0, 1, 1, 1, 1)};
+		uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+		draw(&t, &s, v, 4, idx, 6);
+		/* k = 0: both edges snap onto centres: column 10 in (left edge), 30 out
+		 * (right edge); k = 1: they snap 1/256 inside: 10 and 30 both out */
+		unsigned want10 = k == 0 ? 1 : 0;
+		assert_int_equal(t.count[20 * W + 10], want10);
+		assert_int_equal(t.count[20 * W + 11], 1);
+		assert_int_equal(t.count[20 * W + 29], 1);
+		assert_int_equal(t.count[20 * W + 30], 0);
+		ref_target_free(&t);
+	}
+	/* a right edge just past column 30's centre: 30.5 + 0.6/256 snaps to
+	 * 30.5 + 1/256 (in), 30.5 + 0.4/256 to 30.5 (out: a right edge) */
+	for (int k = 0; k < 2; k++) {
+		ref_target t;
+		ref_state s;
+		open_target(&t, &s, REF_FMT_R8G8B8A8_UNORM);
+		double r = 30.5 + eps[k];
+		ref_vertex v[4] = {at_pixel(20, -8, 0, 1, 1, 1, 1), at_pixel(r, -8, 0, 1, 1, 1, 1),
+				   at_pixel(r, 80, 0, 1, 1, 1, 1), at_pixel(20, 80, 0, 1, 1, 1, 1)};
+		uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+		draw(&t, &s, v, 4, idx, 6);
+		assert_int_equal(t.count[20 * W + 30], k == 0 ? 0 : 1);
+		ref_target_free(&t);
+	}
 }
 
 /* Culling: FrontCounterClockwise FALSE makes clockwise (on screen) the
@@ -521,9 +563,10 @@ int main(void)
 		cmocka_unit_test(top_left_rule),
 		cmocka_unit_test(near_clip_analytic),
 		cmocka_unit_test(depth_less_lequal),
-		cmocka_unit_test(depth_linear_clamped),
+		cmocka_unit_test(depth_linear_in_range),
 		cmocka_unit_test(blend_straight_alpha),
 		cmocka_unit_test(perspective_attributes),
+		cmocka_unit_test(snap_to_256th),
 		cmocka_unit_test(culling),
 		cmocka_unit_test(scissor_and_huge),
 		cmocka_unit_test(bad_input),
