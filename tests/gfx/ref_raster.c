@@ -66,13 +66,15 @@ int ref_target_init(ref_target *t, uint32_t width, uint32_t height, ref_format f
 	t->width = width;
 	t->height = height;
 	t->format = format;
-	if (format == REF_FMT_R8G8B8A8_UNORM)
+	if (format == REF_FMT_R8G8B8A8_UNORM) {
 		t->rgba8 = calloc(n, 4);
+		t->tie = calloc(n, 1);
+	}
 	else
 		t->rgba32f = calloc(n * 4, sizeof(float));
 	t->depth = malloc(n * sizeof(float));
 	t->count = calloc(n, sizeof(uint32_t));
-	if ((!t->rgba8 && !t->rgba32f) || !t->depth || !t->count) {
+	if ((!t->rgba8 && !t->rgba32f) || (t->rgba8 && !t->tie) || !t->depth || !t->count) {
 		ref_target_free(t);
 		return fail(err, err_size, "ref_target_init: out of memory for %ux%u", width, height);
 	}
@@ -87,6 +89,7 @@ void ref_target_free(ref_target *t)
 	free(t->rgba32f);
 	free(t->depth);
 	free(t->count);
+	free(t->tie);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -102,6 +105,8 @@ void ref_clear(ref_target *t, const float rgba[4], float depth)
 		}
 		t->depth[i] = depth;
 		t->count[i] = 0;
+		if (t->tie)
+			t->tie[i] = 0;
 	}
 }
 
@@ -230,9 +235,12 @@ static void write_pixel(ref_target *t, const ref_state *s, size_t i, const float
 		memcpy(out, src, sizeof(out));
 	}
 	for (int k = 0; k < 4; k++) {
-		if (t->rgba8)
+		if (t->rgba8) {
 			t->rgba8[4 * i + k] = ref_unorm8(out[k]);
-		else
+			double f = (double)out[k] * 255.0;
+			if (f > 0.0 && f < 255.0 && fabs(f - floor(f) - 0.5) < REF_TIE_EPS)
+				t->tie[i] = 1;
+		} else
 			t->rgba32f[4 * i + k] = out[k];
 	}
 }

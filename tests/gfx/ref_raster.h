@@ -81,7 +81,15 @@ typedef struct ref_target {
 	float *rgba32f;    /* width*height*4 when R32G32B32A32_FLOAT */
 	float *depth;      /* width*height, D32_FLOAT */
 	uint32_t *count;   /* width*height: colour writes (fragments that passed the depth test) */
+	/* width*height, R8G8B8A8_UNORM only: 1 once a write to the pixel had a
+	 * channel within REF_TIE_EPS of a rounding boundary (v * 255 = k + 0.5),
+	 * where float evaluation in another order may round the other way */
+	uint8_t *tie;
 } ref_target;
+
+/* In units of the UNORM8 step: 0.002 of 1/255 is about 8e-6, some 60 float
+ * ulps at 1.0, well above the rounding differences of interpolation. */
+#define REF_TIE_EPS 0.002
 
 typedef struct ref_stats {
 	uint64_t triangles;       /* submitted */

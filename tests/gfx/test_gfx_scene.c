@@ -7,10 +7,15 @@
  *
  *   test_gfx_scene VS.o PS.o OUTDIR [SIZE]
  *   test_gfx_scene --reference-only OUTDIR [SIZE]   (the reference's PNGs only)
+ *   test_gfx_scene --self-check OUTDIR [SIZE]       (the comparison itself: the reference
+ *                                                   passes against itself, fails when altered)
  *
- * Colour (R8G8B8A8_UNORM) must be equal in every byte; depth (D32_FLOAT)
- * within DEPTH_TOLERANCE. The coverage scene is the write-count check on
- * the GPU's own output: each of its pixels must read 64 (written once).
+ * Colour (R8G8B8A8_UNORM) must be equal in every byte, except that a
+ * pixel whose reference value came within REF_TIE_EPS of a rounding
+ * boundary may be 1 off (their number is printed); colour in
+ * R32G32B32A32_FLOAT within FLOAT_TOLERANCE; depth (D32_FLOAT) within
+ * DEPTH_TOLERANCE. The coverage scene is the write-count check on the
+ * GPU's own output: each of its pixels must read 64 (written once).
  * When images differ, OUTDIR gets gpu_*.png, ref_*.png and diff_*.png.
  * Exit 77 (skipped) while CreateGraphicsPipelineState is E_NOTIMPL.
  */
@@ -30,6 +35,9 @@
 /* Depth is interpolated in float by the hardware and in double here:
  * they may differ in the last bits of a value in [0, 1]. */
 #define DEPTH_TOLERANCE (1.0f / (1 << 20))
+/* A float target's colour: the same float-against-double difference of
+ * perspective-correct interpolation and blending, in values up to 1. */
+#define FLOAT_TOLERANCE 1e-5f
 
 #define FAILF(...) do { fprintf(stderr, "test_gfx_scene: " __VA_ARGS__); fputc('\n', stderr); exit(1); } while (0)
 #define OK(hr, what) do { HRESULT hr_ = (hr); if (FAILED(hr_)) FAILF("%s failed: 0x%08x", what, (unsigned)hr_); } while (0)
@@ -87,7 +95,7 @@ static D3D12_BLEND_DESC blend_desc(ref_blend b)
 
 /* The pipeline of a draw's state; NULL (and *hr) when it was refused. */
 static ID3D12PipelineState *pipeline(t_ctx *c, ID3D12RootSignature *rs, D3D12_SHADER_BYTECODE vs,
-				     D3D12_SHADER_BYTECODE ps, const ref_state *s, HRESULT *hr)
+				     D3D12_SHADER_BYTECODE ps, const ref_state *s, DXGI_FORMAT rt_format, HRESULT *hr)
 {
 	static const D3D12_INPUT_ELEMENT_DESC elems[2] = {
 		{ "POSITION", 0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0, D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0 },
@@ -111,7 +119,7 @@ static ID3D12PipelineState *pipeline(t_ctx *c, ID3D12RootSignature *rs, D3D12_SH
 	d.InputLayout.NumElements = 2;
 	d.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
 	d.NumRenderTargets = 1;
-	d.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+	d.RTVFormats[0] = rt_format;
 	d.DSVFormat = DXGI_FORMAT_D32_FLOAT;
 	d.SampleDesc.Count = 1;
 	ID3D12PipelineState *p = NULL;
@@ -146,10 +154,11 @@ static void barrier(t_ctx *c, ID3D12Resource *r, D3D12_RESOURCE_STATES before, D
 	ID3D12GraphicsCommandList6_ResourceBarrier(c->list, 1, &b);
 }
 
-/* A texture's 4-byte texels into a READBACK buffer (rows 256-byte aligned) and out. */
-static void read_texture(t_ctx *c, ID3D12Resource *tex, DXGI_FORMAT f, uint32_t w, uint32_t h, void *out)
+/* A texture's texels (bpp bytes each) into a READBACK buffer (rows 256-byte aligned) and out. */
+static void read_texture(t_ctx *c, ID3D12Resource *tex, DXGI_FORMAT f, uint32_t bpp, uint32_t w, uint32_t h,
+			 void *out)
 {
-	uint32_t pitch = (w * 4 + 255) & ~255u;
+	uint32_t pitch = (w * bpp + 255) & ~255u;
 	ID3D12Resource *rb = t_buffer(c, D3D12_HEAP_TYPE_READBACK, (UINT64)pitch * h);
 	D3D12_TEXTURE_COPY_LOCATION dst = { .pResource = rb, .Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT };
 	dst.PlacedFootprint.Footprint.Format = f;
@@ -165,14 +174,14 @@ static void read_texture(t_ctx *c, ID3D12Resource *tex, DXGI_FORMAT f, uint32_t 
 	D3D12_RANGE all = { 0, (SIZE_T)pitch * h };
 	OK(ID3D12Resource_Map(rb, 0, &all, &p), "Map");
 	for (uint32_t y = 0; y < h; y++)
-		memcpy((uint8_t *)out + (size_t)y * w * 4, (const uint8_t *)p + (size_t)y * pitch, (size_t)w * 4);
+		memcpy((uint8_t *)out + (size_t)y * w * bpp, (const uint8_t *)p + (size_t)y * pitch, (size_t)w * bpp);
 	ID3D12Resource_Unmap(rb, 0, NULL);
 	ID3D12Resource_Release(rb);
 }
 
 /* Draws the scene through D3D12; returns 77 when the pipe is not there. */
 static int render_gpu(t_ctx *c, const gfx_scene *sc, D3D12_SHADER_BYTECODE vs, D3D12_SHADER_BYTECODE ps,
-		      uint8_t *rgba, float *depth)
+		      ref_format format, void *rgba, float *depth)
 {
 	D3D12_ROOT_SIGNATURE_DESC rsd = { .Flags = D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT };
 	ID3DBlob *blob = NULL;
@@ -181,10 +190,12 @@ static int render_gpu(t_ctx *c, const gfx_scene *sc, D3D12_SHADER_BYTECODE vs, D
 	OK(ID3D12Device_CreateRootSignature(c->dev, 0, ID3D10Blob_GetBufferPointer(blob), ID3D10Blob_GetBufferSize(blob),
 					    &IID_ID3D12RootSignature, (void **)&rs), "CreateRootSignature");
 	ID3D10Blob_Release(blob);
+	DXGI_FORMAT rtf = format == REF_FMT_R32G32B32A32_FLOAT ? DXGI_FORMAT_R32G32B32A32_FLOAT
+							     : DXGI_FORMAT_R8G8B8A8_UNORM;
 	ID3D12PipelineState *pso[GFX_SCENE_MAX_DRAWS] = { NULL };
 	for (unsigned k = 0; k < sc->num_draws; k++) {
 		HRESULT hr;
-		pso[k] = pipeline(c, rs, vs, ps, &sc->draws[k].state, &hr);
+		pso[k] = pipeline(c, rs, vs, ps, &sc->draws[k].state, rtf, &hr);
 		if (hr == E_NOTIMPL) {
 			printf("CreateGraphicsPipelineState is not implemented (E_NOTIMPL): skipped\n");
 			for (unsigned i = 0; i < k; i++)
@@ -195,7 +206,7 @@ static int render_gpu(t_ctx *c, const gfx_scene *sc, D3D12_SHADER_BYTECODE vs, D
 		OK(hr, "CreateGraphicsPipelineState");
 	}
 	uint32_t w = sc->width, h = sc->height;
-	ID3D12Resource *rt = texture(c, DXGI_FORMAT_R8G8B8A8_UNORM, w, h, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
+	ID3D12Resource *rt = texture(c, rtf, w, h, D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET,
 				     D3D12_RESOURCE_STATE_RENDER_TARGET);
 	ID3D12Resource *ds = texture(c, DXGI_FORMAT_D32_FLOAT, w, h, D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL,
 				     D3D12_RESOURCE_STATE_DEPTH_WRITE);
@@ -236,8 +247,8 @@ static int render_gpu(t_ctx *c, const gfx_scene *sc, D3D12_SHADER_BYTECODE vs, D
 	barrier(c, rt, D3D12_RESOURCE_STATE_RENDER_TARGET, D3D12_RESOURCE_STATE_COPY_SOURCE);
 	barrier(c, ds, D3D12_RESOURCE_STATE_DEPTH_WRITE, D3D12_RESOURCE_STATE_COPY_SOURCE);
 	OK(t_run(c), "the scene's command list");
-	read_texture(c, rt, DXGI_FORMAT_R8G8B8A8_UNORM, w, h, rgba);
-	read_texture(c, ds, DXGI_FORMAT_D32_FLOAT, w, h, depth);
+	read_texture(c, rt, rtf, format == REF_FMT_R32G32B32A32_FLOAT ? 16 : 4, w, h, rgba);
+	read_texture(c, ds, DXGI_FORMAT_D32_FLOAT, 4, w, h, depth);
 
 	ID3D12Resource_Release(vb);
 	ID3D12Resource_Release(ib);
@@ -251,23 +262,50 @@ static int render_gpu(t_ctx *c, const gfx_scene *sc, D3D12_SHADER_BYTECODE vs, D
 	return 0;
 }
 
+/* A float image as RGBA8, for the PNG files. */
+static void to_rgba8(uint8_t *out, const float *in, size_t n)
+{
+	for (size_t i = 0; i < 4 * n; i++)
+		out[i] = ref_unorm8(in[i]);
+}
+
 /* Compares one scene; returns the number of failed checks. */
 static int compare(const char *outdir, const char *name, const gfx_scene *sc, const ref_target *ref,
-		   const uint8_t *rgba, const float *depth)
+		   const void *image, const float *depth)
 {
 	uint32_t w = sc->width, h = sc->height;
 	size_t n = (size_t)w * h;
-	size_t colour_bad = 0, depth_bad = 0, count_bad = 0;
-	int worst = 0;
+	bool is_float = ref->format == REF_FMT_R32G32B32A32_FLOAT;
+	const uint8_t *rgba = image;
+	const float *rgbaf = image;
+	size_t colour_bad = 0, depth_bad = 0, count_bad = 0, ties = 0;
+	double worst = 0;
 	float worst_depth = 0;
-	uint8_t *diff = calloc(n, 4);
-	if (!diff)
+	uint8_t *diff = calloc(n, 4), *gpu8 = calloc(n, 4), *ref8 = calloc(n, 4);
+	if (!diff || !gpu8 || !ref8)
 		FAILF("out of memory");
+	if (is_float) {
+		to_rgba8(gpu8, rgbaf, n);
+		to_rgba8(ref8, ref->rgba32f, n);
+	} else {
+		memcpy(gpu8, rgba, 4 * n);
+		memcpy(ref8, ref->rgba8, 4 * n);
+	}
 	for (size_t i = 0; i < n; i++) {
-		int d = 0;
+		double d = 0;
 		for (int k = 0; k < 4; k++) {
-			int e = abs((int)rgba[4 * i + k] - (int)ref->rgba8[4 * i + k]);
-			d = e > d ? e : d;
+			double e = is_float ? fabs((double)rgbaf[4 * i + k] - ref->rgba32f[4 * i + k])
+					    : abs((int)rgba[4 * i + k] - (int)ref->rgba8[4 * i + k]);
+			d = e > d || e != e ? e : d;
+		}
+		bool colour_ok = is_float ? d <= FLOAT_TOLERANCE : d == 0 || (ref->tie[i] && d <= 1);
+		if (!is_float && ref->tie[i] && d != 0)
+			ties++;
+		if (!colour_ok) {
+			if (!colour_bad++)
+				fprintf(stderr, "%s: first colour difference at (%zu, %zu), largest channel difference %g\n",
+					name, i % w, i / w, d);
+			worst = d > worst ? d : worst;
 		}
 		float dz = fabsf(depth[i] - ref->depth[i]);
 		if (!(dz <= DEPTH_TOLERANCE)) {
@@ -276,37 +314,36 @@ static int compare(const char *outdir, const char *name, const gfx_scene *sc, co
 					i % w, i / w, depth[i], ref->depth[i]);
 			worst_depth = dz > worst_depth || dz != dz ? dz : worst_depth;
 		}
-		if (d) {
-			if (!colour_bad++)
-				fprintf(stderr, "%s: first colour difference at (%zu, %zu): GPU %u %u %u %u, reference %u %u "
-					"%u %u\n", name, i % w, i / w, rgba[4 * i], rgba[4 * i + 1], rgba[4 * i + 2],
-					rgba[4 * i + 3], ref->rgba8[4 * i], ref->rgba8[4 * i + 1], ref->rgba8[4 * i + 2],
-					ref->rgba8[4 * i + 3]);
-			worst = d > worst ? d : worst;
-		}
 		/* the write count as the GPU image shows it: once is 64 in every channel */
-		if (sc->kind == GFX_SCENE_COVERAGE &&
+		if (sc->kind == GFX_SCENE_COVERAGE && !is_float &&
 		    (rgba[4 * i] != 64 || rgba[4 * i + 1] != 64 || rgba[4 * i + 2] != 64 || rgba[4 * i + 3] != 64)) {
 			if (!count_bad++)
 				fprintf(stderr, "%s: pixel (%zu, %zu) reads %u, not 64: written %s\n", name, i % w, i / w,
 					rgba[4 * i], rgba[4 * i] == 0 ? "never" : "more than once");
 		}
 		/* difference image: red where colour differs (brighter = more), blue where depth does */
-		diff[4 * i] = d ? (uint8_t)(d * 4 > 191 ? 255 : 64 + d * 4) : 0;
+		double lsb = is_float ? d * 255.0 : d;
+		diff[4 * i] = colour_ok ? 0 : (uint8_t)(lsb * 4 > 191 || lsb != lsb ? 255 : 64 + lsb * 4);
 		diff[4 * i + 2] = dz <= DEPTH_TOLERANCE ? 0 : 255;
 		diff[4 * i + 3] = 255;
 	}
-	printf("%s: %ux%u, %zu pixels differ in colour (worst %d), %zu in depth (worst %g, tolerance %g)\n", name, w,
-	       h, colour_bad, worst, depth_bad, (double)worst_depth, (double)DEPTH_TOLERANCE);
+	printf("%s: %ux%u %s, %zu pixels differ in colour (worst %g; tolerance %s), %zu in depth (worst %g, "
+	       "tolerance %g)\n", name, w, h, is_float ? "R32G32B32A32_FLOAT" : "R8G8B8A8_UNORM", colour_bad, worst,
+	       is_float ? "1e-5" : "0", depth_bad, (double)worst_depth, (double)DEPTH_TOLERANCE);
+	if (!is_float)
+		printf("%s: %zu pixels 1 off where the reference value lies within %g of a rounding boundary\n", name,
+		       ties, REF_TIE_EPS);
 	if (sc->kind == GFX_SCENE_COVERAGE)
 		printf("%s: %zu pixels not written exactly once\n", name, count_bad);
 	int bad = (colour_bad != 0) + (depth_bad != 0) + (count_bad != 0);
 	if (bad) {
-		write_png(outdir, name, "gpu", rgba, w, h);
-		write_png(outdir, name, "ref", ref->rgba8, w, h);
+		write_png(outdir, name, "gpu", gpu8, w, h);
+		write_png(outdir, name, "ref", ref8, w, h);
 		write_png(outdir, name, "diff", diff, w, h);
 	}
 	free(diff);
+	free(gpu8);
+	free(ref8);
 	return bad;
 }
 
@@ -325,17 +362,76 @@ static int check_reference(const char *name, const gfx_scene *sc, const ref_targ
 	return 0;
 }
 
+/* The comparison on known answers (it cannot meet the GPU before the pipe
+ * lands): the reference's own images pass; one colour byte off, one depth
+ * off, or a coverage pixel written twice (112) each fail. */
+static int self_check(const char *outdir, const gfx_scene *sc, const ref_target *ref, const char *name)
+{
+	size_t n = (size_t)sc->width * sc->height;
+	size_t bpp = ref->rgba32f ? 16 : 4;
+	void *img = malloc(n * bpp);
+	float *depth = malloc(n * sizeof(float));
+	if (!img || !depth)
+		FAILF("out of memory");
+	char label[64];
+	int bad = 0;
+	memcpy(img, ref->rgba32f ? (const void *)ref->rgba32f : (const void *)ref->rgba8, n * bpp);
+	memcpy(depth, ref->depth, n * sizeof(float));
+	snprintf(label, sizeof(label), "selfcheck_%s_same", name);
+	if (compare(outdir, label, sc, ref, img, depth) != 0) {
+		fprintf(stderr, "%s: the reference differs from itself\n", name);
+		bad++;
+	}
+	/* a pixel in the middle, where the scenes draw */
+	size_t i = n / 2 + sc->width / 2;
+	if (ref->rgba32f)
+		((float *)img)[4 * i] += 1e-3f;
+	else
+		((uint8_t *)img)[4 * i + 1] ^= 2;
+	snprintf(label, sizeof(label), "selfcheck_%s_colour", name);
+	if (compare(outdir, label, sc, ref, img, depth) == 0) {
+		fprintf(stderr, "%s: an altered colour passed\n", name);
+		bad++;
+	}
+	memcpy(img, ref->rgba32f ? (const void *)ref->rgba32f : (const void *)ref->rgba8, n * bpp);
+	depth[i] += 1e-4f;
+	snprintf(label, sizeof(label), "selfcheck_%s_depth", name);
+	if (compare(outdir, label, sc, ref, img, depth) == 0) {
+		fprintf(stderr, "%s: an altered depth passed\n", name);
+		bad++;
+	}
+	depth[i] = ref->depth[i];
+	if (sc->kind == GFX_SCENE_COVERAGE && !ref->rgba32f) {
+		/* 0.25 + 0.75 * 64/255 = 0.438 -> 112: what a second write leaves */
+		memset((uint8_t *)img + 4 * i, 112, 4);
+		snprintf(label, sizeof(label), "selfcheck_%s_twice", name);
+		if (compare(outdir, label, sc, ref, img, depth) == 0) {
+			fprintf(stderr, "%s: a pixel written twice passed\n", name);
+			bad++;
+		}
+	}
+	free(img);
+	free(depth);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
-	bool ref_only = argc >= 3 && !strcmp(argv[1], "--reference-only");
+	bool self = argc >= 3 && !strcmp(argv[1], "--self-check");
+	bool ref_only = self || (argc >= 3 && !strcmp(argv[1], "--reference-only"));
 	if (!ref_only && argc < 4) {
-		fprintf(stderr, "usage: %s VS.o PS.o OUTDIR [SIZE] | --reference-only OUTDIR [SIZE]\n", argv[0]);
+		fprintf(stderr, "usage: %s VS.o PS.o OUTDIR [SIZE] | --reference-only OUTDIR [SIZE] | --self-check OUTDIR "
+			"[SIZE]\n", argv[0]);
 		return 2;
 	}
 	const char *outdir = ref_only ? argv[2] : argv[3];
 	const char *size_arg = ref_only ? (argc > 3 ? argv[3] : NULL) : (argc > 4 ? argv[4] : NULL);
 	uint32_t size = size_arg ? (uint32_t)strtoul(size_arg, NULL, 0) : 128;
-	static const char *const names[2] = { "scene", "coverage" };
+	static const struct { const char *name; gfx_scene_kind kind; ref_format format; } runs[3] = {
+		{ "scene", GFX_SCENE_MAIN, REF_FMT_R8G8B8A8_UNORM },
+		{ "coverage", GFX_SCENE_COVERAGE, REF_FMT_R8G8B8A8_UNORM },
+		{ "scene_float", GFX_SCENE_MAIN, REF_FMT_R32G32B32A32_FLOAT },
+	};
 	char err[256];
 	int bad = 0;
 	t_ctx c;
@@ -347,28 +443,39 @@ int main(int argc, char **argv)
 		ps = shader(argv[2], &ps_code);
 		t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
 	}
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
+		const char *name = runs[k].name;
 		gfx_scene sc;
-		if (gfx_scene_build(&sc, (gfx_scene_kind)k, size, err, sizeof(err)))
+		if (gfx_scene_build(&sc, runs[k].kind, size, err, sizeof(err)))
 			FAILF("%s", err);
 		ref_target ref;
 		ref_stats st;
 		memset(&st, 0, sizeof(st));
-		if (gfx_scene_render(&sc, REF_FMT_R8G8B8A8_UNORM, &ref, &st, err, sizeof(err)))
+		if (gfx_scene_render(&sc, runs[k].format, &ref, &st, err, sizeof(err)))
 			FAILF("%s", err);
 		printf("%s: %u vertices, %llu triangles: %llu clipped, %llu culled, %llu fragments, %llu written\n",
-		       names[k], sc.num_vertices, (unsigned long long)st.triangles, (unsigned long long)st.clipped,
+		       name, sc.num_vertices, (unsigned long long)st.triangles, (unsigned long long)st.clipped,
 		       (unsigned long long)st.culled, (unsigned long long)st.fragments, (unsigned long long)st.written);
-		bad += check_reference(names[k], &sc, &ref);
-		if (ref_only) {
-			write_png(outdir, names[k], "ref", ref.rgba8, sc.width, sc.height);
+		bad += check_reference(name, &sc, &ref);
+		size_t n = (size_t)sc.width * sc.height;
+		if (self) {
+			bad += self_check(outdir, &sc, &ref, name);
+		} else if (ref_only) {
+			uint8_t *ref8 = malloc(4 * n);
+			if (!ref8)
+				FAILF("out of memory");
+			if (ref.rgba32f)
+				to_rgba8(ref8, ref.rgba32f, n);
+			else
+				memcpy(ref8, ref.rgba8, 4 * n);
+			write_png(outdir, name, "ref", ref8, sc.width, sc.height);
+			free(ref8);
 		} else {
-			size_t n = (size_t)sc.width * sc.height;
-			uint8_t *rgba = calloc(n, 4);
+			void *rgba = calloc(n, 16);
 			float *depth = calloc(n, sizeof(float));
 			if (!rgba || !depth)
 				FAILF("out of memory");
-			int rc = render_gpu(&c, &sc, vs, ps, rgba, depth);
+			int rc = render_gpu(&c, &sc, vs, ps, runs[k].format, rgba, depth);
 			if (rc == 77) {
 				free(rgba);
 				free(depth);
@@ -379,7 +486,7 @@ int main(int argc, char **argv)
 				free(ps_code);
 				return 77;
 			}
-			bad += compare(outdir, names[k], &sc, &ref, rgba, depth);
+			bad += compare(outdir, name, &sc, &ref, rgba, depth);
 			free(rgba);
 			free(depth);
 		}
