@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifdef SCENE_HAVE_PNG
 /* examples/d3d12/scene/scene_png.c (libpng's simplified API), through its header */
@@ -427,6 +428,7 @@ int main(int argc, char **argv)
 	const char *outdir = ref_only ? argv[2] : argv[3];
 	const char *size_arg = ref_only ? (argc > 3 ? argv[3] : NULL) : (argc > 4 ? argv[4] : NULL);
 	uint32_t size = size_arg ? (uint32_t)strtoul(size_arg, NULL, 0) : 128;
+	mkdir(outdir, 0777);   /* the PNGs' folder; an existing one is fine */
 	static const struct { const char *name; gfx_scene_kind kind; ref_format format; } runs[3] = {
 		{ "scene", GFX_SCENE_MAIN, REF_FMT_R8G8B8A8_UNORM },
 		{ "coverage", GFX_SCENE_COVERAGE, REF_FMT_R8G8B8A8_UNORM },
