@@ -117,8 +117,9 @@ int ref_draw(ref_target *t, const ref_state *s, const ref_vertex *vertices, size
 	     const uint32_t *indices, size_t num_indices, ref_shader_fn shader, void *user, ref_stats *stats,
 	     char *err, size_t err_size);
 
-/* float -> UNORM8 as D3D converts: NaN to 0, clamp to [0, 1], scale by 255,
- * round to nearest. */
+/* float -> UNORM8 as the D3D11.3 specification's FLOAT -> UNORM rule
+ * states it: NaN to 0, clamp to [0, 1], scale by 255, add 0.5 and drop
+ * the fraction (round to nearest, halves up). */
 uint8_t ref_unorm8(float v);
 
 #endif
