@@ -65,6 +65,10 @@ static void write_png(const char *dir, const char *name, const char *kind, const
 static D3D12_SHADER_BYTECODE shader(const char *path, void **keep)
 {
 	size_t n = 0;
+	FILE *f = fopen(path, "rb");   /* t_read_file aborts on a missing file: say which one instead */
+	if (!f)
+		FAILF("%s: cannot open the shader", path);
+	fclose(f);
 	*keep = t_read_file(path, &n);
 	if (!*keep)
 		FAILF("%s: cannot read", path);
