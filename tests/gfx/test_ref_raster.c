@@ -463,6 +463,38 @@ static void scissor_and_huge(void **state)
 	ref_target_free(&t);
 }
 
+/* The viewport places NDC [-1, 1]^2 at TopLeftX/Y with Width/Height:
+ * (8, 4, 32, 16) gives exactly pixels 8..39 x 4..19 for a quad
+ * covering NDC, and its far right NDC corner (x = 1) lands on x = 40. */
+static void viewport_offset(void **state)
+{
+	(void)state;
+	ref_target t;
+	ref_state s;
+	open_target(&t, &s, REF_FMT_R8G8B8A8_UNORM);
+	s.vp_x = 8;
+	s.vp_y = 4;
+	s.vp_width = 32;
+	s.vp_height = 16;
+	ref_vertex v[4];
+	float ndc[4][2] = {{-1, 1}, {1, 1}, {1, -1}, {-1, -1}};
+	for (int k = 0; k < 4; k++) {
+		memset(&v[k], 0, sizeof(v[k]));
+		v[k].pos[0] = ndc[k][0];
+		v[k].pos[1] = ndc[k][1];
+		v[k].pos[3] = 1;
+	}
+	uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+	draw(&t, &s, v, 4, idx, 6);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			unsigned want = x >= 8 && x < 40 && y >= 4 && y < 20;
+			if (t.count[y * W + x] != want)
+				fail_msg("pixel (%d, %d) written %u times, want %u", x, y, t.count[y * W + x], want);
+		}
+	ref_target_free(&t);
+}
+
 /* Bad input gets a message naming the field, never a crash. */
 static void bad_input(void **state)
 {
@@ -575,6 +607,7 @@ int main(void)
 		cmocka_unit_test(snap_to_256th),
 		cmocka_unit_test(culling),
 		cmocka_unit_test(scissor_and_huge),
+		cmocka_unit_test(viewport_offset),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(scene_properties),
 	};
