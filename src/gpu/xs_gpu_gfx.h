@@ -138,7 +138,9 @@ typedef struct xs_gfx_raster_stats {
 /* Clips, culls, transforms and rasterizes one triangle, calling fn per quad
  * with at least one covered pixel (early Z applied and written when
  * early_z; otherwise cover ignores depth and the CB tests it at export).
- * prim_index is its draw-order index (strip winding alternates with it). */
+ * prim_index is its draw-order index; v[] comes in the order the VGT's
+ * prim_lane gives, which already makes a strip's odd triangles wind like
+ * the even ones, so the rasterizer does not flip them again. */
 void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], uint64_t prim_index,
 		       bool early_z, xs_gfx_quad_fn fn, void *user, xs_gfx_raster_stats *st);
 
@@ -157,8 +159,9 @@ bool xs_gfx_depth_compare(uint32_t zfunc, float z, float d);
 /* ---- CB: one pixel's export -------------------------------------------------- */
 /* Blends and writes MRT rt at (x, y) with the exported value (4 floats, or the
  * compressed f16 pairs unpacked by the caller) in primitive order (the caller
- * keeps the order). Late Z (z != NULL): tests and writes depth first and
- * returns false when the pixel fails. */
+ * keeps the order). Late Z (z != NULL): tests and writes depth first (z is
+ * clamped to the depth range) and returns false when the pixel fails; pass
+ * z with the pixel's first target only, NULL for the others. */
 bool xs_gfx_cb_write(const xs_gfx_state *s, xs_vm *vm, unsigned rt, int32_t x, int32_t y, const float c[4],
 		     const float *z);
 
