@@ -76,6 +76,9 @@ typedef struct xs_gfx_state {
 	xs_gfx_rt rt[XS_GFX_MAX_RT];
 	uint32_t cb_color_control;
 	float blend_const[4];     /* CB_BLEND_RED..ALPHA (BLEND_CONSTANT_*) */
+	uint32_t db_shader_control; /* DB_SHADER_CONTROL */
+	bool early_z;             /* depth may be tested and written before the PS: Z_ENABLE, and the PS
+				   * neither exports depth (Z_EXPORT_ENABLE) nor discards (KILL_ENABLE) */
 } xs_gfx_state;
 
 /* Decodes the queue's registers for a draw. XS_E_INVALID_ARG naming the
