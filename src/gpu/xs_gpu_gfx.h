@@ -82,8 +82,12 @@ typedef struct xs_gfx_state {
 } xs_gfx_state;
 
 /* Decodes the queue's registers for a draw. XS_E_INVALID_ARG naming the
- * register and field for state that cannot draw (a shader address 0, a
- * colour format xs12 does not model...). */
+ * register and field for state that cannot draw (a VS address 0; a PS
+ * address 0 is a draw without a pixel shader), XS_E_UNSUPPORTED for what
+ * xs12 does not model (a colour format, a primitive type...). The index
+ * fields come from the queue's INDEX_BASE / INDEX_BUFFER_SIZE / VGT_INDEX_TYPE:
+ * a draw then applies its packet's own figures with xs_gfx_state_set_draw
+ * (xs_gpu_priv.h), which also makes non-indexed draws auto-indexed. */
 xs_status xs_gfx_state_decode(const xs_gpu_queue_regs *regs, xs_gfx_state *s, xs_err *e);
 
 /* ---- VGT: vertices to VS batches --------------------------------------------- */
