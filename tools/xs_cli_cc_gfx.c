@@ -353,7 +353,8 @@ static void emit_ptr(FILE *o, const char *name, const char *lo, const char *hi, 
 	fprintf(o, "  %%%s.ptr = inttoptr i64 %%%s.i64 to ptr addrspace(%u)\n", name, name, as);
 }
 
-static void write_entry(FILE *o, const char *body_ir, const body_sig *s, const char *fn, bool ps, bool mesa)
+static void write_entry(FILE *o, const char *body_ir, const body_sig *s, const char *fn, bool ps, bool mesa,
+                        bool wave64)
 {
 	fprintf(o, "; the %s entry point xs12 cc generated for @%s (docs/graphics.md 1.5)\n", ps ? "PS" : "VS", fn);
 	copy_lines(o, body_ir, "target datalayout");
@@ -370,6 +371,8 @@ static void write_entry(FILE *o, const char *body_ir, const body_sig *s, const c
 		        "define amdgpu_vs void @vs(%si32 inreg %%vtx.lo, i32 inreg %%vtx.hi, i32 inreg %%rt.lo, "
 		        "i32 inreg %%rt.hi, i32 %%vertex_id, i32 %%vgpr1, i32 %%vgpr2, i32 %%instance_id) {\n",
 		        ring);
+		if (mesa && wave64)
+			fprintf(o, "  call void asm sideeffect \"s_mov_b64 exec, exec\", \"\"()  ; wave64 marker\n");
 		emit_ptr(o, "vtx", "vtx.lo", "vtx.hi", 4);
 		emit_ptr(o, "root", "rt.lo", "rt.hi", 1);
 		for (unsigned i = 0; i < nin; i++) {
@@ -398,6 +401,8 @@ static void write_entry(FILE *o, const char *body_ir, const body_sig *s, const c
 		        "<2 x float> %%linear_centroid, float %%line_stipple, float %%pos_x, float %%pos_y, "
 		        "float %%pos_z, float %%pos_w, i32 %%front_face) #0 {\n",
 		        ring);
+		if (mesa && wave64)
+			fprintf(o, "  call void asm sideeffect \"s_mov_b64 exec, exec\", \"\"()  ; wave64 marker\n");
 		emit_ptr(o, "root", "rt.lo", "rt.hi", 1);
 		fprintf(o, "  %%pi = extractelement <2 x float> %%persp_center, i32 0\n");
 		fprintf(o, "  %%pj = extractelement <2 x float> %%persp_center, i32 1\n");
@@ -490,7 +495,7 @@ int xs_cli_cc_gfx(bool ps, const char *src, bool mesa, bool wave64, int opt, con
 		fprintf(stderr, "xs12 cc: cannot write %s\n", wrap);
 		goto done;
 	}
-	write_entry(f, ir, &s, fn, ps, mesa);
+	write_entry(f, ir, &s, fn, ps, mesa, wave64);
 	if (fclose(f))
 		goto done;
 	printf("# %s: entry @%s generated for @%s in %s\n", src, ps ? "ps" : "vs", fn, wrap);

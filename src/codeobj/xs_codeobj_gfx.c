@@ -423,6 +423,7 @@ xs_status xs_gfx_shader_parse(const void *data, size_t size, const char *entry, 
 			                              g.sec[g.config].off, out, &rs, e);
 		if (!st) {
 			out->wave64 = mesa_code_is_wave64(out->image, out->entry_offset, out->code_size);
+			out->wave_size_assumed = !out->wave64;
 			uint32_t lanes = out->wave64 ? 64 : 32;
 			out->scratch_bytes_per_lane = out->scratch_bytes_per_wave / lanes;
 		}
