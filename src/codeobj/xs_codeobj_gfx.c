@@ -92,8 +92,11 @@ static xs_status read_sections(gelf *g, xs_err *e)
 {
 	const uint8_t *p = g->img;
 	xs_status st = xs_codeobj_elf_check_layout(p, g->size, e);
-	if (st)
-		return xs_err_set(e, XS_E_INVALID_ARG, "%s", e->msg);
+	if (st) {
+		char msg[sizeof(e->msg)];
+		snprintf(msg, sizeof(msg), "%s", e->msg);
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s", msg); /* the same kind as every gfx error */
+	}
 	uint64_t shoff = xs_codeobj_rd64(p + 40);
 	g->shnum = xs_codeobj_rd16(p + 60);
 	size_t shstr = xs_codeobj_rd16(p + 62);
