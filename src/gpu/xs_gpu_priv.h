@@ -149,6 +149,7 @@ typedef struct xs_gpu_wgp {
 typedef struct xs_gpu_ring {
 	bool used;
 	unsigned queue;
+	bool gfx;                /* the graphics pipe's ring (SPI_TMPRING_SIZE), not compute's */
 	uint32_t tmpring;
 	uint32_t slots, wavesize;
 	uint32_t in_use, peak;
@@ -328,6 +329,7 @@ struct xs_gpu {
 	bool tracing;
 	xs_gpu_trace trace;
 	uint32_t scratch_in_use; /* all rings, for the trace */
+	uint64_t cu_locked;      /* S4.5: CUs a graphics stage holds for a waiting wave (xs_gpu_spi_gfx.c) */
 };
 
 /* The bit that enables CU cu in its SE's COMPUTE_STATIC_THREAD_MGMT_SE*
@@ -353,6 +355,13 @@ void xs_gpu_spi_evict_all(xs_gpu *g);
 void xs_gpu_abandon_all(xs_gpu *g);
 void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);
 void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *ring);
+xs_gpu_ring *xs_gpu_ring_get(xs_gpu *g, unsigned queue, bool gfx, uint32_t tmpring, uint32_t slots,
+			     uint32_t wavesize);
+uint32_t xs_gpu_ring_slot_take(xs_gpu *g, xs_gpu_ring *r);
+void xs_gpu_ring_slot_give(xs_gpu *g, xs_gpu_ring *r, uint32_t slot);
+/* The resources of cu (and its WGP, or the ring) changed outside compute
+ * placement: compute's cached placement failures there are stale. */
+void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring);
 void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp);
 /* xs_gpu_sched.c: running waves */
 #define XS_GPU_MAX_THREADS 64
