@@ -432,13 +432,13 @@ bool xs_gfx_spi_deadlock(const xs_gfx_spi *s, uint32_t ps_pending, int ps_cause,
 	for (uint32_t k = 0; k < g->info->num_se; k++)
 		used += s->pc_used[k];
 	const xs_gfx_stage_cfg *vs = &s->cfg.st[XS_GPU_STAGE_VS], *ps = &s->cfg.st[XS_GPU_STAGE_PS];
-	uint32_t excluded = (uint32_t)__builtin_popcountll(g->cu_all & ~vs->cu_en);
-	uint32_t excluded_ps = (uint32_t)__builtin_popcountll(ps->cu_en & ~vs->cu_en);
+	/* What S4.2 asks about: CUs the PS may use that VS waves may not. */
+	uint32_t barred = (uint32_t)__builtin_popcountll(ps->cu_en & ~vs->cu_en);
 	char ex[96];
-	if (!excluded)
+	if (!barred)
 		snprintf(ex, sizeof(ex), "no CU excluded from VS");
 	else
-		snprintf(ex, sizeof(ex), "%u CUs excluded from VS (%u of them open to PS)", excluded, excluded_ps);
+		snprintf(ex, sizeof(ex), "%u of the PS's CUs excluded from VS", barred);
 	snprintf(buf, n,
 		 "deadlock (SPEC S4.2): %u VS waves wait at exp for parameter-cache space; the parameter cache holds "
 		 "%u/%u lines for %u VS waves whose %u PS waves cannot launch (no CU has room: %s); late-alloc limit "
