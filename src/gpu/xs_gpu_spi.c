@@ -407,6 +407,12 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 		   S_00045C_WGP_ID(c->cu_in_sa / di->cus_per_wgp) | S_00045C_SA_ID(c->sa % di->num_sa_per_se) |
 		   S_00045C_SE_ID(c->se);
 
+	xs_gpu_spi_wave_start(g, gw, lanes);
+}
+
+void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
+{
+	const xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
 	/* Timing: an SE's SPI starts one wave per se_launch_interval; the wave's
 	 * resources are held from placement on. */
 	gw->ready = g->now;
@@ -462,6 +468,8 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 	grp->id[1] = (uint32_t)((k / disp->dim[0]) % disp->dim[1]);
 	grp->id[2] = (uint32_t)(k / ((uint64_t)disp->dim[0] * disp->dim[1]));
 	grp->cu = cu;
+	grp->stage = XS_GPU_TRACE_CS;
+	grp->gfx = NULL;
 	grp->nwaves = grp->live = d->waves_per_group;
 	grp->at_barrier = 0;
 	if (d->lds_alloc) {
@@ -560,6 +568,11 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 			xs_gpu_disp *disp = &g->disp[i];
 			if (!disp->active || disp->next >= disp->total || queue_busy_before(g, disp))
 				continue;
+			if (disp->draw) {
+				if (g->draw_ops->launch(g, disp))
+					progress = true;
+				continue;
+			}
 			/* Every CU failed before and none changed: the same cause holds. */
 			if (!(disp->cu_unknown & disp->cu_cand))
 				continue;
@@ -618,6 +631,8 @@ static void barrier_release(xs_gpu *g, xs_gpu_group *grp);
 void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 {
 	xs_gpu_dispatch_result *r = disp->r;
+	if (disp->draw)
+		g->draw_ops->release(g, disp); /* its waves' records, the graphics ring, a CU lock */
 	note_resident(g, disp, 0, 0);
 	if (disp->blocked >= 0)
 		note_blocked(g, disp, -1);
@@ -658,6 +673,7 @@ void xs_gpu_spi_evict_all(xs_gpu *g)
 	g->nfree_groups = g->ngroups;
 	g->resident = 0;
 	g->scratch_in_use = 0;
+	g->cu_locked = 0;
 }
 
 /* A wave ends: it gives back what launch_group took (xs_gpu_spi_evict_all
@@ -667,6 +683,10 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 	const xs_devinfo *di = g->info;
 	xs_gpu_group *grp = gw->group;
 	xs_gpu_disp *disp = grp->disp;
+	if (disp->draw) {
+		g->draw_ops->wave_end(g, gw);
+		return;
+	}
 	const xs_spi_dispatch *d = &disp->d;
 	xs_gpu_simd *sm = &g->simd[gw->simd];
 	uint32_t wave_cu = gw->simd / di->simds_per_cu;
