@@ -33,6 +33,8 @@ typedef struct xs_gfx_rt {
 	uint32_t write_mask;      /* CB_TARGET_MASK nibble (R=1, G=2, B=4, A=8) */
 	uint32_t blend;           /* CB_BLENDn_CONTROL */
 	uint32_t export_format;   /* SPI_SHADER_COL_FORMAT nibble */
+	uint32_t comp_swap;       /* CB_COLORn_INFO.COMP_SWAP: SWAP_STD (RGBA in memory) or, RGBA8, SWAP_ALT (BGRA) */
+	uint32_t bpp;             /* bytes per pixel: 4 or 16 */
 } xs_gfx_rt;
 
 typedef struct xs_gfx_state {
@@ -73,6 +75,7 @@ typedef struct xs_gfx_state {
 	/* CB */
 	xs_gfx_rt rt[XS_GFX_MAX_RT];
 	uint32_t cb_color_control;
+	float blend_const[4];     /* CB_BLEND_RED..ALPHA (BLEND_CONSTANT_*) */
 } xs_gfx_state;
 
 /* Decodes the queue's registers for a draw. XS_E_INVALID_ARG naming the
@@ -139,6 +142,18 @@ typedef struct xs_gfx_raster_stats {
 void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], uint64_t prim_index,
 		       bool early_z, xs_gfx_quad_fn fn, void *user, xs_gfx_raster_stats *st);
 
+/* ---- DB: the depth test (xs_gpu_db.c) ----------------------------------------- */
+/* Depth z clamped to the viewport's [zmin, zmax] (D3D12: the depth range
+ * clamps the rasterized and the exported depth). */
+float xs_gfx_depth_clamp(const xs_gfx_state *s, float z);
+/* DB_DEPTH_CONTROL.ZFUNC of z against the buffer's value at (x, y), and when
+ * it passes and Z_WRITE_ENABLE, the write. True when the pixel survives
+ * (always, without a depth buffer or with Z_ENABLE 0; pixels outside the
+ * buffer pass and write nothing). */
+bool xs_gfx_depth_test(const xs_gfx_state *s, xs_vm *vm, int32_t x, int32_t y, float z);
+/* ZFUNC (V_028800_FRAG_*) applied: z against the stored d. */
+bool xs_gfx_depth_compare(uint32_t zfunc, float z, float d);
+
 /* ---- CB: one pixel's export -------------------------------------------------- */
 /* Blends and writes MRT rt at (x, y) with the exported value (4 floats, or the
  * compressed f16 pairs unpacked by the caller) in primitive order (the caller
@@ -150,5 +165,10 @@ bool xs_gfx_cb_write(const xs_gfx_state *s, xs_vm *vm, unsigned rt, int32_t x, i
 /* ---- XS_FILL (firmware clear) ------------------------------------------------ */
 xs_status xs_gfx_fill(xs_vm *vm, uint64_t va, uint32_t pitch, uint32_t row_bytes, uint32_t rows,
 		      const uint32_t *pattern, uint32_t pattern_dw, xs_err *e);
+/* The same, and *bad_va = the first address it could not write (the CP's
+ * page fault). Bad arguments: XS_E_INVALID_ARG naming the field; a write
+ * outside GPU memory: XS_E_DEVICE_REMOVED. */
+xs_status xs_gfx_fill_at(xs_vm *vm, uint64_t va, uint32_t pitch, uint32_t row_bytes, uint32_t rows,
+			 const uint32_t *pattern, uint32_t pattern_dw, uint64_t *bad_va, xs_err *e);
 
 #endif
