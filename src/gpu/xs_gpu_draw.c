@@ -127,6 +127,7 @@ static void wave_common(xs_gpu *g, xs_gpu_wave *gw, const xs_gfx_wave *hw, uint3
 		   S_00045C_WGP_ID(c->cu_in_sa / di->cus_per_wgp) | S_00045C_SA_ID(c->sa % di->num_sa_per_se) |
 		   S_00045C_SE_ID(c->se);
 	gw->scratch_slot = hw->scratch_slot;
+	gw->parked = false;
 	xs_gpu_spi_wave_start(g, gw, lanes);
 }
 
@@ -338,8 +339,12 @@ static void wake(xs_gpu *g, xs_gfx_wave **woken, uint32_t n)
 	for (uint32_t k = 0; k < n; k++) {
 		vs_rec *v = (vs_rec *)((char *)woken[k] - offsetof(vs_rec, hw));
 		xs_gpu_wave *gw = v->gw;
+		if (gw->w.status != XS_WAVE_EXP_WAIT)
+			continue; /* the exp has not run yet (it will find its lines) */
 		gw->w.status = XS_WAVE_READY;
-		if (g->timing) {
+		if (g->timing && gw->parked) {
+			/* else its PARK entry is still to issue, and it goes on then */
+			gw->parked = false;
 			gw->ready = g->now;
 			xs_gpu_evq_push(g, gw);
 		}
