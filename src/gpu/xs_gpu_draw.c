@@ -428,6 +428,8 @@ static int draw_export(void *user, xs_wave *w, const xs_isa_export *e)
 	(void)user; /* the wave's owner leads to its draw */
 	xs_gpu_wave *gw = w->owner;
 	xs_gpu_draw *d = draw_of(gw);
+	if (!d)
+		return -1; /* a compute wave: exp is for graphics stages */
 	if (gw->group->stage == XS_GPU_TRACE_VS) {
 		vs_rec *v = gw->group->gfx;
 		bool pos = e->tgt >= XS_EXP_TGT_POS0 && e->tgt < XS_EXP_TGT_POS0 + 4;

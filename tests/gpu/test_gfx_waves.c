@@ -103,6 +103,7 @@ typedef struct draw_opts {
 	bool small;              /* small.vs.ll (wave64, a quad per triangle) instead of tri.vs.ll */
 	uint32_t vs_vgprs;       /* 0: the shader's; else the VGPRs RSRC1_VS asks for */
 	uint32_t params;         /* SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1 (0: 1) */
+	uint32_t tmpring;        /* with it, both stages get SCRATCH_EN (the shaders ignore their offset) */
 } draw_opts;
 
 /* Programs the pipe and draws; returns the draw's result. */
@@ -119,9 +120,12 @@ static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_e
 	xs_pm4_set_sh_reg1(b, R_00B020_SPI_SHADER_PGM_LO_PS, (uint32_t)(ps >> 8));
 	xs_pm4_set_sh_reg1(b, R_00B024_SPI_SHADER_PGM_HI_PS, (uint32_t)(ps >> 40));
 	xs_pm4_set_sh_reg1(b, R_00B128_SPI_SHADER_PGM_RSRC1_VS, vs_rsrc1);
-	xs_pm4_set_sh_reg1(b, R_00B12C_SPI_SHADER_PGM_RSRC2_VS, vsh->rsrc2 | S_00B12C_USER_SGPR(6));
+	xs_pm4_set_sh_reg1(b, R_00B12C_SPI_SHADER_PGM_RSRC2_VS,
+			   vsh->rsrc2 | S_00B12C_USER_SGPR(6) | S_00B12C_SCRATCH_EN(o->tmpring != 0));
 	xs_pm4_set_sh_reg1(b, R_00B028_SPI_SHADER_PGM_RSRC1_PS, f->ps.rsrc1);
-	xs_pm4_set_sh_reg1(b, R_00B02C_SPI_SHADER_PGM_RSRC2_PS, f->ps.rsrc2 | S_00B02C_USER_SGPR(4));
+	xs_pm4_set_sh_reg1(b, R_00B02C_SPI_SHADER_PGM_RSRC2_PS,
+			   f->ps.rsrc2 | S_00B02C_USER_SGPR(4) | S_00B02C_SCRATCH_EN(o->tmpring != 0));
+	ctx1(f, R_0286E8_SPI_TMPRING_SIZE, o->tmpring);
 	xs_pm4_set_sh_reg1(b, R_00B118_SPI_SHADER_PGM_RSRC3_VS, S_00B01C_CU_EN(o->vs_cu_en));
 	xs_pm4_set_sh_reg1(b, R_00B01C_SPI_SHADER_PGM_RSRC3_PS, S_00B01C_CU_EN(o->ps_cu_en));
 	xs_pm4_set_sh_reg1(b, R_00B11C_SPI_SHADER_LATE_ALLOC_VS, S_00B11C_LIMIT(o->late));
@@ -279,13 +283,19 @@ static void many_triangles_masks(void **state)
  * SIMD), VS and PS on CUs 0..2 of every SA (12 VS places per SA), 8
  * parameters (63 vertices x 8 = 504 lines a batch: two batches fill an SE),
  * LATE_ALLOC_VS.LIMIT = ceil(M / 2). */
-static xs_status s42(fx *f, uint32_t m, uint32_t vs_cu_en, xs_gpu_dispatch_result *r, xs_err *e)
+static xs_status s42_on(fx *f, uint32_t m, uint32_t vs_cu_en, uint32_t tmpring, bool timing,
+			xs_gpu_dispatch_result *r, xs_err *e)
 {
-	xs_gpu_set_timing(f->gpu, true);
+	xs_gpu_set_timing(f->gpu, timing);
 	clear_rt(f);
 	draw_opts o = { .vs_cu_en = vs_cu_en, .ps_cu_en = 0x7, .late = (m + 1) / 2, .tris = 2000, .small = true,
-			.vs_vgprs = 256, .params = 8 };
+			.vs_vgprs = 256, .params = 8, .tmpring = tmpring };
 	return draw(f, &o, r, e);
+}
+
+static xs_status s42(fx *f, uint32_t m, uint32_t vs_cu_en, xs_gpu_dispatch_result *r, xs_err *e)
+{
+	return s42_on(f, m, vs_cu_en, 0, true, r, e);
 }
 
 static void s42_m23_deadlocks(void **state)
@@ -337,6 +347,41 @@ static void s42_m23_vs_barred_completes(void **state)
 	assert_int_equal(r.gfx.pixels_written, 2000); /* one centre each: (1.5, 0.5) and (0.5, 1.5) lie on the bottom-right edge (top-left rule) */
 }
 
+/* The same in functional mode, and twice in timing mode: the same cycles. */
+static void s42_functional_and_deterministic(void **state)
+{
+	fx *f = *state;
+	xs_gpu_dispatch_result r = { 0 }, r2 = { 0 };
+	xs_err e = { 0 };
+	assert_int_equal(s42_on(f, 22, 0x7, 0, false, &r, &e), XS_OK);
+	assert_int_equal(r.gfx.pixels_written, 2000);
+	assert_int_equal(s42(f, 22, 0x7, &r, &e), XS_OK);
+	assert_int_equal(s42(f, 22, 0x7, &r2, &e), XS_OK);
+	assert_int_equal(r.cycles, r2.cycles);
+	assert_int_equal(r.gfx.exp_stall_cycles, r2.gfx.exp_stall_cycles);
+	assert_int_equal(r.gfx.late_alloc_waves, r2.gfx.late_alloc_waves);
+}
+
+/* Scratch (S1.12's 8-slot ring): late VS waves hold the slots the PS waves
+ * need, so a VS CU mask does not help; late alloc off does (Mesa's rule). */
+static void s42_scratch(void **state)
+{
+	fx *f = *state;
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	uint32_t ring = S_00B860_WAVES(8) | S_00B860_WAVESIZE(1);
+	assert_int_equal(s42_on(f, 0, 0x3, ring, true, &r, &e), XS_OK);
+	assert_int_equal(r.gfx.pixels_written, 2000);
+	assert_int_equal(r.gfx.late_alloc_waves, 0);
+	assert_int_equal(r.gfx.peak_scratch_slots, 8);
+	xs_status st = s42_on(f, 23, 0x3, ring, true, &r, &e);
+	printf("# %s\n", e.msg);
+	assert_int_equal(st, XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "deadlock (SPEC S4.2)"));
+	assert_non_null(strstr(e.msg, "no CU has room: scratch-ring slots"));
+	assert_non_null(strstr(e.msg, "of the PS's CUs excluded from VS"));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 4) {
@@ -352,7 +397,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(many_triangles_masks),
 		cmocka_unit_test(s42_m22_completes),
 		cmocka_unit_test(s42_m23_vs_barred_completes),
-		cmocka_unit_test(s42_m23_deadlocks), /* last: it removes the device */
+		cmocka_unit_test(s42_functional_and_deterministic),
+		cmocka_unit_test(s42_scratch),       /* removes the device: work after it still runs */
+		cmocka_unit_test(s42_m23_deadlocks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
