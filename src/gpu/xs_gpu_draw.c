@@ -416,8 +416,14 @@ static bool draw_launch(xs_gpu *g, xs_gpu_disp *disp)
 		vs_lines_maybe_free(g, d, v);
 		any = true;
 	}
-	if (all_launched(d))
+	if (all_launched(d)) {
 		disp->next = disp->total;
+		if (d->ps_commit == d->ps_tail && disp->groups_live == 0) {
+			/* nothing left to run (a draw of no whole primitive) */
+			xs_gpu_disp_finish(g, disp);
+			return true;
+		}
+	}
 	return any;
 }
 

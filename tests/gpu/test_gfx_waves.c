@@ -104,6 +104,7 @@ typedef struct draw_opts {
 	uint32_t vs_vgprs;       /* 0: the shader's; else the VGPRs RSRC1_VS asks for */
 	uint32_t params;         /* SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1 (0: 1) */
 	uint32_t tmpring;        /* with it, both stages get SCRATCH_EN (the shaders ignore their offset) */
+	uint32_t count;          /* vertices, when not 3 x tris */
 } draw_opts;
 
 /* Programs the pipe and draws; returns the draw's result. */
@@ -165,7 +166,7 @@ static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_e
 	xs_pm4_set_uconfig_reg(b, R_030908_VGT_PRIMITIVE_TYPE, &v, 1);
 	v = 1;
 	xs_pm4_emit_pkt3(b, PKT3_NUM_INSTANCES, &v, 1, 0);
-	uint32_t body[2] = { 3 * o->tris, S_0287F0_SOURCE_SELECT(2) }; /* DI_SRC_SEL_AUTO_INDEX */
+	uint32_t body[2] = { o->count ? o->count : 3 * o->tris, S_0287F0_SOURCE_SELECT(2) }; /* DI_SRC_SEL_AUTO_INDEX */
 	xs_pm4_emit_pkt3(b, PKT3_DRAW_INDEX_AUTO, body, 2, 0);
 	assert_false(xs_pm4_builder_failed(b));
 	uint64_t va = upload(f, b->dw, b->cdw * 4);
@@ -238,12 +239,36 @@ static void one_triangle(void **state, bool timing)
 
 static void triangle_timing(void **state)
 {
+	fx *f = *state;
+	xs_gpu_trace_enable(f->gpu, true);
 	one_triangle(state, true);
+	/* the trace gives each wave its stage: 1 VS wave, then 8 PS waves */
+	const xs_gpu_trace *t = xs_gpu_trace_get(f->gpu);
+	uint32_t n[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < t->nwaves; i++)
+		n[t->waves[i].stage < 3 ? t->waves[i].stage : 0]++;
+	assert_int_equal(n[XS_GPU_TRACE_CS], 0);
+	assert_int_equal(n[XS_GPU_TRACE_VS], 1);
+	assert_int_equal(n[XS_GPU_TRACE_PS], 8);
+	xs_gpu_trace_enable(f->gpu, false);
 }
 
 static void triangle_functional(void **state)
 {
 	one_triangle(state, false);
+}
+
+/* Two vertices make no triangle: the draw ends with no wave. */
+static void empty_draw(void **state)
+{
+	fx *f = *state;
+	xs_gpu_set_timing(f->gpu, true);
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .count = 2 };
+	assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+	assert_int_equal(r.waves_launched, 0);
+	assert_true(r.gfx.is_draw);
 }
 
 /* Many triangles: VS batches keep order; the later ones overwrite the same
@@ -395,6 +420,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(triangle_timing),
 		cmocka_unit_test(triangle_functional),
 		cmocka_unit_test(many_triangles_masks),
+		cmocka_unit_test(empty_draw),
 		cmocka_unit_test(s42_m22_completes),
 		cmocka_unit_test(s42_m23_vs_barred_completes),
 		cmocka_unit_test(s42_functional_and_deterministic),
