@@ -186,7 +186,8 @@ static void vs_start(xs_gpu *g, xs_gpu_draw *d, vs_rec *v)
 		xs_gpu_evq_push(g, gw);
 }
 
-/* SPI_PS_INPUT_ADDR slots: VGPRs each takes (graphics-shaders facts, docs/graphics.md 1.2). */
+/* SPI_PS_INPUT_ADDR slots 0..15 in order, and the VGPRs each takes: LLVM packs the
+ * PS input arguments so (docs/graphics.md 1.2). */
 static const uint8_t ps_slot_vgprs[16] = { 2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 
 static float f_of(uint32_t u)
