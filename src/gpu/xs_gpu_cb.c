@@ -19,9 +19,12 @@ static float clamp01(float v)
 	return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f; /* NaN -> 0 */
 }
 
+/* Exact: the float's value times 255, rounded in double (the product of a
+ * float and 255 is exact there; fp32 would round 0.9f x 255 up to .5). A
+ * product is never exactly k + 0.5, so nearest-even and half-up agree. */
 static uint8_t to_unorm8(float v)
 {
-	return (uint8_t)floorf(clamp01(v) * 255.0f + 0.5f);
+	return (uint8_t)floor((double)clamp01(v) * 255.0 + 0.5);
 }
 
 /* One blend factor (V_028780_BLEND_*) for component k (3 = alpha). */

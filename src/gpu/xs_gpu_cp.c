@@ -332,8 +332,8 @@ static bool is_draw(unsigned op)
  * StartInstance go to the user-data registers base_vtx_loc / start_inst_loc
  * name, and StartVertex becomes VGT_INDX_OFFSET, the auto index's start
  * [model]. */
-static xs_status cp_draw(xs_gpu *g, unsigned q, const xs_gpu_cp_ib *ib, const xs_pm4_packet *p,
-			 xs_gpu_draw_args *a, xs_err *e)
+xs_status xs_gpu_cp_draw_args(xs_gpu *g, unsigned q, uint64_t ib_va, const xs_pm4_packet *p, xs_gpu_draw_args *a,
+			     xs_err *e)
 {
 	const uint32_t *b = p->body;
 	xs_gpu_queue_regs *regs = &g->queue[q];
@@ -341,7 +341,7 @@ static xs_status cp_draw(xs_gpu *g, unsigned q, const xs_gpu_cp_ib *ib, const xs
 				 .instance_count = *uconfig_reg(g, q, R_030934_VGT_NUM_INSTANCES) };
 	if (q != 0)
 		return xs_err_set(e, XS_E_INVALID_ARG, "queue %u: IB 0x%llx dword %zu: %s on a compute queue: draws "
-				  "run on queue 0, the graphics ring", q, (unsigned long long)ib->va, p->index,
+				  "run on queue 0, the graphics ring", q, (unsigned long long)ib_va, p->index,
 				  p->info->name);
 	a->indexed = p->opcode == PKT3_DRAW_INDEX_2 || p->opcode == PKT3_DRAW_INDEX_INDIRECT;
 	a->indirect = p->opcode == PKT3_DRAW_INDIRECT || p->opcode == PKT3_DRAW_INDEX_INDIRECT;
@@ -351,7 +351,7 @@ static xs_status cp_draw(xs_gpu *g, unsigned q, const xs_gpu_cp_ib *ib, const xs
 		if (t != V_03090C_VGT_INDEX_16 && t != V_03090C_VGT_INDEX_32)
 			return xs_err_set(e, XS_E_INVALID_ARG, "queue %u: IB 0x%llx dword %zu: %s with VGT_INDEX_TYPE."
 					  "INDEX_TYPE %u: xs12 draws 16-bit (0) and 32-bit (1) indices", q,
-					  (unsigned long long)ib->va, p->index, p->info->name, t);
+					  (unsigned long long)ib_va, p->index, p->info->name, t);
 		a->index_size = t == V_03090C_VGT_INDEX_16 ? 2 : 4;
 	}
 	switch (p->opcode) {
@@ -683,7 +683,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 				return XS_OK;
 			}
 			xs_gpu_draw_args a;
-			if ((st = cp_draw(g, q, ib, &p, &a, e)))
+			if ((st = xs_gpu_cp_draw_args(g, q, ib->va, &p, &a, e)))
 				return st;
 			xs_gpu_dispatch_result *res = cp->next_result < cp->nresults ? &cp->results[cp->next_result]
 										      : &cp->scratch_result;

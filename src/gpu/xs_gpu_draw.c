@@ -743,7 +743,7 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 		return XS_OK;
 	}
 	xs_gfx_vgt_init(&d->vgt, &d->s, g->vm, a->count, d->s.vs_w32 ? 32 : 64);
-	d->early_z = d->s.z_export_format == 0; /* a PS that exports depth tests it late */
+	d->early_z = d->s.early_z; /* DB_SHADER_CONTROL: a PS that exports depth (or kills) tests it late */
 	d->blocked[0] = d->blocked[1] = -1;
 	memset(disp, 0, sizeof(*disp));
 	disp->active = true;

@@ -76,11 +76,18 @@ typedef struct xs_gfx_state {
 	xs_gfx_rt rt[XS_GFX_MAX_RT];
 	uint32_t cb_color_control;
 	float blend_const[4];     /* CB_BLEND_RED..ALPHA (BLEND_CONSTANT_*) */
+	uint32_t db_shader_control; /* DB_SHADER_CONTROL */
+	bool early_z;             /* depth may be tested and written before the PS: Z_ENABLE, and the PS
+				   * neither exports depth (Z_EXPORT_ENABLE) nor discards (KILL_ENABLE) */
 } xs_gfx_state;
 
 /* Decodes the queue's registers for a draw. XS_E_INVALID_ARG naming the
- * register and field for state that cannot draw (a shader address 0, a
- * colour format xs12 does not model...). */
+ * register and field for state that cannot draw (a VS address 0; a PS
+ * address 0 is a draw without a pixel shader), XS_E_UNSUPPORTED for what
+ * xs12 does not model (a colour format, a primitive type...). The index
+ * fields come from the queue's INDEX_BASE / INDEX_BUFFER_SIZE / VGT_INDEX_TYPE:
+ * a draw then applies its packet's own figures with xs_gfx_state_set_draw
+ * (xs_gpu_priv.h), which also makes non-indexed draws auto-indexed. */
 xs_status xs_gfx_state_decode(const xs_gpu_queue_regs *regs, xs_gfx_state *s, xs_err *e);
 
 /* ---- VGT: vertices to VS batches --------------------------------------------- */
@@ -138,7 +145,9 @@ typedef struct xs_gfx_raster_stats {
 /* Clips, culls, transforms and rasterizes one triangle, calling fn per quad
  * with at least one covered pixel (early Z applied and written when
  * early_z; otherwise cover ignores depth and the CB tests it at export).
- * prim_index is its draw-order index (strip winding alternates with it). */
+ * prim_index is its draw-order index; v[] comes in the order the VGT's
+ * prim_lane gives, which already makes a strip's odd triangles wind like
+ * the even ones, so the rasterizer does not flip them again. */
 void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], uint64_t prim_index,
 		       bool early_z, xs_gfx_quad_fn fn, void *user, xs_gfx_raster_stats *st);
 
@@ -157,8 +166,9 @@ bool xs_gfx_depth_compare(uint32_t zfunc, float z, float d);
 /* ---- CB: one pixel's export -------------------------------------------------- */
 /* Blends and writes MRT rt at (x, y) with the exported value (4 floats, or the
  * compressed f16 pairs unpacked by the caller) in primitive order (the caller
- * keeps the order). Late Z (z != NULL): tests and writes depth first and
- * returns false when the pixel fails. */
+ * keeps the order). Late Z (z != NULL): tests and writes depth first (z is
+ * clamped to the depth range) and returns false when the pixel fails; pass
+ * z with the pixel's first target only, NULL for the others. */
 bool xs_gfx_cb_write(const xs_gfx_state *s, xs_vm *vm, unsigned rt, int32_t x, int32_t y, const float c[4],
 		     const float *z);
 

@@ -205,6 +205,10 @@ xs_status xs_gfx_state_decode(const xs_gpu_queue_regs *r, xs_gfx_state *s, xs_er
 		s->z_pitch = xs_hw_linear_pitch(s->z_width, 4);
 	}
 
+	s->db_shader_control = ctx(r, R_02880C_DB_SHADER_CONTROL);
+	s->early_z = s->z_enable && !G_02880C_Z_EXPORT_ENABLE(s->db_shader_control) &&
+		     !G_02880C_KILL_ENABLE(s->db_shader_control);
+
 	/* CB */
 	s->cb_color_control = ctx(r, R_028808_CB_COLOR_CONTROL);
 	for (int k = 0; k < 4; k++)

@@ -428,6 +428,11 @@ typedef struct xs_gpu_draw_args {
  * that cannot draw. */
 xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs_gpu_dispatch_result *r,
 			    xs_err *e);
+/* xs_gpu_cp.c: a DRAW_* packet's arguments (reading indirect ones from
+ * memory and writing the registers the indirect forms set), as the CP
+ * gives them to xs_gpu_draw_begin. ib_va is for messages. */
+xs_status xs_gpu_cp_draw_args(xs_gpu *g, unsigned q, uint64_t ib_va, const xs_pm4_packet *p, xs_gpu_draw_args *a,
+			      xs_err *e);
 struct xs_gfx_state;
 /* Puts the draw's own figures into a decoded state: index address, bound,
  * size, instance count, VGT_INDX_OFFSET for indirect draws. */
