@@ -215,6 +215,29 @@ typedef struct XS12_DISPATCH_STATISTICS {
 HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandList *pList, UINT Index,
 					 XS12_DISPATCH_STATISTICS *pStatistics);
 
+/* What the GPU model measured for one draw of a command list's latest
+ * execution: the index-th Draw*Instanced (or draw of an ExecuteIndirect) of
+ * the list, in recording order; the same availability rules as
+ * XS12GetDispatchStatistics. The graphics pipe's observables
+ * (docs/graphics.md section 3.8): the SPEC S4 figures per stage. */
+typedef struct XS12_DRAW_STATISTICS {
+	UINT64 StartCycle, EndCycle, Cycles;
+	double Microseconds;
+	UINT64 Vertices, Primitives, PrimitivesCulled, PrimitivesClipped;
+	UINT64 Quads, PixelsShaded, PixelsWritten, QuadsDepthKilled;
+	UINT64 VSWaves, PSWaves;                /* launched */
+	UINT PeakVSWaves, PeakPSWaves;           /* resident at once (S4.4) */
+	UINT64 VSCuMask, PSCuMask;               /* bit per CU (chip-wide) that ran a wave of the stage (S4.3) */
+	UINT LateAllocWaves;                     /* VS waves launched without parameter-cache space (S4.1) */
+	UINT PeakLateWaiting;                    /* of those, waiting at their first exp at once */
+	UINT64 ExpStallCycles;                   /* wave-cycles VS waves waited at exp (S4.1) */
+	UINT ParameterCacheLines, PeakParameterCacheLines;
+	UINT64 CuLockEvents, CuLockCycles;       /* S4.5 */
+	UINT ScratchSlots, PeakScratchSlots;     /* of the graphics ring (SPI_TMPRING_SIZE) */
+} XS12_DRAW_STATISTICS;
+
+HRESULT WINAPI XS12GetDrawStatistics(ID3D12GraphicsCommandList *pList, UINT Index, XS12_DRAW_STATISTICS *pStatistics);
+
 /* The CS bytecode of a pipeline that picks one kernel of a code object
  * with several: D3D12_SHADER_BYTECODE { &kb, sizeof(kb) }. */
 #define XS12_KERNEL_BYTECODE_MAGIC 0x42534b58u /* "XKSB" */

@@ -72,6 +72,26 @@ void d3d12_exec_fini(d3d12_device *d)
 	free(d->execs);
 }
 
+/* The list's latest execution whose results are in (the caller holds
+ * submit_lock), and the index-th result of the kind asked for: results are
+ * in packet order, dispatches and draws mixed (xs_gpu_gfx_stats.is_draw). */
+static HRESULT find_result(d3d12_list *l, UINT index, bool draw, const xs_gpu_dispatch_result **out)
+{
+	d3d12_device *d = l->obj.device;
+	const d3d12_exec *x = NULL;
+	for (UINT i = 0; i < d->nexecs; i++)
+		if (d->execs[i].list_id == l->id && !d->execs[i].superseded)
+			x = &d->execs[i];
+	if (!x || xs_rt_queue_done(d->rt, x->hw) < x->seq)
+		return DXGI_ERROR_NOT_CURRENTLY_AVAILABLE;
+	for (UINT i = 0, k = 0; i < x->n; i++)
+		if (x->res[i].gfx.is_draw == draw && k++ == index) {
+			*out = &x->res[i];
+			return S_OK;
+		}
+	return E_INVALIDARG;
+}
+
 XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandList *list, UINT index,
 							 XS12_DISPATCH_STATISTICS *out)
 {
@@ -81,17 +101,9 @@ XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandLi
 	d3d12_device *d = l->obj.device;
 	xs_rt_poll(d->rt); /* the host looks: the GPU runs */
 	pthread_mutex_lock(&d->submit_lock);
-	const d3d12_exec *x = NULL;
-	for (UINT i = 0; i < d->nexecs; i++)
-		if (d->execs[i].list_id == l->id && !d->execs[i].superseded)
-			x = &d->execs[i];
-	HRESULT hr = S_OK;
-	if (!x || xs_rt_queue_done(d->rt, x->hw) < x->seq)
-		hr = DXGI_ERROR_NOT_CURRENTLY_AVAILABLE;
-	else if (index >= x->n)
-		hr = E_INVALIDARG;
+	const xs_gpu_dispatch_result *r = NULL;
+	HRESULT hr = find_result(l, index, false, &r);
 	if (hr == S_OK) {
-		const xs_gpu_dispatch_result *r = &x->res[index];
 		memset(out, 0, sizeof(*out));
 		out->StartCycle = r->start_cycle;
 		out->EndCycle = r->end_cycle;
@@ -106,6 +118,52 @@ XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandLi
 		out->PeakScratchSlots = r->peak_scratch_slots;
 		_Static_assert(sizeof(out->WaitCycles) == sizeof(r->wait_cycles), "wait causes");
 		memcpy(out->WaitCycles, r->wait_cycles, sizeof(out->WaitCycles));
+	}
+	pthread_mutex_unlock(&d->submit_lock);
+	return hr;
+}
+
+XS_D3D12_EXPORT HRESULT WINAPI XS12GetDrawStatistics(ID3D12GraphicsCommandList *list, UINT index,
+						     XS12_DRAW_STATISTICS *out)
+{
+	d3d12_list *l = d3d12_list_from_command_list((ID3D12CommandList *)list);
+	if (!l || !out)
+		return E_INVALIDARG;
+	d3d12_device *d = l->obj.device;
+	xs_rt_poll(d->rt);
+	pthread_mutex_lock(&d->submit_lock);
+	const xs_gpu_dispatch_result *r = NULL;
+	HRESULT hr = find_result(l, index, true, &r);
+	if (hr == S_OK) {
+		const xs_gpu_gfx_stats *g = &r->gfx;
+		memset(out, 0, sizeof(*out));
+		out->StartCycle = r->start_cycle;
+		out->EndCycle = r->end_cycle;
+		out->Cycles = r->cycles;
+		out->Microseconds = (double)r->cycles / d->rt->info->sclk_mhz;
+		out->Vertices = g->vertices;
+		out->Primitives = g->primitives;
+		out->PrimitivesCulled = g->prims_culled;
+		out->PrimitivesClipped = g->prims_clipped;
+		out->Quads = g->quads;
+		out->PixelsShaded = g->pixels_shaded;
+		out->PixelsWritten = g->pixels_written;
+		out->QuadsDepthKilled = g->quads_depth_killed;
+		out->VSWaves = g->waves[XS_GPU_STAGE_VS];
+		out->PSWaves = g->waves[XS_GPU_STAGE_PS];
+		out->PeakVSWaves = g->peak_waves[XS_GPU_STAGE_VS];
+		out->PeakPSWaves = g->peak_waves[XS_GPU_STAGE_PS];
+		out->VSCuMask = g->cu_used[XS_GPU_STAGE_VS];
+		out->PSCuMask = g->cu_used[XS_GPU_STAGE_PS];
+		out->LateAllocWaves = g->late_alloc_waves;
+		out->PeakLateWaiting = g->peak_late_waiting;
+		out->ExpStallCycles = g->exp_stall_cycles;
+		out->ParameterCacheLines = g->pc_lines;
+		out->PeakParameterCacheLines = g->peak_pc_lines;
+		out->CuLockEvents = g->cu_lock_events;
+		out->CuLockCycles = g->cu_lock_cycles;
+		out->ScratchSlots = r->scratch_slots;
+		out->PeakScratchSlots = g->peak_scratch_slots;
 	}
 	pthread_mutex_unlock(&d->submit_lock);
 	return hr;

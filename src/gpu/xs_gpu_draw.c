@@ -717,6 +717,7 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 					vs_lanes, d->s.num_params, xs_gfx_pc_need(vs_lanes, d->s.num_params), cfg.pc_lines);
 		if (!st)
 			st = xs_gfx_spi_init(&d->spi, g, &cfg, &r->gfx, e);
+		r->scratch_slots = cfg.scratch_slots; /* usable slots of the graphics ring */
 	}
 	d->ps_cap = 64;
 	d->ps = st ? NULL : calloc(d->ps_cap, sizeof(*d->ps));
