@@ -11,6 +11,7 @@
  * list runs. The Xbox methods are in xs_d3d12_command_xbox.c.
  */
 #include "d3d12/xs_d3d12_private.h"
+#include "d3d12/xs_d3d12_limits.h"
 #include "d3d12/xs_d3d12_rt.h"
 #include "hw/xs_hw_pm4.h"
 
@@ -576,6 +577,7 @@ static void begin(d3d12_list *l, d3d12_allocator *a, d3d12_pipeline *pso)
 	l->compute_ring = l->graphics_ring = (xs_rt_ring){ 0 };
 	l->launch_set = false;
 	l->implicit_root_said = false;
+	d3d12_list_limits_reset(l); /* S4.6: each list starts from the defaults */
 	if ((l->pso = pso))
 		ID3D12PipelineState_AddRef(&pso->iface);
 	l->crumb = NULL;
@@ -622,6 +624,7 @@ static void STDMETHODCALLTYPE list_ClearState(ID3D12GraphicsCommandList6 *This, 
 	l->root_set = 0;
 	l->compute_ring = l->graphics_ring = (xs_rt_ring){ 0 };
 	l->launch_set = false;
+	d3d12_list_limits_reset(l);
 	if ((l->pso = pso ? d3d12_pipeline_from_iface(pso) : NULL))
 		ID3D12PipelineState_AddRef(pso);
 }

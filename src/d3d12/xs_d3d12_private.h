@@ -343,6 +343,16 @@ typedef struct d3d12_scratch_use {
 	char who[160];
 } d3d12_scratch_use;
 
+/* S4: the graphics shader limits as registers (xs_d3d12_limits.c). */
+/* The hardware stages with limit registers, in this order. */
+enum { D3D12_HW_VS, D3D12_HW_PS, D3D12_HW_GS, D3D12_HW_HS, D3D12_HW_STAGES };
+
+typedef struct d3d12_gfx_limits_regs {
+	uint32_t rsrc3[D3D12_HW_STAGES];   /* SPI_SHADER_PGM_RSRC3_*: CU_EN, WAVE_LIMIT, LOCK_LOW_THRESHOLD */
+	uint32_t rsrc4[D3D12_HW_STAGES];   /* SPI_SHADER_PGM_RSRC4_*: CU_EN of CUs 16..31 */
+	uint32_t late_alloc_limit;         /* SPI_SHADER_LATE_ALLOC_VS.LIMIT (wave64 waves per SA) */
+} d3d12_gfx_limits_regs;
+
 typedef struct d3d12_list {
 	ID3D12GraphicsCommandList6 iface; /* lpVtbl -> the official part of an ID3D12GraphicsCommandList6XVtbl */
 	d3d12_object obj;
@@ -382,6 +392,12 @@ typedef struct d3d12_list {
 	 * views, copies, indirect buffers), for RESOURCE_IN_USE at release */
 	uint64_t *used_va;
 	uint32_t nused, cap_used;
+	/* S4: the list's graphics shader limits (the defaults until
+	 * SetGraphicsShaderLimitsX), recorded at the call or the first draw;
+	 * late_alloc_now: the LIMIT last recorded (UINT32_MAX: none yet) */
+	d3d12_gfx_limits_regs gfx_limits;
+	bool gfx_limits_explicit;
+	uint32_t late_alloc_now;
 } d3d12_list;
 
 HRESULT d3d12_list_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, ID3D12CommandAllocator *alloc,
