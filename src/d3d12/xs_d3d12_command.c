@@ -804,6 +804,11 @@ static void STDMETHODCALLTYPE list_CopyBufferRegion(ID3D12GraphicsCommandList6 *
 	if (!recording(l, "CopyBufferRegion"))
 		return;
 	d3d12_resource *d = d3d12_resource_from_iface(dst), *s = d3d12_resource_from_iface(src);
+	if (d && s && (d->fmt || s->fmt)) {
+		d3d12_list_error(l, XS_MSG_COPY_RANGE, "CopyBufferRegion with a texture: copy textures with "
+				 "CopyTextureRegion or CopyResource");
+		return;
+	}
 	if (!d || !s || doff > d->desc.Width || n > d->desc.Width - doff || soff > s->desc.Width ||
 	    n > s->desc.Width - soff) {
 		d3d12_list_error(l, XS_MSG_COPY_RANGE, "CopyBufferRegion: %llu bytes from +%llu to +%llu lie outside the "
@@ -822,9 +827,21 @@ static void STDMETHODCALLTYPE list_CopyResource(ID3D12GraphicsCommandList6 *This
 {
 	d3d12_list *l = impl_from_ID3D12GraphicsCommandList6(This);
 	d3d12_resource *d = d3d12_resource_from_iface(dst), *s = d3d12_resource_from_iface(src);
-	if (!d || !s || d->desc.Width != s->desc.Width) {
+	if (d && s && d != s && d->fmt && s->fmt && d->fmt == s->fmt && d->desc.Width == s->desc.Width &&
+	    d->desc.Height == s->desc.Height) {
+		/* two textures of one layout: their memory is the same shape */
+		if (recording(l, "CopyResource")) {
+			xs_pm4_dma_data(&l->pm4, d->va, s->va, d->size);
+			d3d12_list_use(l, d->va);
+			d3d12_list_use(l, s->va);
+			d3d12_list_breadcrumb(l, D3D12_AUTO_BREADCRUMB_OP_COPYRESOURCE);
+		}
+		return;
+	}
+	if (!d || !s || d->fmt || s->fmt || d->desc.Width != s->desc.Width) {
 		if (recording(l, "CopyResource"))
-			d3d12_list_error(l, XS_MSG_COPY_RANGE, "CopyResource: two buffers of the same size");
+			d3d12_list_error(l, XS_MSG_COPY_RANGE, "CopyResource: two buffers of the same size, or two "
+					 "textures of the same format and size");
 		return;
 	}
 	list_CopyBufferRegion(This, dst, 0, src, 0, d->desc.Width);
@@ -934,6 +951,9 @@ const ID3D12GraphicsCommandList6XVtbl d3d12_list_vtbl = {
 		.SetComputeRootUnorderedAccessView = list_SetComputeRootUnorderedAccessView,
 		.ResourceBarrier = list_ResourceBarrier, .CopyBufferRegion = list_CopyBufferRegion,
 		.CopyResource = list_CopyResource, .ExecuteIndirect = list_ExecuteIndirect,
+		.CopyTextureRegion = d3d12_list_CopyTextureRegion,
+		.ClearRenderTargetView = d3d12_list_ClearRenderTargetView,
+		.ClearDepthStencilView = d3d12_list_ClearDepthStencilView,
 		.SetMarker = list_SetMarker, .BeginEvent = list_BeginEvent, .EndEvent = list_EndEvent,
 		.BeginQuery = d3d12_list_BeginQuery, .EndQuery = d3d12_list_EndQuery,
 		.ResolveQueryData = d3d12_list_ResolveQueryData,

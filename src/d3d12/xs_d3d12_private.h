@@ -219,6 +219,9 @@ typedef struct d3d12_resource {
 	D3D12_HEAP_PROPERTIES heap;
 	D3D12_HEAP_FLAGS heap_flags;
 	uint64_t va;
+	uint64_t size;                 /* bytes of GPU memory: Width, or a texture's rows */
+	uint64_t pitch;                /* textures: bytes per row (linear, 256-aligned) */
+	const struct d3d12_format *fmt; /* textures: the format (xs_d3d12_format.h) */
 	uint8_t *host;                 /* UPLOAD / READBACK: the mapping Map returns */
 	uint32_t map_count;
 	uint64_t last_use_seq[XS_GPU_MAX_QUEUES]; /* the last submission that used it, per hardware queue */
@@ -228,6 +231,35 @@ HRESULT d3d12_resource_create_committed(d3d12_device *d, const D3D12_HEAP_PROPER
 					const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES state, REFIID riid,
 					void **out);
 d3d12_resource *d3d12_resource_from_iface(ID3D12Resource *iface);
+struct d3d12_format;
+/* A 2D texture description xs12 takes (a message naming the member if not). */
+bool d3d12_texture_desc_check(d3d12_device *d, const D3D12_RESOURCE_DESC *desc, const char *method,
+			      const struct d3d12_format **out);
+
+/* ---- descriptor heaps and views (xs_d3d12_heap.c) --------------------------------- */
+
+#define D3D12_VIEW_STRIDE 64u           /* GetDescriptorHandleIncrementSize of RTV and DSV heaps */
+enum { D3D12_VIEW_RTV = 0x56545200u, D3D12_VIEW_DSV = 0x56534400u, D3D12_VIEW_NULL = 1 };
+
+/* A render-target or depth-stencil view: what a descriptor handle points at. */
+typedef struct d3d12_view {
+	uint32_t kind;                  /* D3D12_VIEW_RTV / _DSV; 0: no view (never written, or refused) */
+	uint32_t width, height;
+	const struct d3d12_format *fmt;
+	d3d12_resource *res;            /* not referenced: D3D12's descriptors hold no reference */
+	uint64_t va, pitch;
+} d3d12_view;
+
+HRESULT d3d12_descriptor_heap_create(d3d12_device *d, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **out);
+UINT d3d12_descriptor_increment(D3D12_DESCRIPTOR_HEAP_TYPE type);
+void STDMETHODCALLTYPE d3d12_device_CreateRenderTargetView(ID3D12Device5 *This, ID3D12Resource *res,
+							   const D3D12_RENDER_TARGET_VIEW_DESC *desc,
+							   D3D12_CPU_DESCRIPTOR_HANDLE h);
+void STDMETHODCALLTYPE d3d12_device_CreateDepthStencilView(ID3D12Device5 *This, ID3D12Resource *res,
+							   const D3D12_DEPTH_STENCIL_VIEW_DESC *desc,
+							   D3D12_CPU_DESCRIPTOR_HANDLE h);
+/* The view a handle holds, if of that kind (NULL: none, a null view, or another kind). */
+const d3d12_view *d3d12_view_get(D3D12_CPU_DESCRIPTOR_HANDLE h, uint32_t kind);
 
 /* ---- root signatures ----------------------------------------------------------------- */
 
@@ -445,6 +477,15 @@ void STDMETHODCALLTYPE d3d12_list_CopyRaytracingAccelerationStructure(ID3D12Grap
 bool d3d12_list_add_scratch_use(d3d12_list *l, const xs_rt_launch_info *info, const char *kernel);
 /* Releases the list's ray-tracing state object (xs_d3d12_command_rays.c). */
 void d3d12_list_drop_rays(d3d12_list *l);
+/* Texture copies and clears (xs_d3d12_command_copy.c). */
+void STDMETHODCALLTYPE d3d12_list_CopyTextureRegion(ID3D12GraphicsCommandList6 *This,
+						     const D3D12_TEXTURE_COPY_LOCATION *dst, UINT dx, UINT dy, UINT dz,
+						     const D3D12_TEXTURE_COPY_LOCATION *src, const D3D12_BOX *box);
+void STDMETHODCALLTYPE d3d12_list_ClearRenderTargetView(ID3D12GraphicsCommandList6 *This, D3D12_CPU_DESCRIPTOR_HANDLE h,
+							const FLOAT rgba[4], UINT nrects, const D3D12_RECT *rects);
+void STDMETHODCALLTYPE d3d12_list_ClearDepthStencilView(ID3D12GraphicsCommandList6 *This, D3D12_CPU_DESCRIPTOR_HANDLE h,
+							D3D12_CLEAR_FLAGS flags, FLOAT depth, UINT8 stencil, UINT nrects,
+							const D3D12_RECT *rects);
 /* The Xbox methods (xs_d3d12_command_xbox.c; DispatchRaysX: xs_d3d12_command_rays.c). */
 extern const ID3D12GraphicsCommandList6XVtbl d3d12_list_vtbl;
 void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandList6 *This,
