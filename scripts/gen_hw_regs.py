@@ -44,6 +44,7 @@ class Field:
         self.name, self.lo, self.width = name, lo, width
         self.fmt, self.scale, self.unit, self.doc, self.line = fmt, scale, unit, doc, line
         self.values = []  # (name, value)
+        self.shared = None  # values=FIELD: the earlier field whose names these are
 
     @property
     def mask(self):
@@ -168,7 +169,7 @@ def parse(path):
             if len(pos) < 3:
                 raise TableError(f'line {n}: field takes NAME LO WIDTH: {text}')
             flags = pos[3:]
-            unknown(('scale', 'unit', 'note', 'doc'))
+            unknown(('scale', 'unit', 'note', 'doc', 'values'))
             if not cur_item or cur_item.like or cur_item.count:
                 raise TableError(f'line {n}: field outside a register or layout that has its own fields')
             for f in flags:
@@ -191,6 +192,13 @@ def parse(path):
             if width < 1 or lo < 0 or lo + width > 32:
                 raise TableError(f'line {n}: {cur_item.name}.{pos[0]} bits {lo}..{lo + width - 1} leave the dword')
             f = Field(pos[0], lo, width, fmt, scale, unit, opt.get('doc'), n)
+            if 'values' in opt:
+                # Another field of the same enum type (Mesa: one V_ name per tag).
+                other = next((g for g in cur_item.fields if g.name == opt['values']), None)
+                if fmt != 'ENUM' or not other or other.fmt != 'ENUM' or other.shared or other.width > width:
+                    raise TableError(f'line {n}: values={opt["values"]} is not an earlier enum field of '
+                                     f'{cur_item.name} that fits (and the field is marked enum)')
+                f.shared, f.values = other, other.values
             for g in cur_item.fields:
                 if g.name == f.name:
                     raise TableError(f'line {n}: {cur_item.name} has two fields {f.name}')
@@ -201,8 +209,8 @@ def parse(path):
         elif kw == 'value':
             need(kw, 2)
             unknown(())
-            if not cur_field:
-                raise TableError(f'line {n}: value outside a field')
+            if not cur_field or cur_field.shared:
+                raise TableError(f'line {n}: value outside a field (or in one with values=)')
             v = parse_int(pos[1], 'value', n)
             if v < 0 or v >> cur_field.width:
                 raise TableError(f'line {n}: {pos[0]} = {v} does not fit {cur_field.name} ({cur_field.width} bits)')
@@ -315,7 +323,7 @@ def gen_header(spaces, items, comments):
             define(f'S_{it.tag}_{f.name}(x)', f'XS_FIELD_S(x, {f.lo}, {f.width})', doc)
             define(f'G_{it.tag}_{f.name}(x)', f'XS_FIELD_G(x, {f.lo}, {f.width})')
             define(f'C_{it.tag}_{f.name}', f'XS_FIELD_C({f.lo}, {f.width})')
-            for vname, v in f.values:
+            for vname, v in ([] if f.shared else f.values):
                 define(f'V_{it.tag}_{vname}', str(v))
     for lines in cmt.get(len(items), []):
         emit_comment(lines)
@@ -340,7 +348,7 @@ def gen_inc(items, rows):
         if it.kind != 'reg' or it.like or not it.fields:
             continue
         for f in it.fields:
-            if f.fmt == 'ENUM':
+            if f.fmt == 'ENUM' and not f.shared:
                 names = ['NULL'] * (max(v for _, v in f.values) + 1)
                 for vname, v in f.values:
                     names[v] = c_str(vname)
@@ -349,7 +357,7 @@ def gen_inc(items, rows):
         for k, f in enumerate(it.fields):
             sep = ',' if k + 1 < len(it.fields) else ')'
             if f.fmt == 'ENUM':
-                out.append(f'\tXS_HW_FE({c_str(f.name)}, {f.lo}, {f.width}, {ident(it, f)}){sep}')
+                out.append(f'\tXS_HW_FE({c_str(f.name)}, {f.lo}, {f.width}, {ident(it, f.shared or f)}){sep}')
             else:
                 out.append(f'\tXS_HW_F({c_str(f.name)}, {f.lo}, {f.width}, {f.fmt}, {f.scale}, {c_str(f.unit)}){sep}')
     out.append('XS_HW_REGS_BEGIN')

@@ -41,12 +41,17 @@
 /* ---- opcodes (section 4.2) ---- */
 #define PKT3_NOP 0x10
 #define PKT3_SET_BASE 0x11
+#define PKT3_INDEX_BUFFER_SIZE 0x13
 #define PKT3_DISPATCH_DIRECT 0x15
 #define PKT3_DISPATCH_INDIRECT 0x16
 #define PKT3_COND_EXEC 0x22
 #define PKT3_DRAW_INDIRECT 0x24
+#define PKT3_DRAW_INDEX_INDIRECT 0x25
+#define PKT3_INDEX_BASE 0x26
 #define PKT3_DRAW_INDEX_2 0x27
+#define PKT3_INDEX_TYPE 0x2A /* writes VGT_INDEX_TYPE (gfx9+ drivers set the register instead) */
 #define PKT3_DRAW_INDEX_AUTO 0x2D
+#define PKT3_NUM_INSTANCES 0x2F /* writes VGT_NUM_INSTANCES */
 #define PKT3_WRITE_DATA 0x37
 #define PKT3_WAIT_REG_MEM 0x3C
 #define PKT3_INDIRECT_BUFFER 0x3F
@@ -68,6 +73,7 @@
 /* xs12's own (see XS_LAUNCH below): above every gfx10 opcode. */
 #define PKT3_XS_LAUNCH 0xE0
 #define PKT3_XS_BUILD_AS 0xE1
+#define PKT3_XS_FILL 0xE2
 
 /* ---- SET_*_REG (section 4.3; the spaces' bounds are in xs_hw_regs.h): the
  * first body dword is the dword offset from the space base, with an index in
@@ -351,6 +357,48 @@ enum { XS_AS_INFO_COMPACTED_SIZE = 0, XS_AS_INFO_CURRENT_SIZE = 1 };
 /* ---- SET_BASE (0x11): base_index, address lo, address hi ---- */
 #define G_SET_BASE_INDEX(x) XS_FIELD_G(x, 0, 4)
 #define V_SET_BASE_INDEX_INDIRECT 1 /* DISPATCH_INDIRECT/DRAW_INDIRECT base (RADV, radeonsi) */
+
+/* ---- draws (section 4.5; Mesa sid.h, RADV radv_cs_emit_*draw*_packet) ----
+ * INDEX_TYPE        1 dword: VGT_INDEX_TYPE (INDEX_TYPE 0 = 16-bit, 1 = 32-bit)
+ * INDEX_BASE        2 dwords: index buffer VA lo (2-byte aligned), hi
+ * INDEX_BUFFER_SIZE 1 dword: the index buffer's size in indices; indices at
+ *                   or past it read 0 (out of bounds, like a V# range check)
+ * NUM_INSTANCES     1 dword: instance count of the following draws
+ * DRAW_INDEX_AUTO   index_count, VGT_DRAW_INITIATOR (SOURCE_SELECT AUTO_INDEX)
+ * DRAW_INDEX_2      max_size (indices), index VA lo, hi, index_count,
+ *                   VGT_DRAW_INITIATOR (SOURCE_SELECT DMA)
+ * DRAW_INDIRECT / DRAW_INDEX_INDIRECT
+ *                   data_offset (from the SET_BASE address), base_vtx_loc,
+ *                   start_inst_loc (SH register offsets of the user SGPRs
+ *                   that receive BaseVertex / StartInstance, 0 = none),
+ *                   VGT_DRAW_INITIATOR. The arguments in memory are
+ *                   D3D12_DRAW_ARGUMENTS (4 dwords) or
+ *                   D3D12_DRAW_INDEXED_ARGUMENTS (5 dwords). */
+#define PKT3_DRAW_INDIRECT_BODY_DW 4
+#define PKT3_DRAW_INDEX_2_BODY_DW 5
+#define PKT3_DRAW_INDEX_AUTO_BODY_DW 2
+#define PKT3_INDEX_BASE_BODY_DW 2
+#define XS_DRAW_ARGS_DW 4         /* VertexCountPerInstance, InstanceCount, StartVertex, StartInstance */
+#define XS_DRAW_INDEXED_ARGS_DW 5 /* IndexCountPerInstance, InstanceCount, StartIndex, BaseVertex, StartInstance */
+
+/* ---- XS_FILL (0xE2), xs12's firmware packet for clears ----
+ * What a console driver's clear does with a compute kernel or the CB's fast
+ * clear (ClearRenderTargetView, ClearDepthStencilView, ClearUnorderedAccess-
+ * View*): xs12's CP fills a 2D region of GPU memory when it reaches the
+ * packet, with the cost model of docs/hardware.md section 4.
+ *
+ *   dw1-2  destination VA lo, hi (4-byte aligned, 48-bit)
+ *   dw3    pitch: bytes from one row to the next (4-byte aligned, >= row_bytes
+ *          when rows > 1)
+ *   dw4    row_bytes: bytes written per row (a multiple of 4 x pattern_dw, > 0)
+ *   dw5    rows (> 0)
+ *   dw6    pattern_dw: 1, 2 or 4
+ *   dw7..  the pattern, pattern_dw dwords, repeated along each row from its
+ *          first byte (an RGBA8 texel, a D32 value, an RGBA32 texel, ...)
+ */
+#define PKT3_XS_FILL_FIXED_DW 6
+#define XS_FILL_MAX_PATTERN_DW 4
+#define XS_FILL_MAX_BYTES (1ull << 40)
 
 /* GPU virtual addresses are 48-bit (src/mem). */
 #define XS_PM4_VA_BITS 48

@@ -579,3 +579,116 @@ void xs_pm4_xs_build_as(xs_pm4_builder *b, unsigned op, uint64_t desc_va, uint32
 	p[2] = (uint32_t)(desc_va >> 32);
 	p[3] = bytes;
 }
+
+/* ---- draws (hw/xs_hw_pm4.h "draws") ---- */
+
+static void one_dword(xs_pm4_builder *b, unsigned op, uint32_t v, const char *what)
+{
+	uint32_t *p = begin(b, op, 1, 0, what);
+	if (p)
+		p[0] = v;
+}
+
+void xs_pm4_index_type(xs_pm4_builder *b, unsigned index_type)
+{
+	if (index_type > V_03090C_VGT_INDEX_32) {
+		bad(b, XS_E_INVALID_ARG, "INDEX_TYPE: %u is not 0 (16-bit) or 1 (32-bit)", index_type);
+		return;
+	}
+	one_dword(b, PKT3_INDEX_TYPE, S_03090C_INDEX_TYPE(index_type), "INDEX_TYPE");
+}
+
+void xs_pm4_index_base(xs_pm4_builder *b, uint64_t va)
+{
+	if (!va_ok(b, "INDEX_BASE", va, 2))
+		return;
+	uint32_t *p = begin(b, PKT3_INDEX_BASE, PKT3_INDEX_BASE_BODY_DW, 0, "INDEX_BASE");
+	if (!p)
+		return;
+	p[0] = (uint32_t)va;
+	p[1] = (uint32_t)(va >> 32);
+}
+
+void xs_pm4_index_buffer_size(xs_pm4_builder *b, uint32_t indices)
+{
+	one_dword(b, PKT3_INDEX_BUFFER_SIZE, indices, "INDEX_BUFFER_SIZE");
+}
+
+void xs_pm4_num_instances(xs_pm4_builder *b, uint32_t instances)
+{
+	one_dword(b, PKT3_NUM_INSTANCES, instances, "NUM_INSTANCES");
+}
+
+void xs_pm4_draw_index_auto(xs_pm4_builder *b, uint32_t index_count)
+{
+	uint32_t *p = begin(b, PKT3_DRAW_INDEX_AUTO, PKT3_DRAW_INDEX_AUTO_BODY_DW, 0, "DRAW_INDEX_AUTO");
+	if (!p)
+		return;
+	p[0] = index_count;
+	p[1] = S_0287F0_SOURCE_SELECT(V_0287F0_DI_SRC_SEL_AUTO_INDEX);
+}
+
+void xs_pm4_draw_index_2(xs_pm4_builder *b, uint32_t max_size, uint64_t index_va, uint32_t index_count)
+{
+	if (!va_ok(b, "DRAW_INDEX_2", index_va, 2))
+		return;
+	uint32_t *p = begin(b, PKT3_DRAW_INDEX_2, PKT3_DRAW_INDEX_2_BODY_DW, 0, "DRAW_INDEX_2");
+	if (!p)
+		return;
+	p[0] = max_size;
+	p[1] = (uint32_t)index_va;
+	p[2] = (uint32_t)(index_va >> 32);
+	p[3] = index_count;
+	p[4] = S_0287F0_SOURCE_SELECT(V_0287F0_DI_SRC_SEL_DMA);
+}
+
+void xs_pm4_draw_indirect(xs_pm4_builder *b, bool indexed, uint64_t base_va, uint32_t data_offset,
+			  uint32_t base_vtx_reg, uint32_t start_inst_reg)
+{
+	const char *what = indexed ? "DRAW_INDEX_INDIRECT" : "DRAW_INDIRECT";
+	uint32_t regs[2] = { base_vtx_reg, start_inst_reg };
+	for (int i = 0; i < 2; i++)
+		if (regs[i] && (regs[i] < XS_SH_REG_OFFSET || regs[i] >= XS_SH_REG_END || (regs[i] & 3))) {
+			bad(b, XS_E_INVALID_ARG, "%s: 0x%" PRIx32 " is not an SH register", what, regs[i]);
+			return;
+		}
+	if (!va_ok(b, what, base_va, 4) || !va_ok(b, what, data_offset, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_SET_BASE, 3, 0, "SET_BASE");
+	if (!p)
+		return;
+	p[0] = V_SET_BASE_INDEX_INDIRECT;
+	p[1] = (uint32_t)base_va;
+	p[2] = (uint32_t)(base_va >> 32);
+	p = begin(b, indexed ? PKT3_DRAW_INDEX_INDIRECT : PKT3_DRAW_INDIRECT, PKT3_DRAW_INDIRECT_BODY_DW, 0, what);
+	if (!p)
+		return;
+	p[0] = data_offset;
+	p[1] = base_vtx_reg ? (base_vtx_reg - XS_SH_REG_OFFSET) / 4 : 0;
+	p[2] = start_inst_reg ? (start_inst_reg - XS_SH_REG_OFFSET) / 4 : 0;
+	p[3] = S_0287F0_SOURCE_SELECT(indexed ? V_0287F0_DI_SRC_SEL_DMA : V_0287F0_DI_SRC_SEL_AUTO_INDEX);
+}
+
+void xs_pm4_xs_fill(xs_pm4_builder *b, uint64_t va, uint32_t pitch, uint32_t row_bytes, uint32_t rows,
+		    const uint32_t *pattern, unsigned pattern_dw)
+{
+	if ((pattern_dw != 1 && pattern_dw != 2 && pattern_dw != 4) || !rows || !row_bytes ||
+	    row_bytes % (4 * pattern_dw) || (pitch & 3) || (rows > 1 && pitch < row_bytes)) {
+		bad(b, XS_E_INVALID_ARG, "XS_FILL: %u rows of %u bytes at pitch %u with a %u-dword pattern", rows,
+		    row_bytes, pitch, pattern_dw);
+		return;
+	}
+	if (!va_ok(b, "XS_FILL", va, 4))
+		return;
+	uint32_t *p = begin(b, PKT3_XS_FILL, PKT3_XS_FILL_FIXED_DW + pattern_dw, 0, "XS_FILL");
+	if (!p)
+		return;
+	p[0] = (uint32_t)va;
+	p[1] = (uint32_t)(va >> 32);
+	p[2] = pitch;
+	p[3] = row_bytes;
+	p[4] = rows;
+	p[5] = pattern_dw;
+	for (unsigned i = 0; i < pattern_dw; i++)
+		p[6 + i] = pattern[i];
+}

@@ -140,6 +140,24 @@ void xs_pm4_xs_launch(xs_pm4_builder *b, const xs_pm4_launch_desc *d);
  * (XS_AS_OP_*) on the descriptor of bytes at desc_va (hw/xs_hw_pm4.h). */
 void xs_pm4_xs_build_as(xs_pm4_builder *b, unsigned op, uint64_t desc_va, uint32_t bytes);
 
+/* Draws (hw/xs_hw_pm4.h "draws"). index_type: V_03090C_VGT_INDEX_16 / _32. */
+void xs_pm4_index_type(xs_pm4_builder *b, unsigned index_type);
+void xs_pm4_index_base(xs_pm4_builder *b, uint64_t va);
+void xs_pm4_index_buffer_size(xs_pm4_builder *b, uint32_t indices);
+void xs_pm4_num_instances(xs_pm4_builder *b, uint32_t instances);
+void xs_pm4_draw_index_auto(xs_pm4_builder *b, uint32_t index_count);
+void xs_pm4_draw_index_2(xs_pm4_builder *b, uint32_t max_size, uint64_t index_va, uint32_t index_count);
+/* SET_BASE(1, base_va) then DRAW_INDIRECT / DRAW_INDEX_INDIRECT reading the
+ * D3D12 draw arguments at base_va + data_offset; base_vtx_reg /
+ * start_inst_reg are byte addresses of the SH user-data registers that
+ * receive BaseVertex / StartInstance (0: none). */
+void xs_pm4_draw_indirect(xs_pm4_builder *b, bool indexed, uint64_t base_va, uint32_t data_offset,
+			  uint32_t base_vtx_reg, uint32_t start_inst_reg);
+/* XS_FILL, xs12's firmware clear: rows x row_bytes at va, pitch apart,
+ * repeating pattern_dw (1, 2 or 4) dwords. */
+void xs_pm4_xs_fill(xs_pm4_builder *b, uint64_t va, uint32_t pitch, uint32_t row_bytes, uint32_t rows,
+		    const uint32_t *pattern, unsigned pattern_dw);
+
 /* ACQUIRE_MEM over all memory with GCR_CNTL gcr_cntl (S_586_* bits). */
 void xs_pm4_acquire_mem(xs_pm4_builder *b, uint32_t gcr_cntl);
 

@@ -17,12 +17,17 @@ static const xs_pm4_opinfo ops[] = {
 	/* op, name, min body, max body, space, has_index */
 	{ PKT3_NOP, "NOP", 0, PKT3_COUNT_MAX, XS_PM4_SPACE_NONE, false },
 	{ PKT3_SET_BASE, "SET_BASE", 3, 3, XS_PM4_SPACE_NONE, false },
+	{ PKT3_INDEX_BUFFER_SIZE, "INDEX_BUFFER_SIZE", 1, 1, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DISPATCH_DIRECT, "DISPATCH_DIRECT", 4, 4, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DISPATCH_INDIRECT, "DISPATCH_INDIRECT", 2, 3, XS_PM4_SPACE_NONE, false },
 	{ PKT3_COND_EXEC, "COND_EXEC", PKT3_COND_EXEC_BODY_DW, PKT3_COND_EXEC_BODY_DW, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DRAW_INDIRECT, "DRAW_INDIRECT", 4, 4, XS_PM4_SPACE_NONE, false },
+	{ PKT3_DRAW_INDEX_INDIRECT, "DRAW_INDEX_INDIRECT", 4, 4, XS_PM4_SPACE_NONE, false },
+	{ PKT3_INDEX_BASE, "INDEX_BASE", 2, 2, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DRAW_INDEX_2, "DRAW_INDEX_2", 5, 5, XS_PM4_SPACE_NONE, false },
+	{ PKT3_INDEX_TYPE, "INDEX_TYPE", 1, 1, XS_PM4_SPACE_NONE, false },
 	{ PKT3_DRAW_INDEX_AUTO, "DRAW_INDEX_AUTO", 2, 2, XS_PM4_SPACE_NONE, false },
+	{ PKT3_NUM_INSTANCES, "NUM_INSTANCES", 1, 1, XS_PM4_SPACE_NONE, false },
 	{ PKT3_WRITE_DATA, "WRITE_DATA", 4, ANY, XS_PM4_SPACE_NONE, false },
 	{ PKT3_WAIT_REG_MEM, "WAIT_REG_MEM", PKT3_WAIT_REG_MEM_BODY_DW, PKT3_WAIT_REG_MEM_BODY_DW,
 	  XS_PM4_SPACE_NONE, false },
@@ -48,6 +53,8 @@ static const xs_pm4_opinfo ops[] = {
 	{ PKT3_XS_LAUNCH, "XS_LAUNCH", PKT3_XS_LAUNCH_FIXED_DW, PKT3_XS_LAUNCH_FIXED_DW + XS_LAUNCH_MAX_PATCHES,
 	  XS_PM4_SPACE_NONE, false },
 	{ PKT3_XS_BUILD_AS, "XS_BUILD_AS", PKT3_XS_BUILD_AS_BODY_DW, PKT3_XS_BUILD_AS_BODY_DW, XS_PM4_SPACE_NONE, false },
+	{ PKT3_XS_FILL, "XS_FILL", PKT3_XS_FILL_FIXED_DW + 1, PKT3_XS_FILL_FIXED_DW + XS_FILL_MAX_PATTERN_DW,
+	  XS_PM4_SPACE_NONE, false },
 };
 
 const xs_pm4_opinfo *xs_pm4_opinfo_get(unsigned opcode)
@@ -342,6 +349,68 @@ static int check_body(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
 			return fail(it, err, d + 3, "XS_BUILD_AS descriptor of %" PRIu32 " bytes (1..%u)", b[3],
 				    XS_AS_DESC_MAX_BYTES);
 		break;
+	case PKT3_INDEX_TYPE:
+		if (b[0] & ~S_03090C_INDEX_TYPE(3) || G_03090C_INDEX_TYPE(b[0]) > V_03090C_VGT_INDEX_32)
+			return fail(it, err, d, "INDEX_TYPE 0x%08" PRIx32 " is not 0 (16-bit) or 1 (32-bit): D3D12 index "
+				    "buffers have no other format", b[0]);
+		break;
+	case PKT3_INDEX_BASE:
+		if ((b[0] & 1) || b[1] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d, "INDEX_BASE 0x%" PRIx64 " is not 2-byte aligned in the 48-bit VA range",
+				    va64(b[0], b[1]));
+		break;
+	case PKT3_DRAW_INDEX_2:
+		if ((b[1] & 1) || b[2] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 1, "DRAW_INDEX_2 index address 0x%" PRIx64 " is not 2-byte aligned in the "
+				    "48-bit VA range", va64(b[1], b[2]));
+		if (G_0287F0_SOURCE_SELECT(b[4]) != V_0287F0_DI_SRC_SEL_DMA)
+			return fail(it, err, d + 4, "DRAW_INDEX_2 draw initiator 0x%08" PRIx32 ": SOURCE_SELECT %u is not "
+				    "0 (DMA)", b[4], G_0287F0_SOURCE_SELECT(b[4]));
+		break;
+	case PKT3_DRAW_INDEX_AUTO:
+		if (G_0287F0_SOURCE_SELECT(b[1]) != V_0287F0_DI_SRC_SEL_AUTO_INDEX)
+			return fail(it, err, d + 1, "DRAW_INDEX_AUTO draw initiator 0x%08" PRIx32 ": SOURCE_SELECT %u is "
+				    "not 2 (AUTO_INDEX)", b[1], G_0287F0_SOURCE_SELECT(b[1]));
+		break;
+	case PKT3_DRAW_INDIRECT:
+	case PKT3_DRAW_INDEX_INDIRECT: {
+		bool ix = p->opcode == PKT3_DRAW_INDEX_INDIRECT;
+		unsigned want = ix ? V_0287F0_DI_SRC_SEL_DMA : V_0287F0_DI_SRC_SEL_AUTO_INDEX;
+		if (b[0] & 3)
+			return fail(it, err, d, "%s data offset 0x%" PRIx32 " is not 4-byte aligned", name, b[0]);
+		for (int k = 1; k <= 2; k++)
+			if (b[k] && XS_SH_REG_OFFSET + (uint64_t)b[k] * 4 >= XS_SH_REG_END)
+				return fail(it, err, d + k, "%s %s 0x%" PRIx32 " is not an SH register offset", name,
+					    k == 1 ? "base_vtx_loc" : "start_inst_loc", b[k]);
+		if (G_0287F0_SOURCE_SELECT(b[3]) != want)
+			return fail(it, err, d + 3, "%s draw initiator 0x%08" PRIx32 ": SOURCE_SELECT %u is not %u", name,
+				    b[3], G_0287F0_SOURCE_SELECT(b[3]), want);
+		break;
+	}
+	case PKT3_XS_FILL: {
+		uint32_t pitch = b[2], row = b[3], rows = b[4], pdw = b[5];
+		if (pdw != 1 && pdw != 2 && pdw != 4)
+			return fail(it, err, d + 5, "XS_FILL pattern_dw %" PRIu32 " is not 1, 2 or 4", pdw);
+		if (p->body_len != PKT3_XS_FILL_FIXED_DW + pdw)
+			return fail(it, err, d + 5, "XS_FILL says %" PRIu32 " pattern dwords, its body has %" PRIu32, pdw,
+				    p->body_len - PKT3_XS_FILL_FIXED_DW);
+		if ((b[0] & 3) || b[1] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d, "XS_FILL address 0x%" PRIx64 " is not 4-byte aligned in the 48-bit VA range",
+				    va64(b[0], b[1]));
+		if (!row || row % (4 * pdw))
+			return fail(it, err, d + 3, "XS_FILL row_bytes %" PRIu32 " is not a positive multiple of the "
+				    "%" PRIu32 "-byte pattern", row, 4 * pdw);
+		if (!rows)
+			return fail(it, err, d + 4, "XS_FILL with 0 rows");
+		if ((pitch & 3) || (rows > 1 && pitch < row))
+			return fail(it, err, d + 2, "XS_FILL pitch %" PRIu32 " is not 4-byte aligned or is below "
+				    "row_bytes %" PRIu32, pitch, row);
+		if ((uint64_t)pitch * (rows - 1) + row > XS_FILL_MAX_BYTES ||
+		    va64(b[0], b[1]) + (uint64_t)pitch * (rows - 1) + row > (1ull << XS_PM4_VA_BITS))
+			return fail(it, err, d + 4, "XS_FILL region of %" PRIu32 " rows x %" PRIu32 " bytes leaves the "
+				    "48-bit VA range", rows, pitch);
+		break;
+	}
 	case PKT3_SET_SH_REG_OFFSET: {
 		uint32_t off = G_SET_REG_OFFSET(b[0]);
 		if (XS_SH_REG_OFFSET + off * 4 >= XS_SH_REG_END)

@@ -145,6 +145,10 @@ static const dw_desc l_draw_index_2[] = {
 	DR(R_0287F0_VGT_DRAW_INITIATOR),
 };
 static const dw_desc l_draw_index_auto[] = { DV("INDEX_COUNT"), DR(R_0287F0_VGT_DRAW_INITIATOR) };
+static const dw_desc l_index_type[] = { DR(R_03090C_VGT_INDEX_TYPE) };
+static const dw_desc l_index_base[] = { DH("INDEX_BASE_LO"), DH("INDEX_BASE_HI") };
+static const dw_desc l_index_buffer_size[] = { DV("INDEX_COUNT") };
+static const dw_desc l_num_instances[] = { DR(R_030934_VGT_NUM_INSTANCES) };
 static const dw_desc l_write_data[] = {
 	DF("CONTROL", f_write_data_control), DH("DST_ADDR_LO"), DH("DST_ADDR_HI"), DH("DATA"),
 };
@@ -222,6 +226,9 @@ static const dw_desc l_xs_launch[] = {
 
 static const xs_pm4_field f_xs_build_as[] = { F("OP", 0, 4) };
 static const dw_desc l_xs_build_as[] = { DF("CONTROL", f_xs_build_as), DH("DESC_LO"), DH("DESC_HI"), DV("DESC_BYTES") };
+static const dw_desc l_xs_fill[] = {
+	DH("ADDRESS_LO"), DH("ADDRESS_HI"), DV("PITCH"), DV("ROW_BYTES"), DV("ROWS"), DV("PATTERN_DW"), DH("PATTERN"),
+};
 
 /* Layout of p's body; the last entry repeats for longer bodies. */
 static const dw_desc *layout(const xs_pm4_packet *p, size_t *n)
@@ -234,6 +241,11 @@ static const dw_desc *layout(const xs_pm4_packet *p, size_t *n)
 	case PKT3_DISPATCH_INDIRECT:
 		return p->body_len == 3 ? L(l_dispatch_indirect_mec) : L(l_dispatch_indirect_gfx);
 	case PKT3_DRAW_INDIRECT: return L(l_draw_indirect);
+	case PKT3_DRAW_INDEX_INDIRECT: return L(l_draw_indirect);
+	case PKT3_INDEX_TYPE: return L(l_index_type);
+	case PKT3_INDEX_BASE: return L(l_index_base);
+	case PKT3_INDEX_BUFFER_SIZE: return L(l_index_buffer_size);
+	case PKT3_NUM_INSTANCES: return L(l_num_instances);
 	case PKT3_DRAW_INDEX_2: return L(l_draw_index_2);
 	case PKT3_DRAW_INDEX_AUTO: return L(l_draw_index_auto);
 	case PKT3_WRITE_DATA: return L(l_write_data);
@@ -251,6 +263,7 @@ static const dw_desc *layout(const xs_pm4_packet *p, size_t *n)
 	case PKT3_DMA_DATA: return L(l_dma_data);
 	case PKT3_XS_LAUNCH: return L(l_xs_launch);
 	case PKT3_XS_BUILD_AS: return L(l_xs_build_as);
+	case PKT3_XS_FILL: return L(l_xs_fill);
 	default: *n = 0; return NULL;
 	}
 #undef L

@@ -212,7 +212,7 @@ static void test_round_trip_every_packet(void **state)
 	b.predicate = true;
 	xs_pm4_set_sh_reg1(&b, R_00B900_COMPUTE_USER_DATA_0, 0xabcd);                    /* 21 */
 	b.predicate = false;
-	uint32_t body[4] = { 1, 2, 3, 0x8000 };
+	uint32_t body[4] = { 4, 2, 3, S_0287F0_SOURCE_SELECT(V_0287F0_DI_SRC_SEL_AUTO_INDEX) };
 	xs_pm4_emit_pkt3(&b, PKT3_DRAW_INDIRECT, body, 4, XS_PM4_F_RESET_FILTER_CAM);     /* 22 */
 	assert_ok(&b);
 
