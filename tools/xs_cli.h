@@ -17,6 +17,11 @@ int xs_cli_disasm(int argc, char **argv);
 int xs_cli_pm4(int argc, char **argv);
 int xs_cli_replay(int argc, char **argv);
 int xs_cli_cc(int argc, char **argv);
+/* xs_cli_cc_gfx.c: xs12 cc --vs/--ps, a VS or PS from an OpenCL C body; 0 on success. */
+/* xs_cli_info_gfx.c: xs12 info on a graphics shader object. */
+bool xs_cli_is_gfx_file(const char *path);
+int xs_cli_info_gfx(const char *path, bool json);
+int xs_cli_cc_gfx(bool ps, const char *src, bool mesa, bool wave64, int opt, const char *out);
 
 /* xs_cli_cc.c: compiling kernels (xs12 cc) and the compile cache. */
 typedef struct xs_cc_opts {

@@ -340,6 +340,7 @@ static void help(FILE *f)
 {
 	fprintf(f,
 		"usage: xs12 cc FILE.cl|FILE.hip [-O0|-O1|-O2|-O3] [--wave64] [-g] [-o OUT]\n"
+		"       xs12 cc --vs|--ps FILE.cl [--abi pal|mesa] [-O0..-O3] [--wave64] [-o OUT]\n"
 		"\n"
 		"Compiles an OpenCL C or HIP kernel into a gfx1030 code object with the flags\n"
 		"xs12's own kernels use, and prints the command it ran:\n"
@@ -351,7 +352,12 @@ static void help(FILE *f)
 		"  -O0..-O3   optimisation (default -O2)\n"
 		"  --wave64   compile for wave64 (default wave32)\n"
 		"  -g         debug line tables\n"
-		"  -o OUT     output (default: FILE with .hsaco, or .co for HIP, in this folder)\n"
+		"  -o OUT     output (default: FILE with .hsaco, or .co for HIP, in this folder;\n"
+		"             FILE.vs.pal.o etc. for shaders)\n"
+		"  --vs, --ps a vertex or pixel shader from a body in OpenCL C (vs_main / ps_main,\n"
+		"             docs/graphics.md 1.5): clang-15 -S -emit-llvm, a generated entry point,\n"
+		"             llvm-link-15 --internalize, llc-15 -filetype=obj\n"
+		"  --abi A    pal (amdgcn--amdpal, default) or mesa (amdgcn-mesa-mesa3d)\n"
 		"\n"
 		"info, run and disasm also take FILE.cl / FILE.hip directly; they compile into a\n"
 		"cache (XS12_CACHE_DIR, else ~/.cache/xs12) keyed by the source, the files it\n"
@@ -363,6 +369,8 @@ int xs_cli_cc(int argc, char **argv)
 {
 	xs_cc_opts o = { .opt = 2 };
 	const char *src = NULL, *out = NULL;
+	int stage = 0; /* 0 kernel, 1 --vs, 2 --ps */
+	bool mesa = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			help(stdout);
@@ -372,6 +380,12 @@ int xs_cli_cc(int argc, char **argv)
 			if (++i == argc)
 				return xs_cli_usage_error("cc", "-o needs a file name");
 			out = argv[i];
+		} else if (!strcmp(argv[i], "--vs") || !strcmp(argv[i], "--ps")) {
+			stage = argv[i][2] == 'v' ? 1 : 2;
+		} else if (!strcmp(argv[i], "--abi")) {
+			if (++i == argc || (strcmp(argv[i], "pal") && strcmp(argv[i], "mesa")))
+				return xs_cli_usage_error("cc", "--abi needs pal or mesa");
+			mesa = !strcmp(argv[i], "mesa");
 		} else if (argv[i][0] == '-') {
 			if (xs_cc_flag(argv[i], &o))
 				return xs_cli_usage_error("cc", "unknown option '%s' (-O0..-O3, --wave64, -g, -o OUT)", argv[i]);
@@ -386,6 +400,20 @@ int xs_cli_cc(int argc, char **argv)
 	if (!xs_cli_is_source(src))
 		return xs_cli_usage_error("cc", "'%s': expected a .cl (OpenCL C) or .hip file", src);
 	char def[4096];
+	if (stage) {
+		if (!has_suffix(src, ".cl"))
+			return xs_cli_usage_error("cc", "--vs/--ps take an OpenCL C body (.cl), not '%s'", src);
+		if (o.debug)
+			return xs_cli_usage_error("cc", "-g is not supported for shaders");
+		if (!out) {
+			const char *base = strrchr(src, '/');
+			base = base ? base + 1 : src;
+			snprintf(def, sizeof(def), "%.*s.%s.%s.o", (int)(strlen(base) - 3), base, stage == 1 ? "vs" : "ps",
+			         mesa ? "mesa" : "pal");
+			out = def;
+		}
+		return xs_cli_cc_gfx(stage == 2, src, mesa, o.wave64, o.opt, out) ? 1 : 0;
+	}
 	if (!out) {
 		const char *base = strrchr(src, '/');
 		base = base ? base + 1 : src;

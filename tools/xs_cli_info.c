@@ -29,7 +29,10 @@ static void help(FILE *f)
 		"  --json              figures as JSON\n"
 		"\n"
 		"FILE: a code object (.hsaco, offload bundle, host ELF with .hip_fatbin), or an\n"
-		"OpenCL C (.cl) or HIP (.hip) source compiled first (see 'xs12 cc --help').\n");
+		"OpenCL C (.cl) or HIP (.hip) source compiled first (see 'xs12 cc --help').\n"
+		"A graphics shader object (xs12 cc --vs/--ps, or llc-15 for amdgcn--amdpal or\n"
+		"amdgcn-mesa-mesa3d) shows its stage, ABI, entry, VGPRs, SGPRs, wave size, scratch,\n"
+		"exports, PS inputs and the registers LLVM gave.\n");
 }
 
 typedef struct info_opts {
@@ -232,6 +235,8 @@ int xs_cli_info(int argc, char **argv)
 	const char *code = xs_cli_code_path("info", path, &cc, cached, sizeof(cached));
 	if (!code)
 		return 1;
+	if (xs_cli_is_gfx_file(code)) /* a VS or PS object (amdpal / mesa3d) */
+		return xs_cli_info_gfx(path, o.json);
 
 	xs_device *dev;
 	xs_device_desc desc = { .machine = o.machine };
