@@ -284,6 +284,13 @@ static void STDMETHODCALLTYPE device_GetCopyableFootprints(ID3D12Device5 *This, 
 		*total = (UINT64)l.Footprint.RowPitch * (l.Footprint.Height - 1) + rb;
 }
 
+static HRESULT STDMETHODCALLTYPE device_CreateGraphicsPipelineState(ID3D12Device5 *This,
+								   const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc,
+								   REFIID riid, void **out)
+{
+	return d3d12_pipeline_create_graphics(impl_from_ID3D12Device5(This), desc, riid, out);
+}
+
 static HRESULT STDMETHODCALLTYPE device_CreateDescriptorHeap(ID3D12Device5 *This, const D3D12_DESCRIPTOR_HEAP_DESC *desc,
 							     REFIID riid, void **out)
 {
@@ -391,7 +398,8 @@ static const ID3D12Device5Vtbl device_vtbl = {
 	.CreateFence = device_CreateFence, .GetDeviceRemovedReason = device_GetDeviceRemovedReason,
 	.CreateCommandSignature = device_CreateCommandSignature, .CreateQueryHeap = device_CreateQueryHeap, .SetStablePowerState = device_SetStablePowerState,
 	.GetAdapterLuid = device_GetAdapterLuid, .GetResourceAllocationInfo = device_GetResourceAllocationInfo,
-	.GetCopyableFootprints = device_GetCopyableFootprints, .CreateDescriptorHeap = device_CreateDescriptorHeap,
+	.GetCopyableFootprints = device_GetCopyableFootprints,
+	.CreateGraphicsPipelineState = device_CreateGraphicsPipelineState, .CreateDescriptorHeap = device_CreateDescriptorHeap,
 	.GetDescriptorHandleIncrementSize = device_GetDescriptorHandleIncrementSize,
 	.CreateRenderTargetView = d3d12_device_CreateRenderTargetView,
 	.CreateDepthStencilView = d3d12_device_CreateDepthStencilView,

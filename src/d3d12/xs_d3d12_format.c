@@ -2,6 +2,7 @@
  * Formats and the linear texture layout (xs_d3d12_format.h).
  */
 #include "d3d12/xs_d3d12_format.h"
+#include "hw/xs_hw_surf.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,7 +23,9 @@ const d3d12_format *d3d12_format_get(DXGI_FORMAT f)
 
 uint64_t d3d12_texture_pitch(uint64_t width, uint32_t bpp)
 {
-	return XS_ALIGN_UP(width * bpp, (uint64_t)D3D12_TEXTURE_DATA_PITCH_ALIGNMENT);
+	/* the GPU model finds a target's rows with the same function */
+	_Static_assert(XS_LINEAR_PITCH_ALIGN == D3D12_TEXTURE_DATA_PITCH_ALIGNMENT, "footprints are the surface's rows");
+	return xs_hw_linear_pitch((uint32_t)width, bpp);
 }
 
 uint64_t d3d12_texture_bytes(const D3D12_RESOURCE_DESC *desc, const d3d12_format *f)

@@ -297,6 +297,35 @@ typedef struct d3d12_arg_slot {
 	const xs_kernel_arg *arg;
 } d3d12_arg_slot;
 
+/* A graphics pipeline's part (xs_d3d12_state_gfx.c): both shaders loaded,
+ * and the registers a draw of it records. */
+#define D3D12_MAX_INPUT_ELEMENTS 16
+#define D3D12_MAX_VERTEX_SLOTS 16
+#define D3D12_GFX_MAX_REGS 96
+
+typedef struct d3d12_input_element {
+	UINT slot, offset;             /* InputSlot, AlignedByteOffset (resolved) */
+	uint32_t buf_format;           /* V# FORMAT (gfx10 buffer format) */
+	bool per_instance;
+} d3d12_input_element;
+
+typedef struct d3d12_gfx_pipeline {
+	struct xs_gfx_shader *vs, *ps;
+	uint64_t code_va;              /* one allocation: VS image, then PS image (256-aligned) */
+	uint64_t vs_va, ps_va;         /* entry addresses */
+	d3d12_input_element elems[D3D12_MAX_INPUT_ELEMENTS];
+	UINT nelems;
+	uint32_t sh_vs[4], sh_ps[4];   /* PGM_LO, PGM_HI, RSRC1, RSRC2 */
+	struct { uint32_t reg, value; } ctx[D3D12_GFX_MAX_REGS]; /* context registers, in order */
+	uint32_t nctx;
+	DXGI_FORMAT rtv[8], dsv;
+	UINT nrt;
+	bool depth;                    /* depth test or write: needs a DSV of dsv */
+	bool uses_scratch;             /* the VS or the PS */
+	uint32_t vs_user_sgprs, ps_user_sgprs;
+	bool pal;                      /* PAL ABI: 16-byte ring table in the code's 4 GiB window */
+} d3d12_gfx_pipeline;
+
 typedef struct d3d12_pipeline {
 	ID3D12PipelineState iface;     /* lpVtbl -> the official part of an ID3D12PipelineStateXVtbl */
 	d3d12_object obj;
@@ -307,11 +336,17 @@ typedef struct d3d12_pipeline {
 	UINT dynamic_lds_args[8], ndynamic_lds_args; /* kernarg offsets of __local pointer arguments */
 	UINT block[3];                 /* the thread-group shape ([numthreads]) */
 	uint64_t scratch_per_wave;     /* S1.11 */
+	d3d12_gfx_pipeline *gfx;       /* a graphics pipeline (k and mod are NULL) */
 } d3d12_pipeline;
 
 HRESULT d3d12_pipeline_create_compute(d3d12_device *d, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid,
 				      void **out);
 d3d12_pipeline *d3d12_pipeline_from_iface(ID3D12PipelineState *iface);
+/* The official vtable's object, for the graphics creator (xs_d3d12_state.c). */
+d3d12_pipeline *d3d12_pipeline_alloc(d3d12_device *d);
+HRESULT d3d12_pipeline_create_graphics(d3d12_device *d, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, REFIID riid,
+				       void **out);
+void d3d12_gfx_pipeline_free(d3d12_device *d, d3d12_gfx_pipeline *g);
 /* A code object (ELF, offload bundle) or an XS12_KERNEL_BYTECODE? */
 bool d3d12_bytecode_is_code_object(const void *blob, size_t size);
 /* The root signature a kernel's arguments give (CreateRootSignature from
@@ -430,6 +465,21 @@ typedef struct d3d12_list {
 	d3d12_gfx_limits_regs gfx_limits;
 	bool gfx_limits_explicit;
 	uint32_t late_alloc_now;
+	/* graphics state (xs_d3d12_command_gfx.c): D3D12 binds graphics root
+	 * arguments apart from compute ones */
+	d3d12_root_signature *gfx_root;
+	uint8_t gfx_root_args[D3D12_MAX_ROOT_PARAMS][8 * 64];
+	uint64_t gfx_root_set;
+	D3D12_PRIMITIVE_TOPOLOGY topology;
+	D3D12_VERTEX_BUFFER_VIEW vbs[D3D12_MAX_VERTEX_SLOTS];
+	D3D12_INDEX_BUFFER_VIEW ibv;
+	D3D12_VIEWPORT viewport;
+	D3D12_RECT scissor;
+	bool viewport_set, scissor_set;
+	d3d12_view rt[8], ds;          /* OMSetRenderTargets copies the views */
+	UINT nrt;
+	bool has_ds;
+	uint32_t ndraws;
 } d3d12_list;
 
 HRESULT d3d12_list_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, ID3D12CommandAllocator *alloc,
@@ -477,6 +527,33 @@ void STDMETHODCALLTYPE d3d12_list_CopyRaytracingAccelerationStructure(ID3D12Grap
 bool d3d12_list_add_scratch_use(d3d12_list *l, const xs_rt_launch_info *info, const char *kernel);
 /* Releases the list's ray-tracing state object (xs_d3d12_command_rays.c). */
 void d3d12_list_drop_rays(d3d12_list *l);
+/* Graphics state and draws (xs_d3d12_command_gfx.c). */
+void d3d12_list_gfx_reset(d3d12_list *l);
+/* A draw with the list's state; args_va != 0: ExecuteIndirect's arguments there. */
+void d3d12_list_draw(d3d12_list *l, bool indexed, UINT count, UINT instances, UINT start, INT base_vertex,
+		     UINT start_instance, uint64_t args_va);
+#define D3D12_GFX_METHODS(X) \
+	X(IASetPrimitiveTopology, (ID3D12GraphicsCommandList6 *This, D3D12_PRIMITIVE_TOPOLOGY t)) \
+	X(IASetVertexBuffers, (ID3D12GraphicsCommandList6 *This, UINT start, UINT n, const D3D12_VERTEX_BUFFER_VIEW *views)) \
+	X(IASetIndexBuffer, (ID3D12GraphicsCommandList6 *This, const D3D12_INDEX_BUFFER_VIEW *v)) \
+	X(RSSetViewports, (ID3D12GraphicsCommandList6 *This, UINT n, const D3D12_VIEWPORT *vp)) \
+	X(RSSetScissorRects, (ID3D12GraphicsCommandList6 *This, UINT n, const D3D12_RECT *r)) \
+	X(OMSetRenderTargets, (ID3D12GraphicsCommandList6 *This, UINT n, const D3D12_CPU_DESCRIPTOR_HANDLE *rts, \
+			       BOOL single_range, const D3D12_CPU_DESCRIPTOR_HANDLE *ds)) \
+	X(SetGraphicsRootSignature, (ID3D12GraphicsCommandList6 *This, ID3D12RootSignature *rs)) \
+	X(SetGraphicsRoot32BitConstant, (ID3D12GraphicsCommandList6 *This, UINT index, UINT v, UINT offset)) \
+	X(SetGraphicsRoot32BitConstants, (ID3D12GraphicsCommandList6 *This, UINT index, UINT n, const void *data, \
+					  UINT offset)) \
+	X(SetGraphicsRootConstantBufferView, (ID3D12GraphicsCommandList6 *This, UINT index, D3D12_GPU_VIRTUAL_ADDRESS va)) \
+	X(SetGraphicsRootShaderResourceView, (ID3D12GraphicsCommandList6 *This, UINT index, D3D12_GPU_VIRTUAL_ADDRESS va)) \
+	X(SetGraphicsRootUnorderedAccessView, (ID3D12GraphicsCommandList6 *This, UINT index, D3D12_GPU_VIRTUAL_ADDRESS va)) \
+	X(SetGraphicsRootDescriptorTable, (ID3D12GraphicsCommandList6 *This, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE h)) \
+	X(DrawInstanced, (ID3D12GraphicsCommandList6 *This, UINT count, UINT instances, UINT start, UINT start_instance)) \
+	X(DrawIndexedInstanced, (ID3D12GraphicsCommandList6 *This, UINT count, UINT instances, UINT start, \
+				 INT base_vertex, UINT start_instance))
+#define D3D12_GFX_DECL(name, args) void STDMETHODCALLTYPE d3d12_list_##name args;
+D3D12_GFX_METHODS(D3D12_GFX_DECL)
+#undef D3D12_GFX_DECL
 /* Texture copies and clears (xs_d3d12_command_copy.c). */
 void STDMETHODCALLTYPE d3d12_list_CopyTextureRegion(ID3D12GraphicsCommandList6 *This,
 						     const D3D12_TEXTURE_COPY_LOCATION *dst, UINT dx, UINT dy, UINT dz,
