@@ -30,6 +30,11 @@ typedef struct xs_gpu_queue_regs {
 	uint32_t sh[XS_SH_REG_COUNT]; /* persistent SH registers, by (addr - 0xB000) / 4 */
 	uint32_t ctx[(XS_CONTEXT_REG_END - XS_CONTEXT_REG_OFFSET) / 4];
 	uint32_t uconfig[(XS_UCONFIG_REG_END - XS_UCONFIG_REG_OFFSET) / 4];
+	/* Draw state that packets set and no register holds: INDEX_BASE (the
+	 * index buffer's address) and INDEX_BUFFER_SIZE (its size in indices).
+	 * INDEX_TYPE and NUM_INSTANCES write VGT_INDEX_TYPE / VGT_NUM_INSTANCES. */
+	uint64_t index_base;
+	uint32_t index_buffer_size;
 } xs_gpu_queue_regs;
 
 /* What a draw did (xs_gpu_dispatch_result.gfx; zero for dispatches). The

@@ -14,10 +14,15 @@
  *   COND_EXEC                                                skip what follows when a dword is 0
  *   XS_LAUNCH                                                xs12's firmware packet (hw/xs_hw_pm4.h)
  *   XS_BUILD_AS                                              acceleration structures (xs_gpu_accel.c)
+ *   XS_FILL                                                  clears: fills memory (xs_gpu_cb.c)
+ *   INDEX_TYPE / NUM_INSTANCES, INDEX_BASE / INDEX_BUFFER_SIZE  draw state (registers / queue)
+ *   DRAW_INDEX_AUTO / DRAW_INDEX_2 / DRAW_INDIRECT / DRAW_INDEX_INDIRECT
+ *                                                            SPI (xs_gpu_draw_begin; queue 0 only)
  *   INDIRECT_BUFFER                                          call (or chain) a command buffer
  *   NOP, SET_BASE
  * Anything else is XS_E_UNSUPPORTED naming the packet and dword.
  */
+#include "gpu/xs_gpu_gfx.h"
 #include "gpu/xs_gpu_priv.h"
 #include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_parse.h"
@@ -309,6 +314,110 @@ static bool cp_releases(xs_gpu *g, xs_gpu_cp *cp, unsigned q, xs_err *e, xs_stat
 	return any;
 }
 
+static uint32_t *uconfig_reg(xs_gpu *g, unsigned q, uint32_t reg)
+{
+	return &g->queue[q].uconfig[(reg - XS_UCONFIG_REG_OFFSET) / 4];
+}
+
+static bool is_draw(unsigned op)
+{
+	return op == PKT3_DRAW_INDEX_AUTO || op == PKT3_DRAW_INDEX_2 || op == PKT3_DRAW_INDIRECT ||
+	       op == PKT3_DRAW_INDEX_INDIRECT;
+}
+
+/* The DRAW_* packets (hw/xs_hw_pm4.h "draws"): the draw's figures from the
+ * packet, the queue's draw state or, for the indirect forms, the D3D12
+ * arguments in memory read now. The indirect forms also do what the CP
+ * firmware does for the shaders: BaseVertex (or StartVertex) and
+ * StartInstance go to the user-data registers base_vtx_loc / start_inst_loc
+ * name, and StartVertex becomes VGT_INDX_OFFSET, the auto index's start
+ * [model]. */
+xs_status xs_gpu_cp_draw_args(xs_gpu *g, unsigned q, uint64_t ib_va, const xs_pm4_packet *p, xs_gpu_draw_args *a,
+			     xs_err *e)
+{
+	const uint32_t *b = p->body;
+	xs_gpu_queue_regs *regs = &g->queue[q];
+	*a = (xs_gpu_draw_args){ .opcode = p->opcode, .dword = p->index,
+				 .instance_count = *uconfig_reg(g, q, R_030934_VGT_NUM_INSTANCES) };
+	if (q != 0)
+		return xs_err_set(e, XS_E_INVALID_ARG, "queue %u: IB 0x%llx dword %zu: %s on a compute queue: draws "
+				  "run on queue 0, the graphics ring", q, (unsigned long long)ib_va, p->index,
+				  p->info->name);
+	a->indexed = p->opcode == PKT3_DRAW_INDEX_2 || p->opcode == PKT3_DRAW_INDEX_INDIRECT;
+	a->indirect = p->opcode == PKT3_DRAW_INDIRECT || p->opcode == PKT3_DRAW_INDEX_INDIRECT;
+	if (a->indexed) {
+		uint32_t it = *uconfig_reg(g, q, R_03090C_VGT_INDEX_TYPE);
+		unsigned t = G_03090C_INDEX_TYPE(it);
+		if (t != V_03090C_VGT_INDEX_16 && t != V_03090C_VGT_INDEX_32)
+			return xs_err_set(e, XS_E_INVALID_ARG, "queue %u: IB 0x%llx dword %zu: %s with VGT_INDEX_TYPE."
+					  "INDEX_TYPE %u: xs12 draws 16-bit (0) and 32-bit (1) indices", q,
+					  (unsigned long long)ib_va, p->index, p->info->name, t);
+		a->index_size = t == V_03090C_VGT_INDEX_16 ? 2 : 4;
+	}
+	switch (p->opcode) {
+	case PKT3_DRAW_INDEX_AUTO:
+		a->count = b[0];
+		a->start_vertex = regs->ctx[(R_028408_VGT_INDX_OFFSET - XS_CONTEXT_REG_OFFSET) / 4];
+		return XS_OK;
+	case PKT3_DRAW_INDEX_2:
+		a->max_indices = b[0];
+		a->index_va = (uint64_t)b[1] | ((uint64_t)b[2] << 32);
+		a->count = b[3];
+		return XS_OK;
+	default:
+		break;
+	}
+	uint32_t args[XS_DRAW_INDEXED_ARGS_DW];
+	uint64_t va = g->cp[q].base_va + b[0];
+	size_t n = a->indexed ? XS_DRAW_INDEXED_ARGS_DW : XS_DRAW_ARGS_DW;
+	if (!xs_vm_read(g->vm, va, args, n * 4, NULL))
+		return removed_at(g, q, p, va, "reads its arguments at", e);
+	a->count = args[0];
+	a->instance_count = args[1];
+	uint32_t vtx_arg;
+	if (a->indexed) {
+		a->start_index = args[2];
+		a->base_vertex = (int32_t)args[3];
+		a->start_instance = args[4];
+		a->index_va = regs->index_base + (uint64_t)a->start_index * a->index_size;
+		a->max_indices = regs->index_buffer_size > a->start_index ? regs->index_buffer_size - a->start_index : 0;
+		vtx_arg = args[3];
+	} else {
+		a->start_vertex = args[2];
+		a->start_instance = args[3];
+		regs->ctx[(R_028408_VGT_INDX_OFFSET - XS_CONTEXT_REG_OFFSET) / 4] = a->start_vertex;
+		vtx_arg = args[2];
+	}
+	if (b[1])
+		xs_gpu_set_sh_reg(g, q, XS_SH_REG_OFFSET + 4 * b[1], vtx_arg);
+	if (b[2])
+		xs_gpu_set_sh_reg(g, q, XS_SH_REG_OFFSET + 4 * b[2], a->start_instance);
+	return XS_OK;
+}
+
+/* [model] XS_FILL's busy time: a start of 100 cycles and the bytes at 64 a
+ * cycle, the CP DMA's rate in this model (XS_BUILD_AS uses the same). */
+static uint64_t fill_cycles(uint32_t pitch, uint32_t row_bytes, uint32_t rows)
+{
+	(void)pitch;
+	return 100 + (uint64_t)row_bytes * rows / 64;
+}
+
+static xs_status cp_xs_fill(xs_gpu *g, unsigned q, const xs_pm4_packet *p, uint64_t *cycles, xs_err *e)
+{
+	const uint32_t *b = p->body;
+	uint64_t va = (uint64_t)b[0] | ((uint64_t)b[1] << 32), bad = 0;
+	xs_err fe;
+	xs_err_clear(&fe);
+	*cycles = fill_cycles(b[2], b[3], b[4]);
+	xs_status st = xs_gfx_fill_at(g->vm, va, b[2], b[3], b[4], b + PKT3_XS_FILL_FIXED_DW, b[5], &bad, &fe);
+	if (st == XS_E_DEVICE_REMOVED)
+		return removed_at(g, q, p, bad, "writes", e);
+	if (st)
+		return xs_err_set(e, st, "queue %u: dword %zu: %s", q, p->index, fe.msg);
+	return XS_OK;
+}
+
 static xs_status unsupported(unsigned q, const xs_gpu_cp_ib *ib, const xs_pm4_packet *p, xs_err *e)
 {
 	return xs_err_set(e, XS_E_UNSUPPORTED, "queue %u: IB 0x%llx dword %zu: %s is not modelled by the "
@@ -513,7 +622,8 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 				for (size_t at = ib->it.pos; at < end;) {
 					uint32_t h = ib->dw[at];
 					if (PKT_TYPE_G(h) == 3 && (PKT3_IT_OPCODE_G(h) == PKT3_DISPATCH_DIRECT ||
-								   PKT3_IT_OPCODE_G(h) == PKT3_DISPATCH_INDIRECT))
+								   PKT3_IT_OPCODE_G(h) == PKT3_DISPATCH_INDIRECT ||
+								   is_draw(PKT3_IT_OPCODE_G(h))))
 						cp->next_result++;
 					at += PKT_TYPE_G(h) == 3 && PKT_COUNT_G(h) != PKT3_COUNT_MAX ? PKT_COUNT_G(h) + 2 : 1;
 				}
@@ -541,6 +651,48 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			/* the CP goes on when the work's simulated time has passed */
 			cp->busy_until = g->now + cycles;
 			cp->state = XS_CP_BUSY;
+			break;
+		}
+		case PKT3_XS_FILL: {
+			uint64_t cycles = 0;
+			if ((st = cp_xs_fill(g, q, &p, &cycles, e)))
+				return st;
+			cp->busy_until = g->now + cycles;
+			cp->state = XS_CP_BUSY;
+			break;
+		}
+		case PKT3_INDEX_TYPE:
+			*uconfig_reg(g, q, R_03090C_VGT_INDEX_TYPE) = b[0];
+			break;
+		case PKT3_NUM_INSTANCES:
+			*uconfig_reg(g, q, R_030934_VGT_NUM_INSTANCES) = b[0];
+			break;
+		case PKT3_INDEX_BASE:
+			g->queue[q].index_base = (uint64_t)b[0] | ((uint64_t)b[1] << 32);
+			break;
+		case PKT3_INDEX_BUFFER_SIZE:
+			g->queue[q].index_buffer_size = b[0];
+			break;
+		case PKT3_DRAW_INDEX_AUTO:
+		case PKT3_DRAW_INDEX_2:
+		case PKT3_DRAW_INDIRECT:
+		case PKT3_DRAW_INDEX_INDIRECT: {
+			if (g->ndisp_active >= XS_GPU_MAX_ACTIVE) {
+				ib->it.pos = p.index; /* re-read when a slot frees */
+				cp->state = XS_CP_WAIT_SLOT;
+				return XS_OK;
+			}
+			xs_gpu_draw_args a;
+			if ((st = xs_gpu_cp_draw_args(g, q, ib->va, &p, &a, e)))
+				return st;
+			xs_gpu_dispatch_result *res = cp->next_result < cp->nresults ? &cp->results[cp->next_result]
+										      : &cp->scratch_result;
+			cp->next_result++;
+			if ((st = xs_gpu_draw_begin(g, q, &a, res, e))) {
+				xs_err_prefix(e, "queue %u: IB 0x%llx dword %zu: %s", q, (unsigned long long)ib->va, p.index,
+					      p.info->name);
+				return st;
+			}
 			break;
 		}
 		case PKT3_WRITE_DATA: {

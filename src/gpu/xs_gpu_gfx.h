@@ -33,6 +33,8 @@ typedef struct xs_gfx_rt {
 	uint32_t write_mask;      /* CB_TARGET_MASK nibble (R=1, G=2, B=4, A=8) */
 	uint32_t blend;           /* CB_BLENDn_CONTROL */
 	uint32_t export_format;   /* SPI_SHADER_COL_FORMAT nibble */
+	uint32_t comp_swap;       /* CB_COLORn_INFO.COMP_SWAP: SWAP_STD (RGBA in memory) or, RGBA8, SWAP_ALT (BGRA) */
+	uint32_t bpp;             /* bytes per pixel: 4 or 16 */
 } xs_gfx_rt;
 
 typedef struct xs_gfx_state {
@@ -73,11 +75,19 @@ typedef struct xs_gfx_state {
 	/* CB */
 	xs_gfx_rt rt[XS_GFX_MAX_RT];
 	uint32_t cb_color_control;
+	float blend_const[4];     /* CB_BLEND_RED..ALPHA (BLEND_CONSTANT_*) */
+	uint32_t db_shader_control; /* DB_SHADER_CONTROL */
+	bool early_z;             /* depth may be tested and written before the PS: Z_ENABLE, and the PS
+				   * neither exports depth (Z_EXPORT_ENABLE) nor discards (KILL_ENABLE) */
 } xs_gfx_state;
 
 /* Decodes the queue's registers for a draw. XS_E_INVALID_ARG naming the
- * register and field for state that cannot draw (a shader address 0, a
- * colour format xs12 does not model...). */
+ * register and field for state that cannot draw (a VS address 0; a PS
+ * address 0 is a draw without a pixel shader), XS_E_UNSUPPORTED for what
+ * xs12 does not model (a colour format, a primitive type...). The index
+ * fields come from the queue's INDEX_BASE / INDEX_BUFFER_SIZE / VGT_INDEX_TYPE:
+ * a draw then applies its packet's own figures with xs_gfx_state_set_draw
+ * (xs_gpu_priv.h), which also makes non-indexed draws auto-indexed. */
 xs_status xs_gfx_state_decode(const xs_gpu_queue_regs *regs, xs_gfx_state *s, xs_err *e);
 
 /* ---- VGT: vertices to VS batches --------------------------------------------- */
@@ -135,20 +145,40 @@ typedef struct xs_gfx_raster_stats {
 /* Clips, culls, transforms and rasterizes one triangle, calling fn per quad
  * with at least one covered pixel (early Z applied and written when
  * early_z; otherwise cover ignores depth and the CB tests it at export).
- * prim_index is its draw-order index (strip winding alternates with it). */
+ * prim_index is its draw-order index; v[] comes in the order the VGT's
+ * prim_lane gives, which already makes a strip's odd triangles wind like
+ * the even ones, so the rasterizer does not flip them again. */
 void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], uint64_t prim_index,
 		       bool early_z, xs_gfx_quad_fn fn, void *user, xs_gfx_raster_stats *st);
+
+/* ---- DB: the depth test (xs_gpu_db.c) ----------------------------------------- */
+/* Depth z clamped to the viewport's [zmin, zmax] (D3D12: the depth range
+ * clamps the rasterized and the exported depth). */
+float xs_gfx_depth_clamp(const xs_gfx_state *s, float z);
+/* DB_DEPTH_CONTROL.ZFUNC of z against the buffer's value at (x, y), and when
+ * it passes and Z_WRITE_ENABLE, the write. True when the pixel survives
+ * (always, without a depth buffer or with Z_ENABLE 0; pixels outside the
+ * buffer pass and write nothing). */
+bool xs_gfx_depth_test(const xs_gfx_state *s, xs_vm *vm, int32_t x, int32_t y, float z);
+/* ZFUNC (V_028800_FRAG_*) applied: z against the stored d. */
+bool xs_gfx_depth_compare(uint32_t zfunc, float z, float d);
 
 /* ---- CB: one pixel's export -------------------------------------------------- */
 /* Blends and writes MRT rt at (x, y) with the exported value (4 floats, or the
  * compressed f16 pairs unpacked by the caller) in primitive order (the caller
- * keeps the order). Late Z (z != NULL): tests and writes depth first and
- * returns false when the pixel fails. */
+ * keeps the order). Late Z (z != NULL): tests and writes depth first (z is
+ * clamped to the depth range) and returns false when the pixel fails; pass
+ * z with the pixel's first target only, NULL for the others. */
 bool xs_gfx_cb_write(const xs_gfx_state *s, xs_vm *vm, unsigned rt, int32_t x, int32_t y, const float c[4],
 		     const float *z);
 
 /* ---- XS_FILL (firmware clear) ------------------------------------------------ */
 xs_status xs_gfx_fill(xs_vm *vm, uint64_t va, uint32_t pitch, uint32_t row_bytes, uint32_t rows,
 		      const uint32_t *pattern, uint32_t pattern_dw, xs_err *e);
+/* The same, and *bad_va = the first address it could not write (the CP's
+ * page fault). Bad arguments: XS_E_INVALID_ARG naming the field; a write
+ * outside GPU memory: XS_E_DEVICE_REMOVED. */
+xs_status xs_gfx_fill_at(xs_vm *vm, uint64_t va, uint32_t pitch, uint32_t row_bytes, uint32_t rows,
+			 const uint32_t *pattern, uint32_t pattern_dw, uint64_t *bad_va, xs_err *e);
 
 #endif

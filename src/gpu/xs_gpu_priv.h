@@ -369,6 +369,42 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e);
 /* Queues a wave to issue at w->ready (>= the current cycle). */
 void xs_gpu_evq_push(xs_gpu *g, xs_gpu_wave *w);
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
+/* ---- draws (xs_gpu_cp.c decodes the DRAW_* packets, the SPI runs them) ----
+ * One draw as the CP hands it over, after it has read any indirect
+ * arguments (D3D12_DRAW_ARGUMENTS / D3D12_DRAW_INDEXED_ARGUMENTS). The rest
+ * of the draw's state is the queue's registers: xs_gfx_state_decode, then
+ * xs_gfx_state_set_draw for what the packet itself carries. */
+typedef struct xs_gpu_draw_args {
+	bool indexed;            /* DRAW_INDEX_2 / DRAW_INDEX_INDIRECT */
+	bool indirect;           /* DRAW_INDIRECT / DRAW_INDEX_INDIRECT */
+	uint32_t count;          /* indices (indexed) or vertices, per instance */
+	uint32_t instance_count; /* VGT_NUM_INSTANCES, or the indirect InstanceCount (0: nothing drawn) */
+	uint32_t start_vertex;   /* not indexed: VertexID of the draw's vertex 0 (VGT_INDX_OFFSET) */
+	uint32_t start_index;    /* indexed: the first index's position in the buffer at INDEX_BASE */
+	int32_t base_vertex;     /* indexed indirect: BaseVertexLocation (direct draws fold it into the vertex table) */
+	uint32_t start_instance; /* indirect: StartInstanceLocation (direct draws: 0, in the vertex table) */
+	uint64_t index_va;       /* indexed: address of the draw's first index */
+	uint32_t max_indices;    /* indexed: indices readable from index_va; a fetch past them reads 0 */
+	uint32_t index_size;     /* indexed: 2 or 4 (VGT_INDEX_TYPE) */
+	unsigned opcode;         /* PKT3_DRAW_*, for messages */
+	size_t dword;            /* the packet's dword in its IB, for messages */
+} xs_gpu_draw_args;
+/* Starts a draw on queue q (0, the graphics ring) with the queue's current
+ * registers; *r is filled as it runs (r->gfx). Implemented by the SPI
+ * (xs_gpu_spi*.c); XS_E_INVALID_ARG names the register and field of state
+ * that cannot draw. */
+xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs_gpu_dispatch_result *r,
+			    xs_err *e);
+/* xs_gpu_cp.c: a DRAW_* packet's arguments (reading indirect ones from
+ * memory and writing the registers the indirect forms set), as the CP
+ * gives them to xs_gpu_draw_begin. ib_va is for messages. */
+xs_status xs_gpu_cp_draw_args(xs_gpu *g, unsigned q, uint64_t ib_va, const xs_pm4_packet *p, xs_gpu_draw_args *a,
+			      xs_err *e);
+struct xs_gfx_state;
+/* Puts the draw's own figures into a decoded state: index address, bound,
+ * size, instance count, VGT_INDX_OFFSET for indirect draws. */
+void xs_gfx_state_set_draw(struct xs_gfx_state *s, const xs_gpu_draw_args *a);
+
 /* xs_gpu_accel.c: XS_BUILD_AS; *cycles the CP is busy for afterwards. */
 xs_status xs_gpu_cp_build_as(xs_gpu *g, unsigned q, const xs_pm4_packet *p, uint64_t *cycles, xs_err *e);
 

@@ -134,12 +134,13 @@ static void malformed_and_unsupported(void **state)
 	submit(f, 0);
 	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_INVALID_ARG);
 	assert_non_null(strstr(e.msg, "dword 0"));
-	/* A draw: valid PM4 that the compute model does not run. */
+	/* A draw on a compute queue: valid PM4, but only the graphics ring draws. */
 	uint32_t draw[3] = { PKT3(PKT3_DRAW_INDEX_AUTO, 1, 0), 3, 2 };
 	xs_pm4_emit_raw(&f->b, draw, 3);
-	submit(f, 0);
-	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_UNSUPPORTED);
+	submit(f, 1);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_INVALID_ARG);
 	assert_non_null(strstr(e.msg, "DRAW_INDEX_AUTO"));
+	assert_non_null(strstr(e.msg, "queue 0"));
 	/* An IB in no allocation. */
 	xs_pm4_indirect_buffer(&f->b, 0x7000000000ull, 16, false);
 	submit(f, 0);

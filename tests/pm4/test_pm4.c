@@ -928,6 +928,77 @@ static void test_print_stops_at_error(void **state)
 	free(text);
 }
 
+/* The draw packets and XS_FILL: what the builder writes decodes back, the
+ * printer names their fields and registers, and the decoder's rules catch
+ * malformed bodies naming the dword. */
+static void test_draw_packets(void **state)
+{
+	(void)state;
+	xs_pm4_builder b;
+	builder(&b);
+	xs_pm4_index_type(&b, V_03090C_VGT_INDEX_16);                                   /* 0 */
+	xs_pm4_index_base(&b, 0x0000123456789ABEull);                                   /* 1 */
+	xs_pm4_index_buffer_size(&b, 999);                                               /* 2 */
+	xs_pm4_num_instances(&b, 4);                                                     /* 3 */
+	xs_pm4_draw_index_auto(&b, 36);                                                  /* 4 */
+	xs_pm4_draw_index_2(&b, 100, 0x100000002ull, 60);                                /* 5 */
+	xs_pm4_draw_indirect(&b, true, 0x200000, 0x20, R_00B130_SPI_SHADER_USER_DATA_VS_0 + 24, 0); /* 6, 7 */
+	uint32_t pat[4] = { 1, 2, 3, 4 };
+	xs_pm4_xs_fill(&b, 0x300000, 512, 64, 8, pat, 4);                                /* 8 */
+	assert_ok(&b);
+	xs_pm4_packet p[16];
+	size_t n = decode_all(b.dw, b.cdw, p, 16);
+	assert_int_equal(n, 9);
+	unsigned ops[9] = { PKT3_INDEX_TYPE, PKT3_INDEX_BASE, PKT3_INDEX_BUFFER_SIZE, PKT3_NUM_INSTANCES,
+			    PKT3_DRAW_INDEX_AUTO, PKT3_DRAW_INDEX_2, PKT3_SET_BASE, PKT3_DRAW_INDEX_INDIRECT, PKT3_XS_FILL };
+	for (int i = 0; i < 9; i++)
+		assert_int_equal(p[i].opcode, ops[i]);
+	assert_int_equal(p[1].body[0], 0x56789ABE);
+	assert_int_equal(p[1].body[1], 0x1234);
+	assert_int_equal(p[4].body[1], S_0287F0_SOURCE_SELECT(V_0287F0_DI_SRC_SEL_AUTO_INDEX));
+	assert_int_equal(p[5].body[0], 100);
+	assert_int_equal(p[5].body[3], 60);
+	assert_int_equal(p[7].body[0], 0x20);
+	assert_int_equal(p[7].body[1], (R_00B130_SPI_SHADER_USER_DATA_VS_0 + 24 - XS_SH_REG_OFFSET) / 4);
+	assert_int_equal(p[8].body_len, PKT3_XS_FILL_FIXED_DW + 4);
+	assert_int_equal(p[8].body[9], 4);
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	xs_err e;
+	assert_int_equal(xs_pm4_print(f, b.dw, b.cdw, &e), 0);
+	fclose(f);
+	const char *want[] = { "INDEX_TYPE", "VGT_INDEX_TYPE", "VGT_INDEX_16", "INDEX_BUFFER_SIZE", "NUM_INSTANCES",
+			       "VGT_NUM_INSTANCES", "DRAW_INDEX_AUTO", "DI_SRC_SEL_AUTO_INDEX", "DRAW_INDEX_2",
+			       "DRAW_INDEX_INDIRECT", "BASE_VTX_LOC", "XS_FILL", "PATTERN_DW", "ROW_BYTES" };
+	for (size_t i = 0; i < XS_ARRAY_SIZE(want); i++)
+		if (!strstr(text, want[i]))
+			fail_msg("the printout lacks %s:\n%s", want[i], text);
+	free(text);
+	xs_pm4_builder_free(&b);
+
+	/* the decoder's rules */
+	uint32_t it8[] = { PKT3(PKT3_INDEX_TYPE, 0, 0), V_03090C_VGT_INDEX_8 };
+	expect_error(it8, 2, 1, "INDEX_TYPE", "16-bit", NULL);
+	uint32_t odd[] = { PKT3(PKT3_INDEX_BASE, 1, 0), 0x1001, 0 };
+	expect_error(odd, 3, 1, "INDEX_BASE", "2-byte aligned", NULL);
+	uint32_t di2[] = { PKT3(PKT3_DRAW_INDEX_2, 4, 0), 9, 0x1000, 0, 9, V_0287F0_DI_SRC_SEL_AUTO_INDEX };
+	expect_error(di2, 6, 5, "DRAW_INDEX_2 draw initiator", "SOURCE_SELECT 2", NULL);
+	uint32_t dia[] = { PKT3(PKT3_DRAW_INDEX_AUTO, 1, 0), 3, V_0287F0_DI_SRC_SEL_DMA };
+	expect_error(dia, 3, 2, "DRAW_INDEX_AUTO", "AUTO_INDEX", NULL);
+	uint32_t dii[] = { PKT3(PKT3_DRAW_INDEX_INDIRECT, 3, 0), 2, 0, 0, V_0287F0_DI_SRC_SEL_DMA };
+	expect_error(dii, 5, 1, "DRAW_INDEX_INDIRECT data offset", NULL);
+	uint32_t fill3[] = { PKT3(PKT3_XS_FILL, 6, 0), 0x1000, 0, 256, 24, 1, 2, 0 };
+	expect_error(fill3, 8, 6, "XS_FILL says 2 pattern dwords", NULL);
+	uint32_t fillrow[] = { PKT3(PKT3_XS_FILL, 7, 0), 0x1000, 0, 256, 12, 1, 2, 0, 0 };
+	expect_error(fillrow, 9, 4, "XS_FILL row_bytes 12", NULL);
+	uint32_t fillva[] = { PKT3(PKT3_XS_FILL, 6, 0), 0x1000, 0xFFFF, 0xFFFFFFFC, 4, 2, 1, 0 };
+	expect_error(fillva, 8, 5, "XS_FILL region", "48-bit", NULL);
+	uint32_t fillrows[] = { PKT3(PKT3_XS_FILL, 6, 0), 0x1000, 0, 256, 4, 0, 1, 0 };
+	expect_error(fillrows, 8, 5, "XS_FILL with 0 rows", NULL);
+}
+
 /* ---- fuzz ------------------------------------------------------------------------ */
 
 static uint64_t rng_state;
@@ -1057,6 +1128,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_regdb_format),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_print_stops_at_error),
+		cmocka_unit_test(test_draw_packets),
 		cmocka_unit_test(test_fuzz),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
