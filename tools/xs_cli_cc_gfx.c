@@ -128,7 +128,7 @@ static int sig_error(const char *fn, const char *what)
 }
 
 /* Reads "define ... <ret> @fn(<params>) ... #N {" from the body's IR. */
-static int parse_sig(char *ir, const char *fn, bool ps, body_sig *s, char **attr_ref)
+static int parse_sig(char *ir, const char *fn, bool ps, body_sig *s)
 {
 	char key[80];
 	snprintf(key, sizeof(key), " @%s(", fn);
@@ -162,9 +162,6 @@ static int parse_sig(char *ir, const char *fn, bool ps, body_sig *s, char **attr
 		depth += *pe == '(' ? 1 : *pe == ')' ? -1 : 0;
 	if (*pe != ')')
 		return sig_error(fn, "unreadable IR signature");
-	char *line_end = strchr(pe, '\n');
-	char *hash = strchr(pe, '#');
-	*attr_ref = hash && (!line_end || hash < line_end) ? hash : NULL;
 	/* parameters, split at top-level commas */
 	char *q = pl;
 	while (q < pe) {
@@ -236,42 +233,34 @@ static int parse_sig(char *ir, const char *fn, bool ps, body_sig *s, char **attr
 }
 
 /* The body keeps its calling convention; alwaysinline lets llc accept it
- * (inlined into the entry, no call remains). */
-static int mark_alwaysinline(char *ir, const char *attr_ref, FILE *out)
+ * (inlined into the entry, no call remains). Every attribute group gets it,
+ * so that the body's own helpers inline too (at -O0 clang leaves them as
+ * calls); noinline / optnone, which -O0 adds, are dropped. */
+static int mark_alwaysinline(const char *ir, FILE *out)
 {
-	if (!attr_ref) {
-		fputs(ir, out);
-		return 0;
-	}
-	char ref[16];
-	int n = 0;
-	while (n < 14 && (attr_ref[n] == '#' || (attr_ref[n] >= '0' && attr_ref[n] <= '9'))) {
-		ref[n] = attr_ref[n];
-		n++;
-	}
-	ref[n] = 0;
-	char key[40];
-	snprintf(key, sizeof(key), "\nattributes %s = { ", ref);
-	char *a = strstr(ir, key);
-	if (!a) {
-		fputs(ir, out);
-		return 0;
-	}
-	a += strlen(key);
-	fwrite(ir, 1, (size_t)(a - ir), out);
-	fputs("alwaysinline ", out);
-	/* drop noinline / optnone (-O0 adds them; they contradict alwaysinline) */
-	char *end = strchr(a, '}');
-	for (char *q = a; *q;) {
-		if (end && q < end && !strncmp(q, "noinline ", 9)) {
-			q += 9;
-			continue;
+	static const char key[] = "attributes #";
+	for (const char *l = ir; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) + 1 : strlen(l);
+		const char *brace = strncmp(l, key, sizeof(key) - 1) ? NULL : memchr(l, '{', len);
+		if (!brace) {
+			fwrite(l, 1, len, out);
+		} else {
+			fwrite(l, 1, (size_t)(brace - l) + 1, out);
+			fputs(" alwaysinline", out);
+			for (const char *q = brace + 1; q < l + len;) {
+				if (!strncmp(q, " noinline", 9) && (q[9] == ' ' || q[9] == '}')) {
+					q += 9;
+					continue;
+				}
+				if (!strncmp(q, " optnone", 8) && (q[8] == ' ' || q[8] == '}')) {
+					q += 8;
+					continue;
+				}
+				fputc(*q++, out);
+			}
 		}
-		if (end && q < end && !strncmp(q, "optnone ", 8)) {
-			q += 8;
-			continue;
-		}
-		fputc(*q++, out);
+		l += len;
 	}
 	return 0;
 }
@@ -353,7 +342,8 @@ static void emit_ptr(FILE *o, const char *name, const char *lo, const char *hi, 
 	fprintf(o, "  %%%s.ptr = inttoptr i64 %%%s.i64 to ptr addrspace(%u)\n", name, name, as);
 }
 
-static void write_entry(FILE *o, const char *body_ir, const body_sig *s, const char *fn, bool ps, bool mesa)
+static void write_entry(FILE *o, const char *body_ir, const body_sig *s, const char *fn, bool ps, bool mesa,
+                        bool wave64)
 {
 	fprintf(o, "; the %s entry point xs12 cc generated for @%s (docs/graphics.md 1.5)\n", ps ? "PS" : "VS", fn);
 	copy_lines(o, body_ir, "target datalayout");
@@ -370,6 +360,8 @@ static void write_entry(FILE *o, const char *body_ir, const body_sig *s, const c
 		        "define amdgpu_vs void @vs(%si32 inreg %%vtx.lo, i32 inreg %%vtx.hi, i32 inreg %%rt.lo, "
 		        "i32 inreg %%rt.hi, i32 %%vertex_id, i32 %%vgpr1, i32 %%vgpr2, i32 %%instance_id) {\n",
 		        ring);
+		if (mesa && wave64)
+			fprintf(o, "  call void asm sideeffect \"s_mov_b64 exec, exec\", \"\"()  ; wave64 marker\n");
 		emit_ptr(o, "vtx", "vtx.lo", "vtx.hi", 4);
 		emit_ptr(o, "root", "rt.lo", "rt.hi", 1);
 		for (unsigned i = 0; i < nin; i++) {
@@ -398,6 +390,8 @@ static void write_entry(FILE *o, const char *body_ir, const body_sig *s, const c
 		        "<2 x float> %%linear_centroid, float %%line_stipple, float %%pos_x, float %%pos_y, "
 		        "float %%pos_z, float %%pos_w, i32 %%front_face) #0 {\n",
 		        ring);
+		if (mesa && wave64)
+			fprintf(o, "  call void asm sideeffect \"s_mov_b64 exec, exec\", \"\"()  ; wave64 marker\n");
 		emit_ptr(o, "root", "rt.lo", "rt.hi", 1);
 		fprintf(o, "  %%pi = extractelement <2 x float> %%persp_center, i32 0\n");
 		fprintf(o, "  %%pj = extractelement <2 x float> %%persp_center, i32 1\n");
@@ -477,11 +471,10 @@ int xs_cli_cc_gfx(bool ps, const char *src, bool mesa, bool wave64, int opt, con
 	}
 	body_sig s;
 	memset(&s, 0, sizeof(s));
-	char *attr = NULL;
-	if (parse_sig(ir, fn, ps, &s, &attr))
+	if (parse_sig(ir, fn, ps, &s))
 		goto done;
 	FILE *f = fopen(body, "w");
-	if (!f || mark_alwaysinline(ir, attr, f) || fclose(f)) {
+	if (!f || mark_alwaysinline(ir, f) || fclose(f)) {
 		fprintf(stderr, "xs12 cc: cannot write %s\n", body);
 		goto done;
 	}
@@ -490,7 +483,7 @@ int xs_cli_cc_gfx(bool ps, const char *src, bool mesa, bool wave64, int opt, con
 		fprintf(stderr, "xs12 cc: cannot write %s\n", wrap);
 		goto done;
 	}
-	write_entry(f, ir, &s, fn, ps, mesa);
+	write_entry(f, ir, &s, fn, ps, mesa, wave64);
 	if (fclose(f))
 		goto done;
 	printf("# %s: entry @%s generated for @%s in %s\n", src, ps ? "ps" : "vs", fn, wrap);

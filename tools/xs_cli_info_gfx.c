@@ -48,10 +48,11 @@ static void print_json(const char *path, const xs_gfx_shader *s)
 	xs_cli_json_string(stdout, s->entry);
 	printf(", \"entry_offset\": %llu, \"code_size\": %llu, \"image_size\": %zu, \"wave_size\": %u, "
 	       "\"vgprs\": %u, \"sgprs\": %u, \"rsrc1\": %u, \"rsrc2\": %u, \"scratch_bytes_per_lane\": %u, "
-	       "\"scratch_bytes_per_wave\": %u, \"user_sgprs_used\": %u",
+	       "\"scratch_bytes_per_wave\": %u, \"user_sgprs_used\": %u, \"wave_size_assumed\": %s",
 	       (unsigned long long)s->entry_offset, (unsigned long long)s->code_size, s->image_size,
 	       s->wave64 ? 64 : 32, s->vgprs, s->sgprs, s->rsrc1, s->rsrc2, s->scratch_bytes_per_lane,
-	       s->scratch_bytes_per_wave, s->user_sgprs_used);
+	       s->scratch_bytes_per_wave, s->user_sgprs_used,
+	       s->wave_size_assumed ? "true" : "false");
 	if (vs) {
 		printf(", \"pos\": [");
 		mask_list(stdout, "", s->pos_mask, true);
@@ -88,7 +89,8 @@ static void print_text(const char *path, const xs_gfx_shader *s)
 	printf("%s: %s graphics shader (%s ABI), entry %s at +0x%llx, %llu bytes of code\n", path,
 	       vs ? "vertex" : "pixel", s->abi == XS_GFX_ABI_PAL ? "amdpal" : "mesa3d", s->entry,
 	       (unsigned long long)s->entry_offset, (unsigned long long)s->code_size);
-	printf("  wave size      wave%u\n", s->wave64 ? 64 : 32);
+	printf("  wave size      wave%u%s\n", s->wave64 ? 64 : 32,
+	       s->wave_size_assumed ? " (assumed: a Mesa object whose code does not show its wave size)" : "");
 	printf("  VGPRs          %u allocated\n", s->vgprs);
 	printf("  SGPRs          %u (first %u read as inputs: user + system SGPRs)\n", s->sgprs, s->user_sgprs_used);
 	if (s->scratch_bytes_per_wave)

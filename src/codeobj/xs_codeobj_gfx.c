@@ -92,8 +92,11 @@ static xs_status read_sections(gelf *g, xs_err *e)
 {
 	const uint8_t *p = g->img;
 	xs_status st = xs_codeobj_elf_check_layout(p, g->size, e);
-	if (st)
-		return xs_err_set(e, XS_E_INVALID_ARG, "%s", e->msg);
+	if (st) {
+		char msg[sizeof(e->msg)];
+		snprintf(msg, sizeof(msg), "%s", e->msg);
+		return xs_err_set(e, XS_E_INVALID_ARG, "%s", msg); /* the same kind as every gfx error */
+	}
 	uint64_t shoff = xs_codeobj_rd64(p + 40);
 	g->shnum = xs_codeobj_rd16(p + 60);
 	size_t shstr = xs_codeobj_rd16(p + 62);
@@ -423,6 +426,7 @@ xs_status xs_gfx_shader_parse(const void *data, size_t size, const char *entry, 
 			                              g.sec[g.config].off, out, &rs, e);
 		if (!st) {
 			out->wave64 = mesa_code_is_wave64(out->image, out->entry_offset, out->code_size);
+			out->wave_size_assumed = !out->wave64;
 			uint32_t lanes = out->wave64 ? 64 : 32;
 			out->scratch_bytes_per_lane = out->scratch_bytes_per_wave / lanes;
 		}

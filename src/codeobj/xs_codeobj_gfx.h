@@ -62,6 +62,12 @@ typedef struct xs_gfx_shader {
 	 * VGT_SHADER_STAGES_EN, SPI_PS_IN_CONTROL; for `xs12 info` and tests. */
 	struct { uint32_t reg, value; } regs[XS_GFX_MAX_REGS];
 	uint32_t nregs;
+	/* Mesa objects record the wave size nowhere: it is read from the code
+	 * (64-bit EXEC operations, the scratch V#'s 64-lane INDEX_STRIDE), and
+	 * wave32 is assumed when the code shows neither. True then. `xs12 cc
+	 * --abi mesa --wave64` puts an `s_mov_b64 exec, exec` at the entry so
+	 * that its objects always show it. */
+	bool wave_size_assumed;
 } xs_gfx_shader;
 
 /* Parses a graphics code object. entry NULL: the only amdgpu_vs/amdgpu_ps
