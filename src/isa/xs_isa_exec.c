@@ -33,6 +33,7 @@ static void build_table(void)
 	xs_exec_register_lds();
 	xs_exec_register_vmem();
 	xs_exec_register_bvh();
+	xs_exec_register_gfx();
 }
 
 int xs_exec_fault(xs_exec *x, xs_wave *w, const xs_inst *in, xs_fault_kind kind, uint64_t addr,
@@ -102,7 +103,9 @@ xs_wave_status xs_isa_step(xs_isa_ctx *ctx, xs_wave *w, const xs_inst *in)
 	w->pc += in->size;
 	w->insts++;
 	int r = xs_exec_table[in->op](&x, w, in);
-	if (r == XS_WAVE_BARRIER || r == XS_WAVE_ENDED)
+	if (r == XS_WAVE_EXP_WAIT)
+		w->insts--;              /* the exp runs (and counts) when resumed */
+	if (r == XS_WAVE_BARRIER || r == XS_WAVE_ENDED || r == XS_WAVE_EXP_WAIT)
 		w->status = (xs_wave_status)r;
 	return w->status;
 }
@@ -158,8 +161,10 @@ xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts)
 		if (XS_UNLIKELY(r))
 			break;
 	}
+	if (r == XS_WAVE_EXP_WAIT)
+		n--;                     /* the exp runs (and counts) when resumed */
 	w->insts += n;
-	if (r == XS_WAVE_BARRIER || r == XS_WAVE_ENDED)
+	if (r == XS_WAVE_BARRIER || r == XS_WAVE_ENDED || r == XS_WAVE_EXP_WAIT)
 		w->status = (xs_wave_status)r;
 	return w->status;
 }

@@ -376,7 +376,7 @@ static void setup(const xs_wave *w, const xs_inst *in, addr_ctx *ac)
 	} else if (in->enc == XS_ENC_SCRATCH) {
 		if (in->src[2] != XS_SREG_NULL)
 			ac->saddr = w->s[in->src[2] & 127];
-	} else if (in->enc == XS_ENC_MUBUF) {
+	} else if (in->enc == XS_ENC_MUBUF || in->enc == XS_ENC_MTBUF) {
 		read_vsharp(w, in->src[1], &ac->v);
 		ac->soffset = xs_sread(w, in, in->src[2]);
 	}
@@ -777,6 +777,122 @@ static int x_atomic(xs_exec *x, xs_wave *w, const xs_inst *in)
 	return 0;
 }
 
+/* ---- typed (format) loads: buffer_load_format_*, tbuffer_load_format_* -----------------
+ * The element at the lane's address has the layout of a gfx10 buffer FORMAT
+ * (the V#'s SQ_BUF_RSRC_WORD3.FORMAT for MUBUF, the instruction's for
+ * MTBUF): 1..4 components of 8, 16 or 32 bits, lowest address first, and a
+ * number type. The instruction writes its first 1..4 components converted to
+ * 32 bits; components the format lacks read 0, the fourth 1 (1.0 for float
+ * and normalized types). An element outside the buffer (the range check of
+ * its first byte, see the top of the file) reads 0 in every component.
+ * Packed formats (10_11_11 and the like) fault as unimplemented. */
+enum { NT_UNORM, NT_SNORM, NT_USCALED, NT_SSCALED, NT_UINT, NT_SINT, NT_FLOAT };
+
+typedef struct buf_format {
+	const char *name;        /* without "BUF_FMT_", as llvm-mc-15 spells it */
+	uint8_t bits, comps, type;
+} buf_format;
+
+/* gfx10 FORMAT values (llvm-mc-15 -mcpu=gfx1030 names them: tests/isa/test_bufformat.py). */
+static const buf_format buf_formats[128] = {
+	[1] = { "8_UNORM", 8, 1, NT_UNORM }, [2] = { "8_SNORM", 8, 1, NT_SNORM },
+	[3] = { "8_USCALED", 8, 1, NT_USCALED }, [4] = { "8_SSCALED", 8, 1, NT_SSCALED },
+	[5] = { "8_UINT", 8, 1, NT_UINT }, [6] = { "8_SINT", 8, 1, NT_SINT },
+	[7] = { "16_UNORM", 16, 1, NT_UNORM }, [8] = { "16_SNORM", 16, 1, NT_SNORM },
+	[9] = { "16_USCALED", 16, 1, NT_USCALED }, [10] = { "16_SSCALED", 16, 1, NT_SSCALED },
+	[11] = { "16_UINT", 16, 1, NT_UINT }, [12] = { "16_SINT", 16, 1, NT_SINT },
+	[13] = { "16_FLOAT", 16, 1, NT_FLOAT },
+	[14] = { "8_8_UNORM", 8, 2, NT_UNORM }, [15] = { "8_8_SNORM", 8, 2, NT_SNORM },
+	[16] = { "8_8_USCALED", 8, 2, NT_USCALED }, [17] = { "8_8_SSCALED", 8, 2, NT_SSCALED },
+	[18] = { "8_8_UINT", 8, 2, NT_UINT }, [19] = { "8_8_SINT", 8, 2, NT_SINT },
+	[20] = { "32_UINT", 32, 1, NT_UINT }, [21] = { "32_SINT", 32, 1, NT_SINT },
+	[22] = { "32_FLOAT", 32, 1, NT_FLOAT },
+	[23] = { "16_16_UNORM", 16, 2, NT_UNORM }, [24] = { "16_16_SNORM", 16, 2, NT_SNORM },
+	[25] = { "16_16_USCALED", 16, 2, NT_USCALED }, [26] = { "16_16_SSCALED", 16, 2, NT_SSCALED },
+	[27] = { "16_16_UINT", 16, 2, NT_UINT }, [28] = { "16_16_SINT", 16, 2, NT_SINT },
+	[29] = { "16_16_FLOAT", 16, 2, NT_FLOAT },
+	[56] = { "8_8_8_8_UNORM", 8, 4, NT_UNORM }, [57] = { "8_8_8_8_SNORM", 8, 4, NT_SNORM },
+	[58] = { "8_8_8_8_USCALED", 8, 4, NT_USCALED }, [59] = { "8_8_8_8_SSCALED", 8, 4, NT_SSCALED },
+	[60] = { "8_8_8_8_UINT", 8, 4, NT_UINT }, [61] = { "8_8_8_8_SINT", 8, 4, NT_SINT },
+	[62] = { "32_32_UINT", 32, 2, NT_UINT }, [63] = { "32_32_SINT", 32, 2, NT_SINT },
+	[64] = { "32_32_FLOAT", 32, 2, NT_FLOAT },
+	[65] = { "16_16_16_16_UNORM", 16, 4, NT_UNORM }, [66] = { "16_16_16_16_SNORM", 16, 4, NT_SNORM },
+	[67] = { "16_16_16_16_USCALED", 16, 4, NT_USCALED }, [68] = { "16_16_16_16_SSCALED", 16, 4, NT_SSCALED },
+	[69] = { "16_16_16_16_UINT", 16, 4, NT_UINT }, [70] = { "16_16_16_16_SINT", 16, 4, NT_SINT },
+	[71] = { "16_16_16_16_FLOAT", 16, 4, NT_FLOAT },
+	[72] = { "32_32_32_UINT", 32, 3, NT_UINT }, [73] = { "32_32_32_SINT", 32, 3, NT_SINT },
+	[74] = { "32_32_32_FLOAT", 32, 3, NT_FLOAT },
+	[75] = { "32_32_32_32_UINT", 32, 4, NT_UINT }, [76] = { "32_32_32_32_SINT", 32, 4, NT_SINT },
+	[77] = { "32_32_32_32_FLOAT", 32, 4, NT_FLOAT },
+};
+
+const char *xs_isa_buf_format_name(unsigned format)
+{
+	return format < 128 && buf_formats[format].name ? buf_formats[format].name : NULL;
+}
+
+static uint32_t fmt_component(const buf_format *f, const uint8_t *p)
+{
+	uint32_t raw = 0;
+	memcpy(&raw, p, f->bits / 8);
+	float v;
+	switch (f->type) {
+	case NT_UINT: return raw;
+	case NT_SINT: return f->bits == 32 ? raw : (uint32_t)((int32_t)(raw << (32 - f->bits)) >> (32 - f->bits));
+	case NT_FLOAT: return f->bits == 32 ? raw : xs_f2u(xs_f16_to_f32((uint16_t)raw));
+	case NT_UNORM: v = (float)raw / (float)((1u << f->bits) - 1); return xs_f2u(v);
+	case NT_USCALED: return xs_f2u((float)raw);
+	default: {
+		int32_t sv = (int32_t)(raw << (32 - f->bits)) >> (32 - f->bits);
+		if (f->type == NT_SSCALED)
+			return xs_f2u((float)sv);
+		/* SNORM: the most negative value and the next both map to -1.0 */
+		v = (float)sv / (float)((1u << (f->bits - 1)) - 1);
+		return xs_f2u(v < -1.0f ? -1.0f : v);
+	}
+	}
+}
+
+static int x_load_format(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	const memdesc *d = &mdesc[in->op];
+	addr_ctx ac;
+	setup(w, in, &ac);
+	unsigned fmt = in->enc == XS_ENC_MTBUF ? in->ext & 0x7f : G_008F0C_FORMAT(w->s[(in->src[1] + 3) & 127]);
+	const buf_format *f = &buf_formats[fmt];
+	if (!f->name) {
+		char detail[64];
+		snprintf(detail, sizeof(detail), "buffer FORMAT %u", fmt);
+		return xs_exec_unimpl(x, w, in, detail);
+	}
+	bool fl = f->type == NT_FLOAT || f->type == NT_UNORM || f->type == NT_SNORM || f->type == NT_USCALED ||
+		  f->type == NT_SSCALED;
+	const uint32_t one = fl ? 0x3f800000u : 1u;
+	memdesc ed = *d;
+	ed.bytes = (uint8_t)(f->bits / 8 * f->comps);
+	uint64_t e = xs_wave_exec(w);
+	tlb t = TLB_INIT;
+	unsigned dr = (in->dst - XS_SRC_VGPR) & 0xff;
+	for (unsigned l = 0; l < w->lanes; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		lane_acc a;
+		uint8_t buf[16];
+		uint64_t bad;
+		lane_access(w, in, &ac, &ed, l, &a);
+		bool oob = a.nc == 0 || a.c[0].sp == SP_OOB;
+		if (!read_chunks(x, w, &t, &a, buf, &bad))
+			return vm_fault(x, w, in, bad, l);
+		for (unsigned k = 0; k < d->ndw; k++) {
+			uint32_t v = oob ? 0 : k < f->comps ? fmt_component(f, buf + k * (f->bits / 8)) : k == 3 ? one : 0;
+			w->v[(dr + k) & 0xff][l] = v;
+		}
+		if (in->mods & XS_MOD_TFE)
+			w->v[(dr + d->ndw) & 0xff][l] = 0;
+	}
+	return 0;
+}
+
 XS_EXEC(vmem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 
 /* ---- registration: shapes and atomics from the mnemonics --------------------------- */
@@ -860,6 +976,12 @@ void xs_exec_register_vmem(void)
 			d->kind = K_ATOMIC;
 			xs_exec_table[op] = x_atomic;
 		}
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		mdesc[XS_OP_buffer_load_format_x + i] = (memdesc){ K_LOAD, D_DW, 0, (uint8_t)(i + 1), 0, 0 };
+		mdesc[XS_OP_tbuffer_load_format_x + i] = mdesc[XS_OP_buffer_load_format_x + i];
+		xs_exec_table[XS_OP_buffer_load_format_x + i] = x_load_format;
+		xs_exec_table[XS_OP_tbuffer_load_format_x + i] = x_load_format;
 	}
 	XS_REG_AS(buffer_gl0_inv, x_vmem_nop);
 	XS_REG_AS(buffer_gl1_inv, x_vmem_nop);

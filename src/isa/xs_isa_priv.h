@@ -48,6 +48,9 @@ void xs_exec_register_vcmp(void);
 void xs_exec_register_lds(void);
 void xs_exec_register_vmem(void);
 void xs_exec_register_bvh(void);
+void xs_exec_register_gfx(void);
+/* gfx10 buffer FORMAT's name as llvm-mc spells it (without BUF_FMT_), NULL if not modelled. */
+const char *xs_isa_buf_format_name(unsigned format);
 
 /* Stops the wave: fills ctx->fault (what = mnemonic, then ": detail" when
  * detail is non-NULL), rewinds w->pc to the instruction, returns XS_WAVE_FAULT. */

@@ -17,6 +17,7 @@
 
 #include "isa/xs_isa.h"
 #include "isa/xs_isa_disasm.h"
+#include "hw/xs_hw_regs.h"
 
 #ifndef XS_ISA_ASM_DIR
 #error "XS_ISA_ASM_DIR must name the directory of the assembled test kernels"
@@ -1465,6 +1466,198 @@ static void test_bvh_fault(void **state)
 	rig_fini(&r);
 }
 
+/* ---- graphics stages: exp and v_interp_* (asm/gfx.s) ----------------------- */
+typedef struct exp_log {
+	unsigned n, waits_left, calls;
+	xs_isa_export e[8];
+	uint32_t v0[8];            /* lane 3's VSRC0 value */
+} exp_log;
+
+static int exp_sink(void *user, xs_wave *w, const xs_isa_export *e)
+{
+	(void)w;
+	exp_log *lg = user;
+	lg->calls++;
+	if (lg->waits_left) {
+		lg->waits_left--;
+		return XS_EXPORT_WAIT;
+	}
+	if (lg->n < 8) {
+		lg->e[lg->n] = *e;
+		lg->v0[lg->n] = e->src[0] ? e->src[0][3] : 0;
+		lg->n++;
+	}
+	return XS_EXPORT_OK;
+}
+
+static void gfx_lds(rig *r)
+{
+	static const float attr[2][3][4] = {
+		{ { 1, 2, 3, 4 }, { 2, 4, 8, 16 }, { 4, 8, 16, 32 } },
+		{ { 10, 20, 30, 40 }, { 1, 1, 1, 1 }, { -1, -1, -1, -1 } },
+	};
+	memcpy(r->lds + 16, attr, sizeof(attr));
+	r->w.interp_prim_stride = 96;
+	r->w.s[20] = 1u << 16 | 16;
+	for (unsigned l = 0; l < 32; l++) {
+		float i = 0.25f, j = 0.5f;
+		memcpy(&r->v[1][l], &i, 4);
+		memcpy(&r->v[2][l], &j, 4);
+	}
+}
+
+static void test_gfx(void **state)
+{
+	(void)state;
+	rig r;
+	exp_log lg = { 0 };
+	rig_init(&r, "gfx", 32, 32, 0);
+	gfx_lds(&r);
+	r.ctx.export_fn = exp_sink;
+	r.ctx.export_user = &lg;
+	assert_true(xs_isa_op_implemented(XS_OP_exp));
+	assert_true(xs_isa_op_implemented(XS_OP_v_interp_p1_f32));
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	bvh_expect ex[16];
+	unsigned n = read_expects("gfx", ex, 16);
+	assert_int_equal(n, 3);
+	unsigned bad = 0;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned k = 0; k < 4; k++)
+				if (r.v[ex[i].reg + k][l] != ex[i].w[k] && bad++ < 12)
+					print_message("gfx.s:%u: v%u lane %u = 0x%08x, want 0x%08x\n", ex[i].line,
+						      ex[i].reg + k, l, r.v[ex[i].reg + k][l], ex[i].w[k]);
+	assert_int_equal(bad, 0);
+	/* the three exports as encoded */
+	assert_int_equal(lg.n, 3);
+	assert_int_equal(lg.e[0].tgt, XS_EXP_TGT_POS0);
+	assert_int_equal(lg.e[0].en, 0xf);
+	assert_true(lg.e[0].done && !lg.e[0].vm && !lg.e[0].compr);
+	assert_int_equal(lg.v0[0], 0x40600000u);   /* v4 = 3.5 */
+	assert_int_equal(lg.e[1].tgt, XS_EXP_TGT_PARAM0);
+	assert_int_equal(lg.e[1].en, 0x3);
+	assert_non_null(lg.e[1].src[1]);
+	assert_null(lg.e[1].src[2]);
+	assert_int_equal(lg.e[2].tgt, XS_EXP_TGT_MRT0);
+	assert_true(lg.e[2].compr && lg.e[2].done && lg.e[2].vm);
+	assert_ptr_equal(lg.e[2].src[1], r.w.v[5]);  /* compr: VSRC1 = v5 */
+	assert_null(lg.e[2].src[2]);
+	assert_int_equal(lg.e[0].exec, 0xffffffffull);
+	rig_fini(&r);
+}
+
+/* A sink that cannot take an export yet: the wave stops ON the exp with
+ * XS_WAVE_EXP_WAIT, and once resumed runs it exactly once (S4.1 late alloc). */
+static void test_gfx_exp_wait(void **state)
+{
+	(void)state;
+	rig r;
+	exp_log lg = { .waits_left = 2 };
+	rig_init(&r, "gfx", 32, 32, 0);
+	gfx_lds(&r);
+	r.ctx.export_fn = exp_sink;
+	r.ctx.export_user = &lg;
+	assert_int_equal(run(&r), XS_WAVE_EXP_WAIT);
+	uint64_t pc = r.w.pc, insts = r.w.insts;
+	assert_int_equal(rd32(&r, pc), 0xf80008cfu);        /* exp pos0 ... done */
+	assert_int_equal(run(&r), XS_WAVE_EXP_WAIT);        /* still waiting: nothing ran */
+	r.w.status = XS_WAVE_READY;
+	assert_int_equal(run(&r), XS_WAVE_EXP_WAIT);        /* the sink says wait once more */
+	assert_int_equal(r.w.pc, pc);
+	assert_int_equal(r.w.insts, insts);
+	r.w.status = XS_WAVE_READY;
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	assert_int_equal(lg.n, 3);
+	assert_int_equal(lg.calls, 5);
+	assert_int_equal(lg.e[0].tgt, XS_EXP_TGT_POS0);
+	assert_int_equal(r.w.insts, insts + 4);             /* 3 exports + s_endpgm, each once */
+	rig_fini(&r);
+	/* with no sink (a compute wave) exp is illegal */
+	rig_init(&r, "gfx", 32, 32, 0);
+	gfx_lds(&r);
+	assert_int_equal(run(&r), XS_WAVE_FAULT);
+	assert_int_equal(r.ctx.fault.kind, XS_FAULT_ILLEGAL);
+	assert_non_null(strstr(r.ctx.fault.what, "exp outside a graphics stage"));
+	rig_fini(&r);
+	/* parameter data beyond the wave's LDS faults (not a host read) */
+	rig_init(&r, "gfx", 32, 32, 0);
+	gfx_lds(&r);
+	r.w.s[20] = 1u << 16 | (uint32_t)(sizeof(r.lds) - 8);
+	assert_int_equal(run(&r), XS_WAVE_FAULT);
+	assert_int_equal(r.ctx.fault.kind, XS_FAULT_LDS);
+	rig_fini(&r);
+}
+
+/* Two primitives in one wave: NEW_PRIM_MASK bit 2 starts the second at quad
+ * 2 (lanes 8..), whose data follows the first's at interp_prim_stride. */
+static void test_gfx_two_prims(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "gfx", 32, 32, 0);
+	gfx_lds(&r);
+	float second[2][3][4] = { { { 100, 0, 0, 0 }, { 0 }, { 0 } }, { { 0 }, { 0 }, { 0 } } };
+	memcpy(r.lds + 16 + 96, second, sizeof(second));
+	r.w.s[20] = 0x5u << 16 | 16;     /* quads 0 and 2 start primitives */
+	exp_log lg = { 0 };
+	r.ctx.export_fn = exp_sink;
+	r.ctx.export_user = &lg;
+	assert_int_equal(run(&r), XS_WAVE_ENDED);
+	for (unsigned l = 0; l < 32; l++) {
+		float v;
+		memcpy(&v, &r.v[4][l], 4);
+		assert_true(l < 8 ? v == 3.5f : v == 100.0f);
+	}
+	rig_fini(&r);
+}
+
+/* Typed loads against values computed here from each format's definition;
+ * the FORMAT numbers themselves are checked against llvm-mc by
+ * test_bufformat.py. */
+static void test_bufformat(void **state)
+{
+	(void)state;
+	static const struct { unsigned fmt; uint8_t bytes[16]; uint32_t want[4]; } cases[] = {
+		{ 77, { 0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40, 0, 0, 0x80, 0x40 },
+		  { 0x3f800000u, 0x40000000u, 0x40400000u, 0x40800000u } },              /* 32_32_32_32_FLOAT */
+		{ 74, { 0, 0, 0x80, 0x3f, 0, 0, 0, 0x40, 0, 0, 0x40, 0x40 },
+		  { 0x3f800000u, 0x40000000u, 0x40400000u, 0x3f800000u } },              /* 32_32_32: w = 1.0 */
+		{ 56, { 0, 0xff, 0x80, 0x33 },
+		  { 0, 0x3f800000u, 0x3f008081u, 0x3e4ccccdu } },                        /* 8_8_8_8_UNORM */
+		{ 60, { 1, 2, 3, 255 }, { 1, 2, 3, 255 } },                             /* 8_8_8_8_UINT */
+		{ 29, { 0x00, 0x3c, 0x00, 0xc0 }, { 0x3f800000u, 0xc0000000u, 0, 0x3f800000u } }, /* 16_16_FLOAT */
+		{ 21, { 0xfe, 0xff, 0xff, 0xff }, { 0xfffffffeu, 0, 0, 1 } },            /* 32_SINT: w = 1 */
+		{ 2, { 0x80 }, { 0xbf800000u, 0, 0, 0x3f800000u } },                     /* 8_SNORM: -128 -> -1.0 */
+	};
+	for (unsigned c = 0; c < XS_ARRAY_SIZE(cases); c++) {
+		rig r;
+		rig_init(&r, "bufformat", 32, 32, 0);
+		uint64_t buf = vm_alloc(&r, 4096);
+		for (unsigned i = 0; i < 4; i++)
+			assert_true(xs_vm_write(r.vm, buf + 16 * i, cases[c].bytes, 16, NULL));
+		uint32_t *s = &r.w.s[4];
+		s[0] = (uint32_t)buf;
+		s[1] = S_008F04_BASE_ADDRESS_HI(buf >> 32) | S_008F04_STRIDE(16);
+		s[2] = 4;
+		s[3] = S_008F0C_FORMAT(cases[c].fmt) | S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_STRUCTURED);
+		assert_int_equal(run(&r), XS_WAVE_ENDED);
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned k = 0; k < 4; k++) {
+				uint32_t want = l < 4 ? cases[c].want[k] : 0;
+				if (r.v[20 + k][l] != want)
+					print_message("format %u lane %u component %u: 0x%08x, want 0x%08x\n", cases[c].fmt,
+						      l, k, r.v[20 + k][l], want);
+				assert_int_equal(r.v[20 + k][l], want);
+			}
+		/* _x writes one component; MTBUF takes 32_32_FLOAT from the instruction */
+		assert_int_equal(r.v[24][0], cases[c].want[0]);
+		assert_int_equal(r.v[26][1], (uint32_t)cases[c].bytes[0] | cases[c].bytes[1] << 8 |
+					     cases[c].bytes[2] << 16 | (uint32_t)cases[c].bytes[3] << 24);
+		rig_fini(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1504,6 +1697,10 @@ int main(void)
 		cmocka_unit_test(test_global_rows),
 		cmocka_unit_test(test_bvh),
 		cmocka_unit_test(test_bvh_fault),
+		cmocka_unit_test(test_gfx),
+		cmocka_unit_test(test_gfx_exp_wait),
+		cmocka_unit_test(test_gfx_two_prims),
+		cmocka_unit_test(test_bufformat),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

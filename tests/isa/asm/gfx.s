@@ -1,0 +1,34 @@
+// Graphics-stage instructions (test_gfx in test_isa_exec.c).
+// The test sets: s20 = M0 = NEW_PRIM_MASK 0x0001 << 16 | LDS_PARAM_OFFSET 16
+// (one primitive for every lane); interp_prim_stride 96 (two attributes);
+// LDS at 16: attr0 P0 (1, 2, 3, 4), P10 (2, 4, 8, 16), P20 (4, 8, 16, 32);
+//            attr1 P0 (10, 20, 30, 40), P10 (1, 1, 1, 1), P20 (-1, -1, -1, -1);
+// v1 = i = 0.25, v2 = j = 0.5 in every lane.
+// P1 = P10 * i + P0, P2 = P20 * j + P1 (one rounding each).
+	s_mov_b32 m0, s20
+	v_interp_p1_f32 v4, v1, attr0.x
+	v_interp_p2_f32 v4, v2, attr0.x
+	v_interp_p1_f32 v5, v1, attr0.y
+	v_interp_p2_f32 v5, v2, attr0.y
+	v_interp_p1_f32 v6, v1, attr0.z
+	v_interp_p2_f32 v6, v2, attr0.z
+	v_interp_p1_f32 v7, v1, attr0.w
+	v_interp_p2_f32 v7, v2, attr0.w
+	// expect v4: 3.5 7.0 13.0 24.0
+	v_interp_p1_f32 v8, v1, attr1.x
+	v_interp_p2_f32 v8, v2, attr1.x
+	v_interp_p1_f32 v9, v1, attr1.w
+	v_interp_p2_f32 v9, v2, attr1.w
+	v_interp_mov_f32 v10, p0, attr1.y
+	v_interp_mov_f32 v11, p10, attr0.w
+	// expect v8: 9.75 39.75 20.0 16.0
+	v_interp_mov_f32 v12, p20, attr0.z
+	v_mov_b32 v13, 0
+	v_mov_b32 v14, 0
+	v_mov_b32 v15, 0
+	// expect v12: 16.0 0 0 0
+	// The sink records each export (target, EN, COMPR, DONE, VM, sources):
+	exp pos0 v4, v5, v6, v7 done
+	exp param0 v8, v9, off, off
+	exp mrt0 v4, v4, v5, v5 done compr vm
+	s_endpgm
