@@ -22,8 +22,14 @@
 /* Why a thread group that is ready to launch waits (SPI resources). */
 typedef enum xs_gpu_wait_cause {
 	XS_GPU_WAIT_WAVE_SLOT, XS_GPU_WAIT_VGPR, XS_GPU_WAIT_LDS, XS_GPU_WAIT_BARRIER,
-	XS_GPU_WAIT_SCRATCH, XS_GPU_WAIT_LIMIT, /* CU mask, COMPUTE_RESOURCE_LIMITS */
-	XS_GPU_WAIT_COUNT
+	XS_GPU_WAIT_SCRATCH, XS_GPU_WAIT_LIMIT, /* CU mask, COMPUTE_RESOURCE_LIMITS, WAVE_LIMIT, a locked CU */
+	XS_GPU_WAIT_COUNT,
+	/* Graphics only (xs_gpu_gfx_stats.stage_wait_cycles): a VS wave found no
+	 * parameter-cache space and its SA at the late-alloc limit (S4.1). After
+	 * the count, so that the compute observables (and the API's arrays
+	 * sized by it) keep their shape. */
+	XS_GPU_WAIT_PARAM_CACHE = XS_GPU_WAIT_COUNT,
+	XS_GPU_GFX_WAIT_COUNT
 } xs_gpu_wait_cause;
 
 typedef struct xs_gpu_queue_regs {
@@ -52,7 +58,7 @@ typedef struct xs_gpu_gfx_stats {
 	uint64_t exp_stall_cycles;               /* wave-cycles VS waves waited at exp (S4.1) */
 	uint32_t pc_lines, peak_pc_lines;        /* parameter cache: capacity, peak in use */
 	uint64_t cu_lock_events, cu_lock_cycles; /* S4.5 */
-	uint64_t stage_wait_cycles[XS_GPU_NSTAGES][XS_GPU_WAIT_COUNT]; /* wave-cycles ready waves waited to launch */
+	uint64_t stage_wait_cycles[XS_GPU_NSTAGES][XS_GPU_GFX_WAIT_COUNT]; /* wave-cycles ready waves waited to launch */
 	uint64_t limit_wait_cycles[XS_GPU_NSTAGES]; /* ... of which held by the stage's WAVE_LIMIT (S4.4) */
 	uint32_t peak_scratch_slots;             /* of the graphics ring (SPI_TMPRING_SIZE) */
 } xs_gpu_gfx_stats;
@@ -143,7 +149,9 @@ typedef struct xs_gpu_trace_wave {
 	uint32_t group[3];
 	uint32_t wave_in_group;
 	bool scratch;
+	uint8_t stage;            /* xs_gpu_trace_stage: a track per stage */
 } xs_gpu_trace_wave;
+typedef enum { XS_GPU_TRACE_CS, XS_GPU_TRACE_VS, XS_GPU_TRACE_PS } xs_gpu_trace_stage;
 
 typedef struct xs_gpu_trace_sample {
 	uint64_t t;

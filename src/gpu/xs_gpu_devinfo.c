@@ -37,6 +37,9 @@
 	.max_wave_scratch = 8191 * 1024,     /* [R] ROCr MAX_WAVE_SCRATCH */                    \
 	.default_scratch_waves_per_cu = 4,   /* [model] S1.8 "a few waves per SIMD": 2 per SIMD; \
 	                                        RADV's comment recommends at most 4 per CU */ \
+	.pc_lines = 1024,                    /* [R] Mesa radeon_info.pc_lines for Sienna       \
+	                                        Cichlid / Navy Flounder (gfx10.3); per SE is   \
+	                                        [inference]: the figure does not grow with SEs */ \
 	/* Timing. [L] LLVM SISchedule.td GFX10SpeedModel; [A] Mesa aco_statistics.cpp; \
 	 * [C] Chips and Cheese RX 6800 XT/6900 XT latencies at 1.825 GHz \
 	 * (docs/hardware.md section 8). */                                           \

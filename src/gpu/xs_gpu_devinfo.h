@@ -57,6 +57,10 @@ typedef struct xs_devinfo {
 	uint32_t max_wave_scratch;         /* bytes: 8191 x 1 KiB */
 	uint32_t default_scratch_waves_per_cu; /* driver default, SPEC S1.8 [model] */
 
+	/* Graphics. */
+	uint32_t pc_lines;             /* parameter-cache lines per SE (one line: one vertex's
+	                                * one parameter, 4 dwords) */
+
 	/* Clocks and memory. */
 	uint32_t sclk_mhz;
 	uint32_t mem_bandwidth_gbs;

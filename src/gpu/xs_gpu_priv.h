@@ -59,6 +59,8 @@ enum {
 	XS_GPU_RA_FAULT = 8,     /* faulted (or the watchdog stopped it): the device is removed at issue */
 	XS_GPU_RA_DEP = 16,      /* a VALU reading the VGPRs the wave's previous VALU wrote */
 	XS_GPU_RA_NOCHECK = 32,  /* could not be fetched: issues (and faults) at once */
+	XS_GPU_RA_PARK = 64,     /* an exp the sink could not take (EXP_WAIT): the wave leaves the
+	                          * event queue until the draw wakes it; the exp then runs again */
 };
 
 typedef struct xs_gpu_ra_ent {
@@ -104,6 +106,8 @@ struct xs_gpu_group {
 	xs_gpu_wave *waves[XS_GPU_MAX_WAVES_PER_GROUP];
 	uint8_t *lds;
 	uint32_t lds_cap;
+	uint8_t stage;           /* xs_gpu_trace_stage: compute, or a draw's VS / PS wave (one wave per group) */
+	void *gfx;               /* a draw's record of the wave (xs_gpu_draw.c) */
 };
 
 /* A SIMD's issue port for one kind of instruction. Waves whose next
@@ -149,6 +153,7 @@ typedef struct xs_gpu_wgp {
 typedef struct xs_gpu_ring {
 	bool used;
 	unsigned queue;
+	bool gfx;                /* the graphics pipe's ring (SPI_TMPRING_SIZE), not compute's */
 	uint32_t tmpring;
 	uint32_t slots, wavesize;
 	uint32_t in_use, peak;
@@ -172,8 +177,14 @@ typedef struct xs_spi_dispatch {
 	uint64_t cu_enabled;     /* bit per CU (chip-wide index) from the CU masks */
 } xs_spi_dispatch;
 
+struct xs_gpu_draw;
 struct xs_gpu_disp {
 	bool active;
+	/* A draw is an entry like a dispatch (the CP, fences, WAIT_IDLE, results,
+	 * removal, hang detection and the trace treat both alike): total = 1,
+	 * next = 1 once every wave of it has launched; groups_live counts its
+	 * resident waves (each is a group of one). */
+	struct xs_gpu_draw *draw;
 	uint32_t id;
 	unsigned queue;
 	xs_spi_dispatch d;
@@ -328,7 +339,19 @@ struct xs_gpu {
 	bool tracing;
 	xs_gpu_trace trace;
 	uint32_t scratch_in_use; /* all rings, for the trace */
+	uint64_t cu_locked;      /* S4.5: CUs a graphics stage holds for a waiting wave (xs_gpu_spi_gfx.c) */
+	const struct xs_gpu_draw_ops *draw_ops; /* set by the first draw */
 };
+
+/* The draw's side of the shared loops (xs_gpu_draw.c), reached through
+ * pointers that the first draw sets: the compute-only library then links
+ * without the graphics front. */
+typedef struct xs_gpu_draw_ops {
+	bool (*launch)(xs_gpu *g, xs_gpu_disp *d);          /* serve VS, then PS; true if a wave launched */
+	void (*wave_end)(xs_gpu *g, xs_gpu_wave *gw);        /* a draw's wave retires */
+	void (*release)(xs_gpu *g, xs_gpu_disp *d);          /* the draw's entry ends (done or abandoned) */
+	bool (*diagnose)(xs_gpu *g, char *buf, size_t n);    /* nothing can move: the S4.2 deadlock? */
+} xs_gpu_draw_ops;
 
 /* The bit that enables CU cu in its SE's COMPUTE_STATIC_THREAD_MGMT_SE*
  * register: its logical index within its SA, in SA0_CU_EN or SA1_CU_EN.
@@ -353,7 +376,16 @@ void xs_gpu_spi_evict_all(xs_gpu *g);
 void xs_gpu_abandon_all(xs_gpu *g);
 void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);
 void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *ring);
+xs_gpu_ring *xs_gpu_ring_get(xs_gpu *g, unsigned queue, bool gfx, uint32_t tmpring, uint32_t slots,
+			     uint32_t wavesize);
+uint32_t xs_gpu_ring_slot_take(xs_gpu *g, xs_gpu_ring *r);
+void xs_gpu_ring_slot_give(xs_gpu *g, xs_gpu_ring *r, uint32_t slot);
+/* The resources of cu (and its WGP, or the ring) changed outside compute
+ * placement: compute's cached placement failures there are stale. */
+void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring);
 void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp);
+/* Launch-time state every wave gets (timing start, counters, run-ahead). */
+void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes);
 /* xs_gpu_sched.c: running waves */
 #define XS_GPU_MAX_THREADS 64
 xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e);

@@ -226,6 +226,14 @@ xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 static xs_status no_progress(xs_gpu *g, xs_err *e)
 {
 	uint32_t resident = g->resident;
+	char why[600];
+	if (g->draw_ops && g->draw_ops->diagnose(g, why, sizeof(why))) {
+		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+			if (g->disp[i].active)
+				g->disp[i].r->fault = (xs_fault){ .kind = XS_FAULT_HANG, .what = "deadlock (SPEC S4.2)" };
+		xs_gpu_abandon_all(g);
+		return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: %s", why);
+	}
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 		if (g->disp[i].active)
 			g->disp[i].r->fault = (xs_fault){ .kind = XS_FAULT_HANG, .what = "no wave can make progress" };
@@ -642,6 +650,10 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 			e->flags |= XS_GPU_RA_BARRIER;
 			break;
 		}
+		if (ws == XS_WAVE_EXP_WAIT) {
+			e->flags |= XS_GPU_RA_PARK;
+			break;
+		}
 	}
 }
 
@@ -657,6 +669,11 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	if (gw->ra_head == gw->ra_n)
 		run_ahead(g, gw);
 	const xs_gpu_ra_ent *en = &gw->ra[gw->ra_head];
+	if (XS_UNLIKELY(en->flags & XS_GPU_RA_PARK)) {
+		/* waits at exp (late alloc, S4.1): off the queue until woken */
+		gw->ra_head++;
+		return XS_OK;
+	}
 	const bool w64 = gw->w64;
 	uint32_t iclass = en->iclass;
 	uint32_t pipe = pipe_of[iclass];
@@ -826,6 +843,11 @@ xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e)
 {
 	if (g->timing)
 		return run_timing(g, until_one, e);
-	return g->threads > 1 ? xs_gpu_run_functional_mt(g, until_one, e) : run_functional(g, until_one, e);
+	/* Draws run on one host thread: primitive order, the parameter cache
+	 * and the colour writes are shared by all their waves. */
+	bool draw = false;
+	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+		draw |= g->disp[i].active && g->disp[i].draw;
+	return g->threads > 1 && !draw ? xs_gpu_run_functional_mt(g, until_one, e) : run_functional(g, until_one, e);
 }
 

@@ -124,12 +124,17 @@ xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, x
 
 /* ---- rings ---------------------------------------------------------------- */
 
-static xs_gpu_ring *ring_get(xs_gpu *g, unsigned queue, const xs_spi_dispatch *d)
+/* The ring of one pipe's tmpring register value: the compute pipe's
+ * COMPUTE_TMPRING_SIZE and queue 0's graphics SPI_TMPRING_SIZE are separate
+ * slot pools even when the values match (gfx); the memory behind them is
+ * whatever V# the waves get (S1.8 sharing is the base address's business). */
+xs_gpu_ring *xs_gpu_ring_get(xs_gpu *g, unsigned queue, bool gfx, uint32_t tmpring, uint32_t slots,
+			     uint32_t wavesize)
 {
 	xs_gpu_ring *free_ring = NULL;
 	for (int i = 0; i < XS_GPU_MAX_RINGS; i++) {
 		xs_gpu_ring *r = &g->rings[i];
-		if (r->used && r->queue == queue && r->tmpring == d->tmpring) {
+		if (r->used && r->queue == queue && r->gfx == gfx && r->tmpring == tmpring) {
 			r->refs++;
 			return r;
 		}
@@ -144,11 +149,17 @@ static xs_gpu_ring *ring_get(xs_gpu *g, unsigned queue, const xs_spi_dispatch *d
 	memset(bm, 0, g->scratch_bitmap_words * sizeof(uint64_t));
 	free_ring->used = true;
 	free_ring->queue = queue;
-	free_ring->tmpring = d->tmpring;
-	free_ring->slots = d->scratch_slots;
-	free_ring->wavesize = d->scratch_wavesize;
+	free_ring->gfx = gfx;
+	free_ring->tmpring = tmpring;
+	free_ring->slots = slots;
+	free_ring->wavesize = wavesize;
 	free_ring->refs = 1;
 	return free_ring;
+}
+
+static xs_gpu_ring *ring_get(xs_gpu *g, unsigned queue, const xs_spi_dispatch *d)
+{
+	return xs_gpu_ring_get(g, queue, false, d->tmpring, d->scratch_slots, d->scratch_wavesize);
 }
 
 void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *r)
@@ -158,7 +169,7 @@ void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *r)
 		r->used = false;
 }
 
-static uint32_t slot_take(xs_gpu *g, xs_gpu_ring *r)
+uint32_t xs_gpu_ring_slot_take(xs_gpu *g, xs_gpu_ring *r)
 {
 	/* Lowest free slot: deterministic, and keeps the used part of the ring dense. */
 	for (uint32_t i = 0; i < g->scratch_bitmap_words; i++) {
@@ -175,7 +186,7 @@ static uint32_t slot_take(xs_gpu *g, xs_gpu_ring *r)
 	return UINT32_MAX; /* cannot happen: placement checked the count */
 }
 
-static void slot_give(xs_gpu *g, xs_gpu_ring *r, uint32_t slot)
+void xs_gpu_ring_slot_give(xs_gpu *g, xs_gpu_ring *r, uint32_t slot)
 {
 	r->bitmap[slot / 64] &= ~(1ull << (slot % 64));
 	r->in_use--;
@@ -286,6 +297,9 @@ static int try_place(xs_gpu *g, const xs_gpu_disp *disp, uint32_t cu, uint8_t *s
 
 	if (d->tg_per_cu && c->groups >= d->tg_per_cu)
 		return XS_GPU_WAIT_LIMIT;
+	/* S4.5: a CU a graphics stage locked takes no wave of another pipe. */
+	if ((g->cu_locked >> cu) & 1)
+		return XS_GPU_WAIT_LIMIT;
 	if (d->waves_per_se && g->se_waves[c->se] + d->waves_per_group > d->waves_per_se)
 		return XS_GPU_WAIT_LIMIT;
 	/* LDS: CU mode takes from the CU's half of the WGP's LDS, WGP mode from
@@ -393,6 +407,12 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 		   S_00045C_WGP_ID(c->cu_in_sa / di->cus_per_wgp) | S_00045C_SA_ID(c->sa % di->num_sa_per_se) |
 		   S_00045C_SE_ID(c->se);
 
+	xs_gpu_spi_wave_start(g, gw, lanes);
+}
+
+void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
+{
+	const xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
 	/* Timing: an SE's SPI starts one wave per se_launch_interval; the wave's
 	 * resources are held from placement on. */
 	gw->ready = g->now;
@@ -417,7 +437,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
  * share LDS, barriers and, in WGP mode, the SIMD pool) must be tried again,
  * and every CU for a dispatch bound by the SE's wave limit or drawing on
  * the same scratch ring. */
-static void placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
+void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 {
 	const xs_gpu_wgp *wg = &g->wgp[g->cu[cu].wgp];
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
@@ -448,6 +468,8 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 	grp->id[1] = (uint32_t)((k / disp->dim[0]) % disp->dim[1]);
 	grp->id[2] = (uint32_t)(k / ((uint64_t)disp->dim[0] * disp->dim[1]));
 	grp->cu = cu;
+	grp->stage = XS_GPU_TRACE_CS;
+	grp->gfx = NULL;
 	grp->nwaves = grp->live = d->waves_per_group;
 	grp->at_barrier = 0;
 	if (d->lds_alloc) {
@@ -493,7 +515,7 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 		gw->scratch_slot = UINT32_MAX;
 		uint32_t wave_cu = simd / di->simds_per_cu;
 		if (d->scratch_en) {
-			gw->scratch_slot = slot_take(g, disp->ring);
+			gw->scratch_slot = xs_gpu_ring_slot_take(g, disp->ring);
 			g->cu[wave_cu].scratch_waves++;
 		}
 		init_wave(g, d, grp, gw, wi);
@@ -504,7 +526,7 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 		uint32_t per_simd = sm->nwaves;
 		disp->r->peak_waves_per_simd = XS_MAX(disp->r->peak_waves_per_simd, per_simd);
 	}
-	placement_changed(g, cu, d->scratch_en ? disp->ring : NULL);
+	xs_gpu_spi_placement_changed(g, cu, d->scratch_en ? disp->ring : NULL);
 	disp->r->waves_launched += d->waves_per_group;
 	disp->r->groups_launched++;
 	if (g->tracing)
@@ -546,6 +568,11 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 			xs_gpu_disp *disp = &g->disp[i];
 			if (!disp->active || disp->next >= disp->total || queue_busy_before(g, disp))
 				continue;
+			if (disp->draw) {
+				if (g->draw_ops->launch(g, disp))
+					progress = true;
+				continue;
+			}
 			/* Every CU failed before and none changed: the same cause holds. */
 			if (!(disp->cu_unknown & disp->cu_cand))
 				continue;
@@ -604,6 +631,8 @@ static void barrier_release(xs_gpu *g, xs_gpu_group *grp);
 void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 {
 	xs_gpu_dispatch_result *r = disp->r;
+	if (disp->draw)
+		g->draw_ops->release(g, disp); /* its waves' records, the graphics ring, a CU lock */
 	note_resident(g, disp, 0, 0);
 	if (disp->blocked >= 0)
 		note_blocked(g, disp, -1);
@@ -644,6 +673,7 @@ void xs_gpu_spi_evict_all(xs_gpu *g)
 	g->nfree_groups = g->ngroups;
 	g->resident = 0;
 	g->scratch_in_use = 0;
+	g->cu_locked = 0;
 }
 
 /* A wave ends: it gives back what launch_group took (xs_gpu_spi_evict_all
@@ -653,6 +683,10 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 	const xs_devinfo *di = g->info;
 	xs_gpu_group *grp = gw->group;
 	xs_gpu_disp *disp = grp->disp;
+	if (disp->draw) {
+		g->draw_ops->wave_end(g, gw);
+		return;
+	}
 	const xs_spi_dispatch *d = &disp->d;
 	xs_gpu_simd *sm = &g->simd[gw->simd];
 	uint32_t wave_cu = gw->simd / di->simds_per_cu;
@@ -660,12 +694,12 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 	sm->nwaves--;
 	sm->vgprs_used -= d->vgprs_w32;
 	if (gw->scratch_slot != UINT32_MAX) {
-		slot_give(g, disp->ring, gw->scratch_slot);
+		xs_gpu_ring_slot_give(g, disp->ring, gw->scratch_slot);
 		g->cu[wave_cu].scratch_waves--;
 	}
 	g->resident--;
 	note_resident(g, disp, wave_cu, -1);
-	placement_changed(g, wave_cu, gw->scratch_slot != UINT32_MAX ? disp->ring : NULL);
+	xs_gpu_spi_placement_changed(g, wave_cu, gw->scratch_slot != UINT32_MAX ? disp->ring : NULL);
 	if (g->tracing) {
 		xs_gpu_trace_wave_end(g, gw);
 		xs_gpu_trace_record(g);

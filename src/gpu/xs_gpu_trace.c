@@ -45,6 +45,7 @@ void xs_gpu_trace_wave_end(xs_gpu *g, const xs_gpu_wave *gw)
 		.cu = gw->simd / g->info->simds_per_cu, .simd = gw->simd % g->info->simds_per_cu,
 		.slot = gw->slot, .group = { grp->id[0], grp->id[1], grp->id[2] },
 		.wave_in_group = gw->w.wave_in_group, .scratch = gw->scratch_slot != UINT32_MAX,
+		.stage = grp->stage,
 	};
 }
 

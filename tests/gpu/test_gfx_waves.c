@@ -1,0 +1,282 @@
+/* Draws at the PM4 level with real VS and PS code from llc-15
+ * (tests/gpu/gfx/tri.{vs,ps}.ll): VS and PS waves launched by the SPI, the
+ * parameter cache, exports, interpolation and the CB. The oracle for the
+ * pixels is a CPU evaluation of the barycentrics at pixel centres.
+ * Usage: test_gfx_waves VS.o PS.o */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "codeobj/xs_codeobj_gfx.h"
+#include "gpu/xs_gpu_priv.h"
+#include "hw/xs_hw_pm4.h"
+#include "hw/xs_hw_surf.h"
+#include "pm4/xs_pm4_build.h"
+
+static const char *vs_path, *ps_path;
+
+typedef struct fx {
+	xs_vm *vm;
+	xs_gpu *gpu;
+	xs_gfx_shader vs, ps;
+	uint64_t vs_va, ps_va, rt_va;
+	xs_pm4_builder b;
+} fx;
+
+#define W 16
+#define H 16
+
+static bool load(const char *path, xs_gfx_shader *sh)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	static uint8_t buf[1 << 20];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	xs_err e = { 0 };
+	if (xs_gfx_shader_parse(buf, n, NULL, sh, &e)) {
+		fprintf(stderr, "%s: %s\n", path, e.msg);
+		return false;
+	}
+	return true;
+}
+
+static uint64_t upload(fx *f, const void *p, size_t n)
+{
+	uint64_t va;
+	if (xs_vm_alloc(f->vm, n, 256, &va, NULL) || !xs_vm_write(f->vm, va, p, n, NULL))
+		return 0;
+	return va;
+}
+
+static int setup(void **state)
+{
+	static fx f;
+	f.vm = xs_vm_create();
+	f.gpu = xs_gpu_create(xs_devinfo_get(XS_MACHINE_SERIES_X), f.vm);
+	if (!f.gpu || !load(vs_path, &f.vs) || !load(ps_path, &f.ps))
+		return -1;
+	f.vs_va = upload(&f, f.vs.image, f.vs.image_size);
+	f.ps_va = upload(&f, f.ps.image, f.ps.image_size);
+	if (!f.vs_va || !f.ps_va || xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt_va, NULL))
+		return -1;
+	xs_pm4_builder_init(&f.b, 0);
+	*state = &f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fx *f = *state;
+	xs_pm4_builder_free(&f->b);
+	xs_gfx_shader_free(&f->vs);
+	xs_gfx_shader_free(&f->ps);
+	xs_gpu_destroy(f->gpu);
+	xs_vm_destroy(f->vm);
+	return 0;
+}
+
+static void ctx1(fx *f, uint32_t reg, uint32_t v)
+{
+	xs_pm4_set_context_reg(&f->b, reg, &v, 1);
+}
+
+static void ctxf(fx *f, uint32_t reg, float x)
+{
+	uint32_t v;
+	memcpy(&v, &x, 4);
+	ctx1(f, reg, v);
+}
+
+typedef struct draw_opts {
+	uint32_t vs_cu_en, ps_cu_en, late;
+	uint32_t tris;           /* triangles, each the same full-screen one */
+} draw_opts;
+
+/* Programs the pipe and draws; returns the draw's result. */
+static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_err *e)
+{
+	xs_pm4_builder *b = &f->b;
+	uint64_t vs = f->vs_va + f->vs.entry_offset, ps = f->ps_va + f->ps.entry_offset;
+	xs_pm4_set_sh_reg1(b, R_00B120_SPI_SHADER_PGM_LO_VS, (uint32_t)(vs >> 8));
+	xs_pm4_set_sh_reg1(b, R_00B124_SPI_SHADER_PGM_HI_VS, (uint32_t)(vs >> 40));
+	xs_pm4_set_sh_reg1(b, R_00B020_SPI_SHADER_PGM_LO_PS, (uint32_t)(ps >> 8));
+	xs_pm4_set_sh_reg1(b, R_00B024_SPI_SHADER_PGM_HI_PS, (uint32_t)(ps >> 40));
+	xs_pm4_set_sh_reg1(b, R_00B128_SPI_SHADER_PGM_RSRC1_VS, f->vs.rsrc1);
+	xs_pm4_set_sh_reg1(b, R_00B12C_SPI_SHADER_PGM_RSRC2_VS, f->vs.rsrc2 | S_00B12C_USER_SGPR(6));
+	xs_pm4_set_sh_reg1(b, R_00B028_SPI_SHADER_PGM_RSRC1_PS, f->ps.rsrc1);
+	xs_pm4_set_sh_reg1(b, R_00B02C_SPI_SHADER_PGM_RSRC2_PS, f->ps.rsrc2 | S_00B02C_USER_SGPR(4));
+	xs_pm4_set_sh_reg1(b, R_00B118_SPI_SHADER_PGM_RSRC3_VS, S_00B01C_CU_EN(o->vs_cu_en));
+	xs_pm4_set_sh_reg1(b, R_00B01C_SPI_SHADER_PGM_RSRC3_PS, S_00B01C_CU_EN(o->ps_cu_en));
+	xs_pm4_set_sh_reg1(b, R_00B11C_SPI_SHADER_LATE_ALLOC_VS, S_00B11C_LIMIT(o->late));
+	ctx1(f, R_028B54_VGT_SHADER_STAGES_EN, S_028B54_VS_W32_EN(!f->vs.wave64));
+	ctx1(f, R_0286D8_SPI_PS_IN_CONTROL, S_0286D8_NUM_INTERP(1) | S_0286D8_PS_W32_EN(!f->ps.wave64));
+	ctx1(f, R_0286C4_SPI_VS_OUT_CONFIG, S_0286C4_VS_EXPORT_COUNT(0));
+	ctx1(f, R_028644_SPI_PS_INPUT_CNTL_0, S_028644_OFFSET(0));
+	ctx1(f, R_0286CC_SPI_PS_INPUT_ENA, f->ps.ps_input_ena);
+	ctx1(f, R_0286D0_SPI_PS_INPUT_ADDR, f->ps.ps_input_addr);
+	ctx1(f, R_028714_SPI_SHADER_COL_FORMAT, S_028714_COL0_EXPORT_FORMAT(V_028714_SPI_SHADER_32_ABGR));
+	ctx1(f, R_028238_CB_TARGET_MASK, 0xf);
+	ctx1(f, R_028808_CB_COLOR_CONTROL, S_028808_MODE(V_028808_CB_NORMAL));
+	ctx1(f, R_028C60_CB_COLOR0_BASE, (uint32_t)(f->rt_va >> 8));
+	ctx1(f, R_028C70_CB_COLOR0_INFO,
+	     S_028C70_FORMAT(V_028C70_COLOR_32_32_32_32) | S_028C70_NUMBER_TYPE(V_028C70_NUMBER_FLOAT));
+	ctx1(f, R_028EC0_CB_COLOR0_ATTRIB2, S_028EC0_MIP0_WIDTH(W - 1) | S_028EC0_MIP0_HEIGHT(H - 1));
+	/* D3D12 viewport (0, 0, W, H): x = (ndc + 1) W / 2, y = (1 - ndc) H / 2 */
+	ctx1(f, R_028818_PA_CL_VTE_CNTL,
+	     S_028818_VPORT_X_SCALE_ENA(1) | S_028818_VPORT_X_OFFSET_ENA(1) | S_028818_VPORT_Y_SCALE_ENA(1) |
+		     S_028818_VPORT_Y_OFFSET_ENA(1) | S_028818_VPORT_Z_SCALE_ENA(1) | S_028818_VPORT_Z_OFFSET_ENA(1));
+	ctxf(f, R_02843C_PA_CL_VPORT_XSCALE, W / 2.0f);
+	ctxf(f, R_02843C_PA_CL_VPORT_XSCALE + 4, W / 2.0f);
+	ctxf(f, R_028444_PA_CL_VPORT_YSCALE, -H / 2.0f);
+	ctxf(f, R_028444_PA_CL_VPORT_YSCALE + 4, H / 2.0f);
+	ctxf(f, R_02844C_PA_CL_VPORT_ZSCALE, 1.0f);
+	ctxf(f, R_02844C_PA_CL_VPORT_ZSCALE + 4, 0.0f);
+	ctxf(f, R_0282D4_PA_SC_VPORT_ZMAX_0, 1.0f);
+	ctx1(f, R_028250_PA_SC_VPORT_SCISSOR_0_TL, 0);
+	ctx1(f, R_028254_PA_SC_VPORT_SCISSOR_0_BR, S_028254_BR_X(W) | S_028254_BR_Y(H));
+	ctx1(f, R_028030_PA_SC_SCREEN_SCISSOR_TL, 0);
+	ctx1(f, R_028034_PA_SC_SCREEN_SCISSOR_BR, S_028034_BR_X(W) | S_028034_BR_Y(H));
+	ctx1(f, R_028BE4_PA_SU_VTX_CNTL, S_028BE4_PIX_CENTER(1) | S_028BE4_QUANT_MODE(5)); /* 1/256 px */
+	/* a guard band of 8 viewports: the triangle (up to 3 in NDC) is not clipped */
+	for (uint32_t reg = R_028BE8_PA_CL_GB_VERT_CLIP_ADJ; reg <= R_028BF4_PA_CL_GB_HORZ_DISC_ADJ; reg += 4)
+		ctxf(f, reg, 8.0f);
+	uint32_t v = S_030908_PRIM_TYPE(V_030908_DI_PT_TRILIST);
+	xs_pm4_set_uconfig_reg(b, R_030908_VGT_PRIMITIVE_TYPE, &v, 1);
+	v = 1;
+	xs_pm4_emit_pkt3(b, PKT3_NUM_INSTANCES, &v, 1, 0);
+	uint32_t body[2] = { 3 * o->tris, S_0287F0_SOURCE_SELECT(2) }; /* DI_SRC_SEL_AUTO_INDEX */
+	xs_pm4_emit_pkt3(b, PKT3_DRAW_INDEX_AUTO, body, 2, 0);
+	assert_false(xs_pm4_builder_failed(b));
+	uint64_t va = upload(f, b->dw, b->cdw * 4);
+	xs_status st = xs_gpu_submit(f->gpu, 0, va, (uint32_t)b->cdw, r, 1, e);
+	xs_pm4_builder_reset(b);
+	return st ? st : xs_gpu_execute(f->gpu, NULL, e);
+}
+
+static void clear_rt(fx *f)
+{
+	size_t n = (size_t)xs_hw_linear_pitch(W, 16) * H;
+	void *z = calloc(1, n);
+	assert_true(xs_vm_write(f->vm, f->rt_va, z, n, NULL));
+	free(z);
+}
+
+/* The colour at pixel (x, y): the barycentrics of vertices 1 and 2 of the
+ * triangle (0,16) (32,16) (0,-16) in pixels, at the pixel centre. */
+static void expect(int x, int y, float c[4])
+{
+	float px = (float)x + 0.5f, py = (float)y + 0.5f;
+	c[1] = px / 32.0f;
+	c[2] = (16.0f - py) / 32.0f;
+	c[0] = 1.0f - c[1] - c[2];
+	c[3] = 1.0f;
+}
+
+static void check_pixels(fx *f)
+{
+	uint32_t pitch = xs_hw_linear_pitch(W, 16);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			float got[4], want[4];
+			assert_true(xs_vm_read(f->vm, f->rt_va + (uint64_t)y * pitch + (uint64_t)x * 16, got, 16, NULL));
+			expect(x, y, want);
+			for (int c = 0; c < 4; c++)
+				if (fabsf(got[c] - want[c]) > 1e-5f) {
+					fprintf(stderr, "pixel (%d,%d) channel %d: %f, want %f\n", x, y, c, got[c], want[c]);
+					fail();
+				}
+		}
+}
+
+static void one_triangle(void **state, bool timing)
+{
+	fx *f = *state;
+	xs_gpu_set_timing(f->gpu, timing);
+	clear_rt(f);
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1 };
+	xs_status st = draw(f, &o, &r, &e);
+	if (st)
+		fprintf(stderr, "%s\n", e.msg);
+	assert_int_equal(st, XS_OK);
+	check_pixels(f);
+	const xs_gpu_gfx_stats *g = &r.gfx;
+	assert_true(g->is_draw);
+	assert_int_equal(g->waves[XS_GPU_STAGE_VS], 1);
+	/* 16 x 16 pixels = 64 quads, 8 per wave32 PS wave */
+	assert_int_equal(g->quads, 64);
+	assert_int_equal(g->waves[XS_GPU_STAGE_PS], 64 / (f->ps.wave64 ? 16 : 8));
+	assert_int_equal(g->pixels_written, W * H);
+	assert_int_equal(g->pc_lines, 2 * 1024);
+	assert_int_equal(g->peak_pc_lines, 3); /* 3 vertices x 1 parameter */
+	assert_int_equal(r.waves_launched, 1 + g->waves[XS_GPU_STAGE_PS]);
+	if (timing)
+		assert_true(r.cycles > 0);
+}
+
+static void triangle_timing(void **state)
+{
+	one_triangle(state, true);
+}
+
+static void triangle_functional(void **state)
+{
+	one_triangle(state, false);
+}
+
+/* Many triangles: VS batches keep order; the later ones overwrite the same
+ * pixels with the same colours, so the picture is still the oracle's; the
+ * CU masks show in cu_used. */
+static void many_triangles_masks(void **state)
+{
+	fx *f = *state;
+	xs_gpu_set_timing(f->gpu, true);
+	clear_rt(f);
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	draw_opts o = { .vs_cu_en = 0x3, .ps_cu_en = 0xc, .tris = 200 };
+	xs_status st = draw(f, &o, &r, &e);
+	if (st)
+		fprintf(stderr, "%s\n", e.msg);
+	assert_int_equal(st, XS_OK);
+	check_pixels(f);
+	uint64_t vs_cus = 0, ps_cus = 0;
+	for (uint32_t c = 0; c < f->gpu->info->num_cu; c++) {
+		uint32_t se, sa, wgp, cw;
+		xs_gpu_cu_place(f->gpu, c, &se, &sa, &wgp, &cw);
+		uint32_t in_sa = wgp * 2 + cw;
+		if ((0x3u >> in_sa) & 1)
+			vs_cus |= 1ull << c;
+		if ((0xcu >> in_sa) & 1)
+			ps_cus |= 1ull << c;
+	}
+	assert_int_equal(r.gfx.cu_used[XS_GPU_STAGE_VS] & ~vs_cus, 0);
+	assert_int_equal(r.gfx.cu_used[XS_GPU_STAGE_PS] & ~ps_cus, 0);
+	assert_int_equal(r.gfx.primitives, 200);
+	assert_int_equal(r.gfx.pixels_written, 200u * W * H);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s VS.o PS.o\n", argv[0]);
+		return 2;
+	}
+	vs_path = argv[1];
+	ps_path = argv[2];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(triangle_timing),
+		cmocka_unit_test(triangle_functional),
+		cmocka_unit_test(many_triangles_masks),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
