@@ -477,6 +477,99 @@ static void late_alloc_and_scratch(void **state)
 	t_close(&c);
 }
 
+/* Copies a target into a READBACK buffer by its footprint; the mapped bytes and pitch. */
+static ID3D12Resource *read_target(t_ctx *c, ID3D12Resource *tex, uint8_t **px, UINT *pitch)
+{
+	D3D12_RESOURCE_DESC d = ID3D12Resource_GetDesc(tex);
+	D3D12_PLACED_SUBRESOURCE_FOOTPRINT fp;
+	UINT64 total = 0;
+	ID3D12Device_GetCopyableFootprints(c->dev, &d, 0, 1, 0, &fp, NULL, NULL, &total);
+	ID3D12Resource *rb = t_buffer(c, D3D12_HEAP_TYPE_READBACK, total);
+	D3D12_TEXTURE_COPY_LOCATION dst = { .pResource = rb, .Type = D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT,
+					    .PlacedFootprint = fp };
+	D3D12_TEXTURE_COPY_LOCATION src = { .pResource = tex, .Type = D3D12_TEXTURE_COPY_TYPE_SUBRESOURCE_INDEX };
+	ID3D12GraphicsCommandList6_CopyTextureRegion(c->list, &dst, 0, 0, 0, &src, NULL);
+	assert_int_equal(t_run(c), S_OK);
+	assert_int_equal(ID3D12Resource_Map(rb, 0, NULL, (void **)px), S_OK);
+	*pitch = fp.Footprint.RowPitch;
+	return rb;
+}
+
+/* A CPU oracle of D3D12's rasterization of one triangle at pixel centres:
+ * edge functions on 8-bit subpixel coordinates, the top-left rule, and the
+ * barycentric colour (UNORM rounding). */
+static bool oracle(const float v[3][8], int w, int h, int x, int y, float rgb[3])
+{
+	int64_t X[3], Y[3];
+	for (int i = 0; i < 3; i++) {
+		X[i] = llrintf((v[i][0] * 0.5f + 0.5f) * (float)w * 256.0f);
+		Y[i] = llrintf((-v[i][1] * 0.5f + 0.5f) * (float)h * 256.0f);
+	}
+	int64_t px = x * 256 + 128, py = y * 256 + 128;
+	int64_t area = (X[1] - X[0]) * (Y[2] - Y[0]) - (Y[1] - Y[0]) * (X[2] - X[0]);
+	int64_t e[3];
+	for (int i = 0; i < 3; i++) {
+		int a = (i + 1) % 3, b = (i + 2) % 3; /* edge a->b, weight of vertex i */
+		e[i] = (X[b] - X[a]) * (py - Y[a]) - (Y[b] - Y[a]) * (px - X[a]);
+		if (area < 0)
+			e[i] = -e[i];
+		/* top-left: a pixel on an edge belongs to it only for top and left edges */
+		int64_t dx = X[b] - X[a], dy = Y[b] - Y[a];
+		if (area < 0)
+			dx = -dx, dy = -dy;
+		bool top_left = (dy == 0 && dx > 0) || dy < 0;
+		if (e[i] < 0 || (e[i] == 0 && !top_left))
+			return false;
+	}
+	int64_t sum = e[0] + e[1] + e[2];
+	for (int k = 0; k < 3; k++)
+		rgb[k] = ((float)e[0] * v[0][4 + k] + (float)e[1] * v[1][4 + k] + (float)e[2] * v[2][4 + k]) / (float)sum;
+	return true;
+}
+
+/* A triangle drawn by the GPU model and read back: coverage exactly the
+ * oracle's, colours within 2 of 255. */
+static void triangle_renders(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { W = 64, H = 48 };
+	scene s;
+	scene_open(&c, &s, COLOR_VS, COLOR_PS, W, H);
+	scene_state(&c, &s, W, H);
+	const float black[4] = { 0, 0, 0, 0 };
+	ID3D12GraphicsCommandList6_ClearRenderTargetView(c.list, ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(s.rtvs),
+							 black, 0, NULL);
+	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
+	assert_int_equal(t_run(&c), S_OK);
+	uint8_t *px;
+	UINT pitch;
+	ID3D12Resource *rb = read_target(&c, s.rt, &px, &pitch);
+	unsigned covered = 0, cover_wrong = 0, colour_wrong = 0;
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			float rgb[3];
+			bool in = oracle(tri, W, H, x, y, rgb);
+			const uint8_t *p = px + y * pitch + x * 4;
+			bool drawn = p[3] != 0;
+			covered += in;
+			cover_wrong += in != drawn;
+			if (in && drawn)
+				for (int k = 0; k < 3; k++)
+					colour_wrong += abs((int)p[k] - (int)(rgb[k] * 255.0f + 0.5f)) > 2;
+		}
+	print_message("triangle: %u pixels covered, %u coverage and %u colour differences\n", covered, cover_wrong,
+		      colour_wrong);
+	assert_true(covered > 300); /* half of 32 x 24 */
+	assert_int_equal(cover_wrong, 0);
+	assert_int_equal(colour_wrong, 0);
+	ID3D12Resource_Unmap(rb, 0, NULL);
+	ID3D12Resource_Release(rb);
+	scene_close(&s);
+	t_close(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 1 + NFILES) {
@@ -492,6 +585,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(draw_pm4_is_the_contract),
 		cmocka_unit_test(draw_state_is_checked),
 		cmocka_unit_test(late_alloc_and_scratch),
+		cmocka_unit_test(triangle_renders),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
