@@ -22,6 +22,9 @@
 #include <cmocka.h>
 
 #include "gfx_pm4.h"
+#ifdef SCENE_HAVE_PNG
+#include "scene.h" /* scene_png_write_rows: the shared PNG helper (examples/d3d12/scene) */
+#endif
 #include "codeobj/xs_codeobj_gfx.h"
 #include "hw/xs_hw_pm4.h"
 #include "hw/xs_hw_regs.h"
@@ -187,12 +190,12 @@ static void pipelines_are_created_and_refused(void **state)
 }
 
 /* Everything a draw needs: a target, buffers, state. */
-typedef struct scene {
+typedef struct draw_setup {
 	ID3D12Resource *rt, *vb, *ib;
 	ID3D12DescriptorHeap *rtvs;
 	ID3D12PipelineState *pso;
 	ID3D12RootSignature *root;
-} scene;
+} draw_setup;
 
 static const float tri[3][8] = {
 	{ -0.5f, -0.5f, 0.5f, 1.0f, 1.0f, 0.0f, 0.0f, 1.0f },
@@ -200,7 +203,7 @@ static const float tri[3][8] = {
 	{ 0.5f, -0.5f, 0.5f, 1.0f, 0.0f, 0.0f, 1.0f, 1.0f },
 };
 
-static void scene_open(t_ctx *c, scene *s, int vs, int ps, UINT w, UINT h)
+static void setup_open(t_ctx *c, draw_setup *s, int vs, int ps, UINT w, UINT h)
 {
 	memset(s, 0, sizeof(*s));
 	D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_DEFAULT };
@@ -224,7 +227,7 @@ static void scene_open(t_ctx *c, scene *s, int vs, int ps, UINT w, UINT h)
 	s->pso = create(c, &d, S_OK);
 }
 
-static void scene_state(t_ctx *c, scene *s, UINT w, UINT h)
+static void setup_state(t_ctx *c, draw_setup *s, UINT w, UINT h)
 {
 	ID3D12GraphicsCommandList6 *l = c->list;
 	ID3D12GraphicsCommandList6_SetPipelineState(l, s->pso);
@@ -243,7 +246,7 @@ static void scene_state(t_ctx *c, scene *s, UINT w, UINT h)
 	ID3D12GraphicsCommandList6_OMSetRenderTargets(l, 1, &h0, FALSE, NULL);
 }
 
-static void scene_close(scene *s)
+static void setup_close(draw_setup *s)
 {
 	ID3D12PipelineState_Release(s->pso);
 	ID3D12RootSignature_Release(s->root);
@@ -267,9 +270,9 @@ static void draw_pm4_is_the_contract(void **state)
 	t_ctx c;
 	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
 	enum { W = 64, H = 48 };
-	scene s;
-	scene_open(&c, &s, COLOR_VS, COLOR_PS, W, H);
-	scene_state(&c, &s, W, H);
+	draw_setup s;
+	setup_open(&c, &s, COLOR_VS, COLOR_PS, W, H);
+	setup_state(&c, &s, W, H);
 	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 2, 5, 0);
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
 	regfile rf;
@@ -354,7 +357,7 @@ static void draw_pm4_is_the_contract(void **state)
 	/* indexed: INDEX_TYPE, INDEX_BASE, INDEX_BUFFER_SIZE, DRAW_INDEX_2 */
 	assert_int_equal(ID3D12CommandAllocator_Reset(c.alloc), S_OK);
 	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
-	scene_state(&c, &s, W, H);
+	setup_state(&c, &s, W, H);
 	ID3D12GraphicsCommandList6_DrawIndexedInstanced(c.list, 3, 1, 1, 2, 0);
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
 	regfile_of_list(c.list, &rf);
@@ -366,7 +369,7 @@ static void draw_pm4_is_the_contract(void **state)
 	vtx = (uint64_t)reg_value(&rf, "SPI_SHADER_USER_DATA_VS_2") | (uint64_t)reg_value(&rf, "SPI_SHADER_USER_DATA_VS_3") << 32;
 	gpu_read(&c, vtx, e, sizeof(e));
 	assert_int_equal(e[0], (uint32_t)(vb + 2 * 32)); /* BaseVertexLocation 2 records in */
-	scene_close(&s);
+	setup_close(&s);
 	t_close(&c);
 }
 
@@ -376,8 +379,8 @@ static void draw_state_is_checked(void **state)
 	(void)state;
 	t_ctx c;
 	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
-	scene s;
-	scene_open(&c, &s, COLOR_VS, COLOR_PS, 16, 16);
+	draw_setup s;
+	setup_open(&c, &s, COLOR_VS, COLOR_PS, 16, 16);
 	char text[1024];
 	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
 	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_GFX_DRAW_STATE);
@@ -385,20 +388,20 @@ static void draw_state_is_checked(void **state)
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
 	assert_int_equal(ID3D12CommandAllocator_Reset(c.alloc), S_OK);
 	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
-	scene_state(&c, &s, 16, 16);
+	setup_state(&c, &s, 16, 16);
 	ID3D12GraphicsCommandList6_IASetPrimitiveTopology(c.list, D3D_PRIMITIVE_TOPOLOGY_LINELIST);
 	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_GFX_DRAW_STATE);
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
 	assert_int_equal(ID3D12CommandAllocator_Reset(c.alloc), S_OK);
 	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
-	scene_state(&c, &s, 16, 16);
+	setup_state(&c, &s, 16, 16);
 	ID3D12GraphicsCommandList6_OMSetRenderTargets(c.list, 0, NULL, FALSE, NULL);
 	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
 	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_GFX_DRAW_STATE);
 	assert_non_null(strstr(text, "render target 0"));
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
 	/* a COMPUTE list has no graphics */
-	scene_close(&s);
+	setup_close(&s);
 	t_close(&c);
 	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_COMPUTE);
 	ID3D12GraphicsCommandList6_IASetPrimitiveTopology(c.list, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
@@ -414,10 +417,10 @@ static void late_alloc_and_scratch(void **state)
 	(void)state;
 	t_ctx c;
 	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
-	scene s, plain;
-	scene_open(&c, &s, SPILL_VS, SPILL_PS, 16, 16);
-	scene_open(&c, &plain, COLOR_VS, COLOR_PS, 16, 16);
-	scene_state(&c, &plain, 16, 16);
+	draw_setup s, plain;
+	setup_open(&c, &s, SPILL_VS, SPILL_PS, 16, 16);
+	setup_open(&c, &plain, COLOR_VS, COLOR_PS, 16, 16);
+	setup_state(&c, &plain, 16, 16);
 	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
 	regfile rf;
@@ -427,7 +430,7 @@ static void late_alloc_and_scratch(void **state)
 	/* defaults + scratch: LIMIT 0, and the ring in SPI_TMPRING_SIZE */
 	assert_int_equal(ID3D12CommandAllocator_Reset(c.alloc), S_OK);
 	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
-	scene_state(&c, &s, 16, 16);
+	setup_state(&c, &s, 16, 16);
 	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
 	assert_false(t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_GFX_LATE_ALLOC_SCRATCH));
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
@@ -444,7 +447,7 @@ static void late_alloc_and_scratch(void **state)
 	D3D12XboxInitializeDefaultGraphicsShaderLimits(&d);
 	d.VSDisableFlags = 0x2;
 	ID3D12GraphicsCommandList6_SetGraphicsShaderLimitsX(c.list, &d);
-	scene_state(&c, &s, 16, 16);
+	setup_state(&c, &s, 16, 16);
 	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
 	char text[1024];
 	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_GFX_LATE_ALLOC_SCRATCH);
@@ -462,7 +465,7 @@ static void late_alloc_and_scratch(void **state)
 	ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c.list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_GRAPHICS,
 							  ID3D12Resource_GetGPUVirtualAddress(ring), (UINT64)per_wave * 8,
 							  per_wave);
-	scene_state(&c, &s, 16, 16);
+	setup_state(&c, &s, 16, 16);
 	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
 	regfile_of_list(c.list, &rf);
@@ -472,8 +475,8 @@ static void late_alloc_and_scratch(void **state)
 	gpu_read(&c, rt, v, 16);
 	assert_int_equal(v[0], (uint32_t)ID3D12Resource_GetGPUVirtualAddress(ring));
 	ID3D12Resource_Release(ring);
-	scene_close(&plain);
-	scene_close(&s);
+	setup_close(&plain);
+	setup_close(&s);
 	t_close(&c);
 }
 
@@ -535,9 +538,9 @@ static void triangle_renders(void **state)
 	t_ctx c;
 	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
 	enum { W = 64, H = 48 };
-	scene s;
-	scene_open(&c, &s, COLOR_VS, COLOR_PS, W, H);
-	scene_state(&c, &s, W, H);
+	draw_setup s;
+	setup_open(&c, &s, COLOR_VS, COLOR_PS, W, H);
+	setup_state(&c, &s, W, H);
 	const float black[4] = { 0, 0, 0, 0 };
 	ID3D12GraphicsCommandList6_ClearRenderTargetView(c.list, ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(s.rtvs),
 							 black, 0, NULL);
@@ -564,9 +567,22 @@ static void triangle_renders(void **state)
 	assert_true(covered > 300); /* half of 32 x 24 */
 	assert_int_equal(cover_wrong, 0);
 	assert_int_equal(colour_wrong, 0);
+#ifdef SCENE_HAVE_PNG
+	/* the frame as a PNG (triangle.png in the test's folder), read back the same */
+	char err[256];
+	assert_int_equal(scene_png_write_rows("triangle.png", px, W, H, pitch, err, sizeof(err)), 0);
+	uint8_t *back;
+	uint32_t bw, bh;
+	assert_int_equal(scene_png_read("triangle.png", &back, &bw, &bh, err, sizeof(err)), 0);
+	assert_int_equal(bw, W);
+	assert_int_equal(bh, H);
+	for (int y = 0; y < H; y++)
+		assert_memory_equal(back + y * W * 4, px + y * pitch, W * 4);
+	free(back);
+#endif
 	ID3D12Resource_Unmap(rb, 0, NULL);
 	ID3D12Resource_Release(rb);
-	scene_close(&s);
+	setup_close(&s);
 	t_close(&c);
 }
 
