@@ -586,6 +586,74 @@ static void triangle_renders(void **state)
 	t_close(&c);
 }
 
+/* ExecuteIndirect with DRAW and DRAW_INDEXED: a DRAW_INDIRECT /
+ * DRAW_INDEX_INDIRECT per command, reading the record; the triangle drawn
+ * from GPU memory covers what DrawInstanced covers. */
+static void indirect_draws(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { W = 64, H = 48 };
+	draw_setup s;
+	setup_open(&c, &s, COLOR_VS, COLOR_PS, W, H);
+	D3D12_INDIRECT_ARGUMENT_DESC ad = { .Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW };
+	D3D12_COMMAND_SIGNATURE_DESC sd = { sizeof(D3D12_DRAW_ARGUMENTS), 1, &ad, 0 };
+	ID3D12CommandSignature *sig, *sig_indexed;
+	assert_int_equal(ID3D12Device_CreateCommandSignature(c.dev, &sd, NULL, &IID_ID3D12CommandSignature, (void **)&sig), S_OK);
+	ad.Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
+	sd.ByteStride = sizeof(D3D12_DRAW_INDEXED_ARGUMENTS);
+	assert_int_equal(ID3D12Device_CreateCommandSignature(c.dev, &sd, NULL, &IID_ID3D12CommandSignature,
+							     (void **)&sig_indexed), S_OK);
+	/* a draw argument with another is refused */
+	D3D12_INDIRECT_ARGUMENT_DESC two[2] = { { .Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT },
+						{ .Type = D3D12_INDIRECT_ARGUMENT_TYPE_DRAW } };
+	D3D12_COMMAND_SIGNATURE_DESC sd2 = { 32, 2, two, 0 };
+	ID3D12CommandSignature *bad = NULL;
+	assert_int_equal(ID3D12Device_CreateCommandSignature(c.dev, &sd2, s.root, &IID_ID3D12CommandSignature, (void **)&bad),
+			 E_INVALIDARG);
+	const D3D12_DRAW_ARGUMENTS da[2] = { { 3, 1, 0, 0 }, { 0, 1, 0, 0 } };
+	const D3D12_DRAW_INDEXED_ARGUMENTS dia = { 3, 1, 0, 0, 0 };
+	ID3D12Resource *args = t_upload(&c, da, sizeof(da)), *iargs = t_upload(&c, &dia, sizeof(dia));
+	setup_state(&c, &s, W, H);
+	const float black[4] = { 0, 0, 0, 0 };
+	ID3D12GraphicsCommandList6_ClearRenderTargetView(c.list, ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(s.rtvs),
+							 black, 0, NULL);
+	ID3D12GraphicsCommandList6_ExecuteIndirect(c.list, sig, 2, args, 0, NULL, 0);
+	ID3D12GraphicsCommandList6_ExecuteIndirect(c.list, sig_indexed, 1, iargs, 0, NULL, 0);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK);
+	regfile rf;
+	regfile_of_list(c.list, &rf);
+	assert_int_equal(rf.packets[PKT3_DRAW_INDIRECT], 2);
+	assert_int_equal(rf.packets[PKT3_DRAW_INDEX_INDIRECT], 1);
+	assert_int_equal(rf.packets[PKT3_DRAW_INDEX_AUTO], 0);
+	ID3D12CommandList *cl = (ID3D12CommandList *)c.list;
+	ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &cl);
+	assert_int_equal(ID3D12CommandQueue_Signal(c.queue, c.fence, ++c.fence_value), S_OK);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(c.fence, c.fence_value, NULL), S_OK);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(c.dev), S_OK);
+	assert_int_equal(ID3D12CommandAllocator_Reset(c.alloc), S_OK);
+	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
+	uint8_t *px;
+	UINT pitch;
+	ID3D12Resource *rb = read_target(&c, s.rt, &px, &pitch);
+	unsigned wrong = 0;
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			float rgb[3];
+			wrong += oracle(tri, W, H, x, y, rgb) != (px[y * pitch + x * 4 + 3] != 0);
+		}
+	assert_int_equal(wrong, 0);
+	ID3D12Resource_Unmap(rb, 0, NULL);
+	ID3D12Resource_Release(rb);
+	ID3D12Resource_Release(iargs);
+	ID3D12Resource_Release(args);
+	ID3D12CommandSignature_Release(sig_indexed);
+	ID3D12CommandSignature_Release(sig);
+	setup_close(&s);
+	t_close(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 1 + NFILES) {
@@ -602,6 +670,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(draw_state_is_checked),
 		cmocka_unit_test(late_alloc_and_scratch),
 		cmocka_unit_test(triangle_renders),
+		cmocka_unit_test(indirect_draws),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
