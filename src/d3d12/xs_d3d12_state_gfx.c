@@ -364,6 +364,16 @@ HRESULT d3d12_pipeline_create_graphics(d3d12_device *d, const D3D12_GRAPHICS_PIP
 		goto fail;
 	const xs_gfx_shader *vs = g->vs, *ps = g->ps;
 	g->pal = vs->abi == XS_GFX_ABI_PAL || ps->abi == XS_GFX_ABI_PAL;
+	/* the xs12 ABI: s[0:5] for a VS, s[0:3] + PRIM_MASK for a PS, then the scratch wave offset */
+	uint32_t vs_max = VS_USER_SGPRS + (G_00B12C_SCRATCH_EN(vs->rsrc2) ? 1 : 0);
+	uint32_t ps_max = PS_USER_SGPRS + 1 + (G_00B02C_SCRATCH_EN(ps->rsrc2) ? 1 : 0);
+	if (vs->user_sgprs_used > vs_max || ps->user_sgprs_used > ps_max) {
+		bool v = vs->user_sgprs_used > vs_max;
+		d3d12_message(d, XS_MSG_GFX_PSO_ABI, "CreateGraphicsPipelineState: the %s (%s) reads s0..s%u as inputs; the "
+			      "xs12 ABI gives a %s %u (docs/graphics.md 1.1)", v ? "VS" : "PS", v ? vs->entry : ps->entry,
+			      (v ? vs->user_sgprs_used : ps->user_sgprs_used) - 1, v ? "VS" : "PS", v ? vs_max : ps_max);
+		goto fail;
+	}
 	if (!(vs->pos_mask & 1)) {
 		d3d12_message(d, XS_MSG_GFX_PSO_LINKAGE, "CreateGraphicsPipelineState: the VS (%s) exports no position "
 			      "(exp pos0)", vs->entry);
@@ -373,16 +383,6 @@ HRESULT d3d12_pipeline_create_graphics(d3d12_device *d, const D3D12_GRAPHICS_PIP
 		d3d12_message(d, XS_MSG_GFX_PSO_LINKAGE, "CreateGraphicsPipelineState: the PS (%s) reads attributes 0x%x "
 			      "(NUM_INTERP %u) but the VS (%s) exports parameters 0x%x: attribute n is PARAMn", ps->entry,
 			      ps->interp_mask, ps->num_interp, vs->entry, vs->param_mask);
-		goto fail;
-	}
-	/* the xs12 ABI: s[0:5] for a VS, s[0:3] + PRIM_MASK for a PS, then the scratch wave offset */
-	uint32_t vs_max = VS_USER_SGPRS + (G_00B12C_SCRATCH_EN(vs->rsrc2) ? 1 : 0);
-	uint32_t ps_max = PS_USER_SGPRS + 1 + (G_00B02C_SCRATCH_EN(ps->rsrc2) ? 1 : 0);
-	if (vs->user_sgprs_used > vs_max || ps->user_sgprs_used > ps_max) {
-		bool v = vs->user_sgprs_used > vs_max;
-		d3d12_message(d, XS_MSG_GFX_PSO_ABI, "CreateGraphicsPipelineState: the %s (%s) reads s0..s%u as inputs; the "
-			      "xs12 ABI gives a %s %u (docs/graphics.md 1.1)", v ? "VS" : "PS", v ? vs->entry : ps->entry,
-			      (v ? vs->user_sgprs_used : ps->user_sgprs_used) - 1, v ? "VS" : "PS", v ? vs_max : ps_max);
 		goto fail;
 	}
 	if (!check_targets(d, desc, ps) || !check_input_layout(d, &desc->InputLayout, g))

@@ -8,7 +8,7 @@
  * GPU memory; S4 under the defaults and with the title's limits.
  *
  * argv: color.vs color.ps spill.vs spill.ps mrt2.ps color.vs.mesa
- *       color.ps.mesa two_attr.ps vadd.hsaco
+ *       color.ps.mesa two_attr.ps vadd.hsaco many_sgprs.vs
  */
 #include "d3d12_util.h"
 
@@ -29,7 +29,8 @@
 #include "hw/xs_hw_pm4.h"
 #include "hw/xs_hw_regs.h"
 
-enum { COLOR_VS, COLOR_PS, SPILL_VS, SPILL_PS, MRT2_PS, COLOR_VS_MESA, COLOR_PS_MESA, TWO_ATTR_PS, VADD, NFILES };
+enum { COLOR_VS, COLOR_PS, SPILL_VS, SPILL_PS, MRT2_PS, COLOR_VS_MESA, COLOR_PS_MESA, TWO_ATTR_PS, VADD, MANY_SGPRS_VS,
+       NFILES };
 static void *bin[NFILES];
 static size_t bin_size[NFILES];
 
@@ -130,6 +131,10 @@ static void pipelines_are_created_and_refused(void **state)
 	d = base_desc(COLOR_VS, COLOR_PS);
 	d.PS.BytecodeLength = 0;
 	refused(&c, &d, XS12_MESSAGE_ID_GFX_PSO_SHADER, "PS is empty");
+	/* the ABI: a VS reading s0..s7 (llc-15 from tests/d3d12/gfx/many_sgprs.vs.ll) */
+	d = base_desc(MANY_SGPRS_VS, COLOR_PS);
+	d.InputLayout.NumElements = 0;
+	refused(&c, &d, XS12_MESSAGE_ID_GFX_PSO_ABI, "reads s0..s7");
 	/* linkage: the PS reads attribute 1, the VS exports PARAM0 */
 	d = base_desc(COLOR_VS, TWO_ATTR_PS);
 	refused(&c, &d, XS12_MESSAGE_ID_GFX_PSO_LINKAGE, "attributes 0x3");
@@ -658,7 +663,7 @@ int main(int argc, char **argv)
 {
 	if (argc < 1 + NFILES) {
 		fprintf(stderr, "usage: %s color.vs color.ps spill.vs spill.ps mrt2.ps color.vs.mesa color.ps.mesa "
-			"two_attr.ps vadd.hsaco\n", argv[0]);
+			"two_attr.ps vadd.hsaco many_sgprs.vs\n", argv[0]);
 		return 1;
 	}
 	for (int i = 0; i < NFILES; i++)
