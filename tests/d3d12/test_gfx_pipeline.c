@@ -591,6 +591,91 @@ static void triangle_renders(void **state)
 	t_close(&c);
 }
 
+/* Depth test and straight-alpha blending on the GPU model: a near red
+ * quad, then a far green one (LESS: hidden where they overlap), then a
+ * half-transparent blue one with blending over it. */
+static void depth_and_blend(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { W = 32, H = 32 };
+	draw_setup s;
+	setup_open(&c, &s, COLOR_VS, COLOR_PS, W, H);
+	D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_DEFAULT };
+	D3D12_RESOURCE_DESC zd = { .Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D, .Width = W, .Height = H,
+				   .DepthOrArraySize = 1, .MipLevels = 1, .Format = DXGI_FORMAT_D32_FLOAT,
+				   .SampleDesc = { 1, 0 }, .Flags = D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL };
+	ID3D12Resource *z;
+	assert_int_equal(ID3D12Device_CreateCommittedResource(c.dev, &hp, D3D12_HEAP_FLAG_NONE, &zd,
+							      D3D12_RESOURCE_STATE_DEPTH_WRITE, NULL, &IID_ID3D12Resource,
+							      (void **)&z), S_OK);
+	D3D12_DESCRIPTOR_HEAP_DESC hd = { .Type = D3D12_DESCRIPTOR_HEAP_TYPE_DSV, .NumDescriptors = 1 };
+	ID3D12DescriptorHeap *dsvs;
+	assert_int_equal(ID3D12Device_CreateDescriptorHeap(c.dev, &hd, &IID_ID3D12DescriptorHeap, (void **)&dsvs), S_OK);
+	D3D12_CPU_DESCRIPTOR_HANDLE dsv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(dsvs);
+	ID3D12Device_CreateDepthStencilView(c.dev, z, NULL, dsv);
+	D3D12_GRAPHICS_PIPELINE_STATE_DESC d = base_desc(COLOR_VS, COLOR_PS);
+	d.pRootSignature = s.root;
+	d.DepthStencilState.DepthEnable = TRUE;
+	d.DepthStencilState.DepthWriteMask = D3D12_DEPTH_WRITE_MASK_ALL;
+	d.DepthStencilState.DepthFunc = D3D12_COMPARISON_FUNC_LESS;
+	d.DSVFormat = DXGI_FORMAT_D32_FLOAT;
+	ID3D12PipelineState *depth = create(&c, &d, S_OK);
+	d.DepthStencilState.DepthEnable = FALSE;
+	d.DSVFormat = DXGI_FORMAT_UNKNOWN;
+	D3D12_RENDER_TARGET_BLEND_DESC *b = &d.BlendState.RenderTarget[0];
+	b->BlendEnable = TRUE;
+	b->SrcBlend = D3D12_BLEND_SRC_ALPHA, b->DestBlend = D3D12_BLEND_INV_SRC_ALPHA, b->BlendOp = D3D12_BLEND_OP_ADD;
+	b->SrcBlendAlpha = D3D12_BLEND_ONE, b->DestBlendAlpha = D3D12_BLEND_INV_SRC_ALPHA, b->BlendOpAlpha = D3D12_BLEND_OP_ADD;
+	ID3D12PipelineState *blend = create(&c, &d, S_OK);
+	/* three quads (6 vertices each): red left half z 0.2, green whole z 0.6, blue right half alpha 0.5 */
+	float q[18][8];
+	const float rect[3][4] = { { -1, -1, 0, 1 }, { -1, -1, 1, 1 }, { 0, -1, 1, 1 } }; /* x0 y0 x1 y1 */
+	const float col[3][4] = { { 1, 0, 0, 1 }, { 0, 1, 0, 1 }, { 0, 0, 1, 0.5f } }, zs[3] = { 0.2f, 0.6f, 0.1f };
+	for (int k = 0; k < 3; k++) {
+		const float xy[6][2] = { { rect[k][0], rect[k][1] }, { rect[k][0], rect[k][3] }, { rect[k][2], rect[k][3] },
+					 { rect[k][0], rect[k][1] }, { rect[k][2], rect[k][3] }, { rect[k][2], rect[k][1] } };
+		for (int i = 0; i < 6; i++) {
+			float *v = q[6 * k + i];
+			v[0] = xy[i][0], v[1] = xy[i][1], v[2] = zs[k], v[3] = 1;
+			memcpy(v + 4, col[k], 16);
+		}
+	}
+	ID3D12Resource *vb = t_upload(&c, q, sizeof(q));
+	setup_state(&c, &s, W, H);
+	D3D12_VERTEX_BUFFER_VIEW vbv = { ID3D12Resource_GetGPUVirtualAddress(vb), sizeof(q), sizeof(q[0]) };
+	ID3D12GraphicsCommandList6_IASetVertexBuffers(c.list, 0, 1, &vbv);
+	D3D12_CPU_DESCRIPTOR_HANDLE rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(s.rtvs);
+	ID3D12GraphicsCommandList6_OMSetRenderTargets(c.list, 1, &rtv, FALSE, &dsv);
+	const float black[4] = { 0, 0, 0, 1 };
+	ID3D12GraphicsCommandList6_ClearRenderTargetView(c.list, rtv, black, 0, NULL);
+	ID3D12GraphicsCommandList6_ClearDepthStencilView(c.list, dsv, D3D12_CLEAR_FLAG_DEPTH, 1.0f, 0, 0, NULL);
+	ID3D12GraphicsCommandList6_SetPipelineState(c.list, depth);
+	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 6, 1, 0, 0);  /* red, near */
+	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 6, 1, 6, 0);  /* green, far: only the right half */
+	ID3D12GraphicsCommandList6_SetPipelineState(c.list, blend);
+	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 6, 1, 12, 0); /* blue at half alpha over the right half */
+	assert_int_equal(t_run(&c), S_OK);
+	uint8_t *px;
+	UINT pitch;
+	ID3D12Resource *rb = read_target(&c, s.rt, &px, &pitch);
+	const uint8_t *left = px + 16 * pitch + 4 * 4, *right = px + 16 * pitch + 28 * 4;
+	print_message("left %u %u %u %u, right %u %u %u %u\n", left[0], left[1], left[2], left[3], right[0], right[1],
+		      right[2], right[3]);
+	assert_true(left[0] == 255 && left[1] == 0 && left[2] == 0);       /* red kept: green failed LESS */
+	assert_true(right[0] == 0 && abs((int)right[1] - 128) <= 1 && abs((int)right[2] - 128) <= 1); /* green/2 + blue/2 */
+	ID3D12Resource_Unmap(rb, 0, NULL);
+	ID3D12Resource_Release(rb);
+	ID3D12Resource_Release(vb);
+	ID3D12PipelineState_Release(blend);
+	ID3D12PipelineState_Release(depth);
+	ID3D12DescriptorHeap_Release(dsvs);
+	ID3D12Resource_Release(z);
+	setup_close(&s);
+	t_close(&c);
+}
+
 /* ExecuteIndirect with DRAW and DRAW_INDEXED: a DRAW_INDIRECT /
  * DRAW_INDEX_INDIRECT per command, reading the record; the triangle drawn
  * from GPU memory covers what DrawInstanced covers. */
@@ -676,6 +761,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(late_alloc_and_scratch),
 		cmocka_unit_test(triangle_renders),
 		cmocka_unit_test(indirect_draws),
+		cmocka_unit_test(depth_and_blend),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
