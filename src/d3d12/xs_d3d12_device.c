@@ -291,6 +291,12 @@ static HRESULT STDMETHODCALLTYPE device_CreateGraphicsPipelineState(ID3D12Device
 	return d3d12_pipeline_create_graphics(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
+static HRESULT STDMETHODCALLTYPE device_CreatePipelineState(ID3D12Device5 *This, const D3D12_PIPELINE_STATE_STREAM_DESC *desc,
+							    REFIID riid, void **out)
+{
+	return d3d12_pipeline_create_from_stream(impl_from_ID3D12Device5(This), desc, riid, out);
+}
+
 static HRESULT STDMETHODCALLTYPE device_CreateDescriptorHeap(ID3D12Device5 *This, const D3D12_DESCRIPTOR_HEAP_DESC *desc,
 							     REFIID riid, void **out)
 {
@@ -399,7 +405,8 @@ static const ID3D12Device5Vtbl device_vtbl = {
 	.CreateCommandSignature = device_CreateCommandSignature, .CreateQueryHeap = device_CreateQueryHeap, .SetStablePowerState = device_SetStablePowerState,
 	.GetAdapterLuid = device_GetAdapterLuid, .GetResourceAllocationInfo = device_GetResourceAllocationInfo,
 	.GetCopyableFootprints = device_GetCopyableFootprints,
-	.CreateGraphicsPipelineState = device_CreateGraphicsPipelineState, .CreateDescriptorHeap = device_CreateDescriptorHeap,
+	.CreateGraphicsPipelineState = device_CreateGraphicsPipelineState,
+	.CreatePipelineState = device_CreatePipelineState, .CreateDescriptorHeap = device_CreateDescriptorHeap,
 	.GetDescriptorHandleIncrementSize = device_GetDescriptorHandleIncrementSize,
 	.CreateRenderTargetView = d3d12_device_CreateRenderTargetView,
 	.CreateDepthStencilView = d3d12_device_CreateDepthStencilView,

@@ -347,6 +347,9 @@ d3d12_pipeline *d3d12_pipeline_alloc(d3d12_device *d);
 HRESULT d3d12_pipeline_create_graphics(d3d12_device *d, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, REFIID riid,
 				       void **out);
 void d3d12_gfx_pipeline_free(d3d12_device *d, d3d12_gfx_pipeline *g);
+/* CreatePipelineState (xs_d3d12_state_stream.c). */
+HRESULT d3d12_pipeline_create_from_stream(d3d12_device *d, const D3D12_PIPELINE_STATE_STREAM_DESC *desc, REFIID riid,
+					  void **out);
 /* A code object (ELF, offload bundle) or an XS12_KERNEL_BYTECODE? */
 bool d3d12_bytecode_is_code_object(const void *blob, size_t size);
 /* The root signature a kernel's arguments give (CreateRootSignature from

@@ -194,6 +194,58 @@ static void pipelines_are_created_and_refused(void **state)
 	t_close(&c);
 }
 
+/* CreatePipelineState: a stream laid out as d3dx12.h's subobjects (each
+ * pointer-aligned: type, then the inner structure). */
+#define SUBOBJECT(T) struct { _Alignas(void *) D3D12_PIPELINE_STATE_SUBOBJECT_TYPE type; T v; }
+static void pipeline_state_streams(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	struct gfx_stream {
+		SUBOBJECT(D3D12_SHADER_BYTECODE) vs, ps;
+		SUBOBJECT(D3D12_INPUT_LAYOUT_DESC) il;
+		SUBOBJECT(D3D12_PRIMITIVE_TOPOLOGY_TYPE) topo;
+		SUBOBJECT(struct D3D12_RT_FORMAT_ARRAY) rtv;
+		SUBOBJECT(D3D12_DEPTH_STENCIL_DESC) ds;
+	} g;
+	memset(&g, 0, sizeof(g));
+	g.vs.type = D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_VS, g.vs.v = code(COLOR_VS);
+	g.ps.type = D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PS, g.ps.v = code(COLOR_PS);
+	g.il.type = D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_INPUT_LAYOUT, g.il.v.pInputElementDescs = layout, g.il.v.NumElements = 2;
+	g.topo.type = D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_PRIMITIVE_TOPOLOGY, g.topo.v = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+	g.rtv.type = D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_RENDER_TARGET_FORMATS, g.rtv.v.NumRenderTargets = 1;
+	g.rtv.v.RTFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+	g.ds.type = D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_DEPTH_STENCIL; /* depth off (the default is on) */
+	D3D12_PIPELINE_STATE_STREAM_DESC sd = { sizeof(g), &g };
+	ID3D12Device2 *dev2;
+	assert_int_equal(ID3D12Device_QueryInterface(c.dev, &IID_ID3D12Device2, (void **)&dev2), S_OK);
+	ID3D12PipelineState *p = NULL;
+	assert_int_equal(ID3D12Device2_CreatePipelineState(dev2, &sd, &IID_ID3D12PipelineState, (void **)&p), S_OK);
+	assert_int_equal(scratch_units(p), 0);
+	ID3D12PipelineState_Release(p);
+	/* without the depth subobject D3D12's default (depth on) needs a DSV format */
+	sd.SizeInBytes = offsetof(struct gfx_stream, ds);
+	assert_int_equal(ID3D12Device2_CreatePipelineState(dev2, &sd, &IID_ID3D12PipelineState, (void **)&p), E_INVALIDARG);
+	char text[512];
+	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_GFX_PSO_TARGETS);
+	/* a type xs12 does not take, named with its byte */
+	sd.SizeInBytes = sizeof(g);
+	g.topo.type = (D3D12_PIPELINE_STATE_SUBOBJECT_TYPE)99;
+	assert_int_equal(ID3D12Device2_CreatePipelineState(dev2, &sd, &IID_ID3D12PipelineState, (void **)&p), E_INVALIDARG);
+	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_GFX_PSO_STATE);
+	assert_non_null(strstr(text, "type 99"));
+	/* a CS stream is a compute pipeline */
+	struct {
+		SUBOBJECT(D3D12_SHADER_BYTECODE) cs;
+	} cstream = { { D3D12_PIPELINE_STATE_SUBOBJECT_TYPE_CS, code(VADD) } };
+	sd = (D3D12_PIPELINE_STATE_STREAM_DESC){ sizeof(cstream), &cstream };
+	assert_int_equal(ID3D12Device2_CreatePipelineState(dev2, &sd, &IID_ID3D12PipelineState, (void **)&p), S_OK);
+	ID3D12PipelineState_Release(p);
+	ID3D12Device2_Release(dev2);
+	t_close(&c);
+}
+
 /* Everything a draw needs: a target, buffers, state. */
 typedef struct draw_setup {
 	ID3D12Resource *rt, *vb, *ib;
@@ -762,6 +814,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(triangle_renders),
 		cmocka_unit_test(indirect_draws),
 		cmocka_unit_test(depth_and_blend),
+		cmocka_unit_test(pipeline_state_streams),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
