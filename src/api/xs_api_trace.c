@@ -112,6 +112,16 @@ XS_API xs_status xs_trace_write_json(xs_device *dev, const char *path)
 		const xs_gpu_trace_wave *w = &t->waves[i];
 		uint32_t se, sa, wgp, cu;
 		xs_gpu_cu_place(dev->gpu, w->cu, &se, &sa, &wgp, &cu);
+		if (w->stage != XS_GPU_TRACE_CS) {
+			/* a draw's VS or PS wave: the stage names it and is its category */
+			const char *stage = w->stage == XS_GPU_TRACE_VS ? "VS" : "PS";
+			fprintf(f, ",\n{\"ph\": \"X\", \"name\": \"d%u %s\", \"cat\": \"%s,%s%s\", \"pid\": %u, "
+				   "\"tid\": %u, \"ts\": %.4f, \"dur\": %.4f}",
+				w->dispatch, stage, queue_name(w->queue, qn, sizeof(qn)), stage,
+				w->scratch ? ",scratch" : "", PID_SE0 + se, w->cu * 64 + w->simd * 16 + w->slot, w->start / mhz,
+				(w->end - w->start) / mhz);
+			continue;
+		}
 		fprintf(f, ",\n{\"ph\": \"X\", \"name\": \"d%u g(%u,%u,%u) w%u\", \"cat\": \"%s%s\", \"pid\": %u, "
 			   "\"tid\": %u, \"ts\": %.4f, \"dur\": %.4f}",
 			w->dispatch, w->group[0], w->group[1], w->group[2], w->wave_in_group,

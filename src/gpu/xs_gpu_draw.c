@@ -127,6 +127,7 @@ static void wave_common(xs_gpu *g, xs_gpu_wave *gw, const xs_gfx_wave *hw, uint3
 		   S_00045C_WGP_ID(c->cu_in_sa / di->cus_per_wgp) | S_00045C_SA_ID(c->sa % di->num_sa_per_se) |
 		   S_00045C_SE_ID(c->se);
 	gw->scratch_slot = hw->scratch_slot;
+	gw->parked = false;
 	xs_gpu_spi_wave_start(g, gw, lanes);
 }
 
@@ -185,7 +186,8 @@ static void vs_start(xs_gpu *g, xs_gpu_draw *d, vs_rec *v)
 		xs_gpu_evq_push(g, gw);
 }
 
-/* SPI_PS_INPUT_ADDR slots: VGPRs each takes (graphics-shaders facts, docs/graphics.md 1.2). */
+/* SPI_PS_INPUT_ADDR slots 0..15 in order, and the VGPRs each takes: LLVM packs the
+ * PS input arguments so (docs/graphics.md 1.2). */
 static const uint8_t ps_slot_vgprs[16] = { 2, 2, 2, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 
 static float f_of(uint32_t u)
@@ -338,8 +340,12 @@ static void wake(xs_gpu *g, xs_gfx_wave **woken, uint32_t n)
 	for (uint32_t k = 0; k < n; k++) {
 		vs_rec *v = (vs_rec *)((char *)woken[k] - offsetof(vs_rec, hw));
 		xs_gpu_wave *gw = v->gw;
+		if (gw->w.status != XS_WAVE_EXP_WAIT)
+			continue; /* the exp has not run yet (it will find its lines) */
 		gw->w.status = XS_WAVE_READY;
-		if (g->timing) {
+		if (g->timing && gw->parked) {
+			/* else its PARK entry is still to issue, and it goes on then */
+			gw->parked = false;
 			gw->ready = g->now;
 			xs_gpu_evq_push(g, gw);
 		}
@@ -411,8 +417,14 @@ static bool draw_launch(xs_gpu *g, xs_gpu_disp *disp)
 		vs_lines_maybe_free(g, d, v);
 		any = true;
 	}
-	if (all_launched(d))
+	if (all_launched(d)) {
 		disp->next = disp->total;
+		if (d->ps_commit == d->ps_tail && disp->groups_live == 0) {
+			/* nothing left to run (a draw of no whole primitive) */
+			xs_gpu_disp_finish(g, disp);
+			return true;
+		}
+	}
 	return any;
 }
 
@@ -423,6 +435,8 @@ static int draw_export(void *user, xs_wave *w, const xs_isa_export *e)
 	(void)user; /* the wave's owner leads to its draw */
 	xs_gpu_wave *gw = w->owner;
 	xs_gpu_draw *d = draw_of(gw);
+	if (!d)
+		return -1; /* a compute wave: exp is for graphics stages */
 	if (gw->group->stage == XS_GPU_TRACE_VS) {
 		vs_rec *v = gw->group->gfx;
 		bool pos = e->tgt >= XS_EXP_TGT_POS0 && e->tgt < XS_EXP_TGT_POS0 + 4;

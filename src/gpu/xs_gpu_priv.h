@@ -90,6 +90,7 @@ typedef struct xs_gpu_wave {
 	xs_wave w;               /* architectural state, run by the interpreter */
 	uint32_t slot;           /* wave slot in its SIMD */
 	bool running;            /* functional, several threads: a thread is executing it */
+	bool parked;             /* timing: issued an XS_GPU_RA_PARK entry and left the event queue */
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
 	xs_gpu_group *group;
 	uint64_t launched;

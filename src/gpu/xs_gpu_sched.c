@@ -670,8 +670,16 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		run_ahead(g, gw);
 	const xs_gpu_ra_ent *en = &gw->ra[gw->ra_head];
 	if (XS_UNLIKELY(en->flags & XS_GPU_RA_PARK)) {
-		/* waits at exp (late alloc, S4.1): off the queue until woken */
+		/* waits at exp (late alloc, S4.1): off the queue until woken. The
+		 * run ahead met the exp earlier, so the wake may have come first:
+		 * then the wave goes on (the exp runs again). */
 		gw->ra_head++;
+		if (gw->w.status == XS_WAVE_EXP_WAIT) {
+			gw->parked = true;
+		} else {
+			gw->ready = t;
+			xs_gpu_evq_push(g, gw);
+		}
 		return XS_OK;
 	}
 	const bool w64 = gw->w64;

@@ -19,13 +19,13 @@
 #include "hw/xs_hw_surf.h"
 #include "pm4/xs_pm4_build.h"
 
-static const char *vs_path, *ps_path;
+static const char *vs_path, *ps_path, *small_path;
 
 typedef struct fx {
 	xs_vm *vm;
 	xs_gpu *gpu;
-	xs_gfx_shader vs, ps;
-	uint64_t vs_va, ps_va, rt_va;
+	xs_gfx_shader vs, ps, small;
+	uint64_t vs_va, ps_va, small_va, rt_va;
 	xs_pm4_builder b;
 } fx;
 
@@ -61,8 +61,9 @@ static int setup(void **state)
 	static fx f;
 	f.vm = xs_vm_create();
 	f.gpu = xs_gpu_create(xs_devinfo_get(XS_MACHINE_SERIES_X), f.vm);
-	if (!f.gpu || !load(vs_path, &f.vs) || !load(ps_path, &f.ps))
+	if (!f.gpu || !load(vs_path, &f.vs) || !load(ps_path, &f.ps) || !load(small_path, &f.small))
 		return -1;
+	f.small_va = upload(&f, f.small.image, f.small.image_size);
 	f.vs_va = upload(&f, f.vs.image, f.vs.image_size);
 	f.ps_va = upload(&f, f.ps.image, f.ps.image_size);
 	if (!f.vs_va || !f.ps_va || xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt_va, NULL))
@@ -78,6 +79,7 @@ static int teardown(void **state)
 	xs_pm4_builder_free(&f->b);
 	xs_gfx_shader_free(&f->vs);
 	xs_gfx_shader_free(&f->ps);
+	xs_gfx_shader_free(&f->small);
 	xs_gpu_destroy(f->gpu);
 	xs_vm_destroy(f->vm);
 	return 0;
@@ -98,27 +100,39 @@ static void ctxf(fx *f, uint32_t reg, float x)
 typedef struct draw_opts {
 	uint32_t vs_cu_en, ps_cu_en, late;
 	uint32_t tris;           /* triangles, each the same full-screen one */
+	bool small;              /* small.vs.ll (wave64, a quad per triangle) instead of tri.vs.ll */
+	uint32_t vs_vgprs;       /* 0: the shader's; else the VGPRs RSRC1_VS asks for */
+	uint32_t params;         /* SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1 (0: 1) */
+	uint32_t tmpring;        /* with it, both stages get SCRATCH_EN (the shaders ignore their offset) */
+	uint32_t count;          /* vertices, when not 3 x tris */
 } draw_opts;
 
 /* Programs the pipe and draws; returns the draw's result. */
 static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_err *e)
 {
 	xs_pm4_builder *b = &f->b;
-	uint64_t vs = f->vs_va + f->vs.entry_offset, ps = f->ps_va + f->ps.entry_offset;
+	const xs_gfx_shader *vsh = o->small ? &f->small : &f->vs;
+	uint64_t vs = (o->small ? f->small_va : f->vs_va) + vsh->entry_offset, ps = f->ps_va + f->ps.entry_offset;
+	uint32_t vs_rsrc1 = vsh->rsrc1;
+	if (o->vs_vgprs)
+		vs_rsrc1 = (vs_rsrc1 & C_00B128_VGPRS) | S_00B128_VGPRS(o->vs_vgprs / (vsh->wave64 ? 4 : 8) - 1);
 	xs_pm4_set_sh_reg1(b, R_00B120_SPI_SHADER_PGM_LO_VS, (uint32_t)(vs >> 8));
 	xs_pm4_set_sh_reg1(b, R_00B124_SPI_SHADER_PGM_HI_VS, (uint32_t)(vs >> 40));
 	xs_pm4_set_sh_reg1(b, R_00B020_SPI_SHADER_PGM_LO_PS, (uint32_t)(ps >> 8));
 	xs_pm4_set_sh_reg1(b, R_00B024_SPI_SHADER_PGM_HI_PS, (uint32_t)(ps >> 40));
-	xs_pm4_set_sh_reg1(b, R_00B128_SPI_SHADER_PGM_RSRC1_VS, f->vs.rsrc1);
-	xs_pm4_set_sh_reg1(b, R_00B12C_SPI_SHADER_PGM_RSRC2_VS, f->vs.rsrc2 | S_00B12C_USER_SGPR(6));
+	xs_pm4_set_sh_reg1(b, R_00B128_SPI_SHADER_PGM_RSRC1_VS, vs_rsrc1);
+	xs_pm4_set_sh_reg1(b, R_00B12C_SPI_SHADER_PGM_RSRC2_VS,
+			   vsh->rsrc2 | S_00B12C_USER_SGPR(6) | S_00B12C_SCRATCH_EN(o->tmpring != 0));
 	xs_pm4_set_sh_reg1(b, R_00B028_SPI_SHADER_PGM_RSRC1_PS, f->ps.rsrc1);
-	xs_pm4_set_sh_reg1(b, R_00B02C_SPI_SHADER_PGM_RSRC2_PS, f->ps.rsrc2 | S_00B02C_USER_SGPR(4));
+	xs_pm4_set_sh_reg1(b, R_00B02C_SPI_SHADER_PGM_RSRC2_PS,
+			   f->ps.rsrc2 | S_00B02C_USER_SGPR(4) | S_00B02C_SCRATCH_EN(o->tmpring != 0));
+	ctx1(f, R_0286E8_SPI_TMPRING_SIZE, o->tmpring);
 	xs_pm4_set_sh_reg1(b, R_00B118_SPI_SHADER_PGM_RSRC3_VS, S_00B01C_CU_EN(o->vs_cu_en));
 	xs_pm4_set_sh_reg1(b, R_00B01C_SPI_SHADER_PGM_RSRC3_PS, S_00B01C_CU_EN(o->ps_cu_en));
 	xs_pm4_set_sh_reg1(b, R_00B11C_SPI_SHADER_LATE_ALLOC_VS, S_00B11C_LIMIT(o->late));
-	ctx1(f, R_028B54_VGT_SHADER_STAGES_EN, S_028B54_VS_W32_EN(!f->vs.wave64));
+	ctx1(f, R_028B54_VGT_SHADER_STAGES_EN, S_028B54_VS_W32_EN(!vsh->wave64));
 	ctx1(f, R_0286D8_SPI_PS_IN_CONTROL, S_0286D8_NUM_INTERP(1) | S_0286D8_PS_W32_EN(!f->ps.wave64));
-	ctx1(f, R_0286C4_SPI_VS_OUT_CONFIG, S_0286C4_VS_EXPORT_COUNT(0));
+	ctx1(f, R_0286C4_SPI_VS_OUT_CONFIG, S_0286C4_VS_EXPORT_COUNT(o->params ? o->params - 1 : 0));
 	ctx1(f, R_028644_SPI_PS_INPUT_CNTL_0, S_028644_OFFSET(0));
 	ctx1(f, R_0286CC_SPI_PS_INPUT_ENA, f->ps.ps_input_ena);
 	ctx1(f, R_0286D0_SPI_PS_INPUT_ADDR, f->ps.ps_input_addr);
@@ -152,7 +166,7 @@ static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_e
 	xs_pm4_set_uconfig_reg(b, R_030908_VGT_PRIMITIVE_TYPE, &v, 1);
 	v = 1;
 	xs_pm4_emit_pkt3(b, PKT3_NUM_INSTANCES, &v, 1, 0);
-	uint32_t body[2] = { 3 * o->tris, S_0287F0_SOURCE_SELECT(2) }; /* DI_SRC_SEL_AUTO_INDEX */
+	uint32_t body[2] = { o->count ? o->count : 3 * o->tris, S_0287F0_SOURCE_SELECT(2) }; /* DI_SRC_SEL_AUTO_INDEX */
 	xs_pm4_emit_pkt3(b, PKT3_DRAW_INDEX_AUTO, body, 2, 0);
 	assert_false(xs_pm4_builder_failed(b));
 	uint64_t va = upload(f, b->dw, b->cdw * 4);
@@ -225,12 +239,36 @@ static void one_triangle(void **state, bool timing)
 
 static void triangle_timing(void **state)
 {
+	fx *f = *state;
+	xs_gpu_trace_enable(f->gpu, true);
 	one_triangle(state, true);
+	/* the trace gives each wave its stage: 1 VS wave, then 8 PS waves */
+	const xs_gpu_trace *t = xs_gpu_trace_get(f->gpu);
+	uint32_t n[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < t->nwaves; i++)
+		n[t->waves[i].stage < 3 ? t->waves[i].stage : 0]++;
+	assert_int_equal(n[XS_GPU_TRACE_CS], 0);
+	assert_int_equal(n[XS_GPU_TRACE_VS], 1);
+	assert_int_equal(n[XS_GPU_TRACE_PS], 8);
+	xs_gpu_trace_enable(f->gpu, false);
 }
 
 static void triangle_functional(void **state)
 {
 	one_triangle(state, false);
+}
+
+/* Two vertices make no triangle: the draw ends with no wave. */
+static void empty_draw(void **state)
+{
+	fx *f = *state;
+	xs_gpu_set_timing(f->gpu, true);
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .count = 2 };
+	assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+	assert_int_equal(r.waves_launched, 0);
+	assert_true(r.gfx.is_draw);
 }
 
 /* Many triangles: VS batches keep order; the later ones overwrite the same
@@ -265,18 +303,129 @@ static void many_triangles_masks(void **state)
 	assert_int_equal(r.gfx.pixels_written, 200u * W * H);
 }
 
+/* SPEC S4.2 at the PM4 level (the design of tests/gpu/test_gfx_deadlock.c
+ * with real waves): a wave64 VS whose RSRC1 asks for 256 VGPRs (two per
+ * SIMD), VS and PS on CUs 0..2 of every SA (12 VS places per SA), 8
+ * parameters (63 vertices x 8 = 504 lines a batch: two batches fill an SE),
+ * LATE_ALLOC_VS.LIMIT = ceil(M / 2). */
+static xs_status s42_on(fx *f, uint32_t m, uint32_t vs_cu_en, uint32_t tmpring, bool timing,
+			xs_gpu_dispatch_result *r, xs_err *e)
+{
+	xs_gpu_set_timing(f->gpu, timing);
+	clear_rt(f);
+	draw_opts o = { .vs_cu_en = vs_cu_en, .ps_cu_en = 0x7, .late = (m + 1) / 2, .tris = 2000, .small = true,
+			.vs_vgprs = 256, .params = 8, .tmpring = tmpring };
+	return draw(f, &o, r, e);
+}
+
+static xs_status s42(fx *f, uint32_t m, uint32_t vs_cu_en, xs_gpu_dispatch_result *r, xs_err *e)
+{
+	return s42_on(f, m, vs_cu_en, 0, true, r, e);
+}
+
+static void s42_m23_deadlocks(void **state)
+{
+	fx *f = *state;
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	double t0 = xs_now_seconds();
+	xs_status st = s42(f, 23, 0x7, &r, &e);
+	printf("# %s\n", e.msg);
+	assert_int_equal(st, XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "deadlock (SPEC S4.2)"));
+	assert_non_null(strstr(e.msg, "48 VS waves wait at exp"));
+	assert_non_null(strstr(e.msg, "late-alloc limit 12 per SA, no CU excluded from VS"));
+	assert_int_equal(r.fault.kind, XS_FAULT_HANG);
+	assert_true(xs_now_seconds() - t0 < 10.0); /* the host gets its answer within seconds */
+	/* later work is refused as after any removal */
+	xs_gpu_dispatch_result r2 = { 0 };
+	xs_err e2 = { 0 };
+	draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1 };
+	(void)draw(f, &o, &r2, &e2);
+}
+
+static void s42_m22_completes(void **state)
+{
+	fx *f = *state;
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	xs_status st = s42(f, 22, 0x7, &r, &e);
+	if (st)
+		fprintf(stderr, "%s\n", e.msg);
+	assert_int_equal(st, XS_OK);
+	assert_int_equal(r.gfx.primitives, 2000);
+	assert_int_equal(r.gfx.pixels_written, 2000); /* one centre each: (1.5, 0.5) and (0.5, 1.5) lie on the bottom-right edge (top-left rule) */
+	assert_true(r.gfx.late_alloc_waves > 0);
+	assert_true(r.gfx.exp_stall_cycles > 0);
+	assert_int_equal(r.gfx.peak_pc_lines, r.gfx.pc_lines - 2 * 16); /* 2 SEs x 2 batches of 504 lines */
+}
+
+static void s42_m23_vs_barred_completes(void **state)
+{
+	fx *f = *state;
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	xs_status st = s42(f, 23, 0x3, &r, &e);
+	if (st)
+		fprintf(stderr, "%s\n", e.msg);
+	assert_int_equal(st, XS_OK);
+	assert_int_equal(r.gfx.pixels_written, 2000); /* one centre each: (1.5, 0.5) and (0.5, 1.5) lie on the bottom-right edge (top-left rule) */
+}
+
+/* The same in functional mode, and twice in timing mode: the same cycles. */
+static void s42_functional_and_deterministic(void **state)
+{
+	fx *f = *state;
+	xs_gpu_dispatch_result r = { 0 }, r2 = { 0 };
+	xs_err e = { 0 };
+	assert_int_equal(s42_on(f, 22, 0x7, 0, false, &r, &e), XS_OK);
+	assert_int_equal(r.gfx.pixels_written, 2000);
+	assert_int_equal(s42(f, 22, 0x7, &r, &e), XS_OK);
+	assert_int_equal(s42(f, 22, 0x7, &r2, &e), XS_OK);
+	assert_int_equal(r.cycles, r2.cycles);
+	assert_int_equal(r.gfx.exp_stall_cycles, r2.gfx.exp_stall_cycles);
+	assert_int_equal(r.gfx.late_alloc_waves, r2.gfx.late_alloc_waves);
+}
+
+/* Scratch (S1.12's 8-slot ring): late VS waves hold the slots the PS waves
+ * need, so a VS CU mask does not help; late alloc off does (Mesa's rule). */
+static void s42_scratch(void **state)
+{
+	fx *f = *state;
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	uint32_t ring = S_00B860_WAVES(8) | S_00B860_WAVESIZE(1);
+	assert_int_equal(s42_on(f, 0, 0x3, ring, true, &r, &e), XS_OK);
+	assert_int_equal(r.gfx.pixels_written, 2000);
+	assert_int_equal(r.gfx.late_alloc_waves, 0);
+	assert_int_equal(r.gfx.peak_scratch_slots, 8);
+	xs_status st = s42_on(f, 23, 0x3, ring, true, &r, &e);
+	printf("# %s\n", e.msg);
+	assert_int_equal(st, XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "deadlock (SPEC S4.2)"));
+	assert_non_null(strstr(e.msg, "no CU has room: scratch-ring slots"));
+	assert_non_null(strstr(e.msg, "of the PS's CUs excluded from VS"));
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 3) {
-		fprintf(stderr, "usage: %s VS.o PS.o\n", argv[0]);
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s VS.o PS.o SMALL_VS64.o\n", argv[0]);
 		return 2;
 	}
 	vs_path = argv[1];
 	ps_path = argv[2];
+	small_path = argv[3];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(triangle_timing),
 		cmocka_unit_test(triangle_functional),
 		cmocka_unit_test(many_triangles_masks),
+		cmocka_unit_test(empty_draw),
+		cmocka_unit_test(s42_m22_completes),
+		cmocka_unit_test(s42_m23_vs_barred_completes),
+		cmocka_unit_test(s42_functional_and_deterministic),
+		cmocka_unit_test(s42_scratch),       /* removes the device: work after it still runs */
+		cmocka_unit_test(s42_m23_deadlocks),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
