@@ -141,7 +141,11 @@ static bool writes_exec(const xs_inst *in)
 	switch ((xs_enc)in->enc) {
 	case XS_ENC_SOP1:
 	case XS_ENC_SOP2:
-	case XS_ENC_SOPK: return in->dst == XS_SREG_EXEC_LO || in->dst == XS_SREG_EXEC_HI;
+	case XS_ENC_SOPK:
+		/* s_mov exec, exec (xs12 cc's Mesa wave64 marker) changes nothing */
+		if (in->enc == XS_ENC_SOP1 && in->src[0] == in->dst && !strncmp(xs_isa_op_name(in->op), "s_mov_", 6))
+			return false;
+		return in->dst == XS_SREG_EXEC_LO || in->dst == XS_SREG_EXEC_HI;
 	default: return false;
 	}
 }

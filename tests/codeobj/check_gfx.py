@@ -136,7 +136,13 @@ def main():
     dis = run(a.objdump, '-d', '--mcpu=gfx1030', str(obj))
     pos, par, mrt, compr, attrs = set(), set(), set(), set(), set()
     mrtz = null = False
-    for line in dis.splitlines():
+    exec_writes, exp_lines = [], []
+    for n_line, line in enumerate(dis.splitlines()):
+        m = re.match(r'\s*s_\w+ (exec(?:_lo|_hi)?),\s*(\S+)', line)
+        if m and not (line.strip().startswith('s_mov') and m.group(2) == m.group(1)):
+            exec_writes.append(n_line)
+        if re.match(r'\s*exp ', line):
+            exp_lines.append(n_line)
         m = re.match(r'\s*exp (\w+?)(\d*) .*', line)
         if m:
             t, n = m.group(1), m.group(2)
@@ -162,8 +168,7 @@ def main():
         check('mrt', info['mrt'], sorted(mrt))
         check('mrt_compr', info['mrt_compr'], sorted(compr))
         check('writes_z', info['writes_z'], mrtz)
-        if null:
-            check('kills', info['kills'], True)
+        check('kills', info['kills'], null or bool(exec_writes and exp_lines and exec_writes[0] < exp_lines[-1]))
         check('interp', info['interp'], sorted(attrs))
         check('num_interp', info['num_interp'], max(attrs) + 1 if attrs else 0)
 
