@@ -2,9 +2,10 @@
  * Texture copies and clears of a command list: CopyTextureRegion between a
  * texture and a buffer footprint (or two textures), ClearRenderTargetView
  * and ClearDepthStencilView. Textures are linear (xs_d3d12_format.h), so a
- * copy is CP DMA of rows, and a clear is a fill of the view's rows: the
- * clear value packed as one row in command memory, copied to each row of
- * the rectangles (CP DMA, in order with the list's other work).
+ * copy is CP DMA of rows, and a clear is one XS_FILL per rectangle: xs12's
+ * firmware packet repeats the packed clear texel over the rows (what a
+ * console driver's clear does with a kernel or the CB's fast clear), in
+ * order with the list's other work.
  */
 #include "d3d12/xs_d3d12_private.h"
 #include "d3d12/xs_d3d12_format.h"
@@ -113,16 +114,8 @@ static void fill_view(d3d12_list *l, const d3d12_view *v, const uint8_t *pixel, 
 		d3d12_list_error(l, XS_MSG_CLEAR_VIEW, "%s: %u rects and a NULL pRects", method, nrects);
 		return;
 	}
-	uint32_t bpp = v->fmt->bpp;
-	uint64_t row_va;
-	uint8_t *row;
-	xs_err e;
-	if (xs_rt_cmdmem_alloc(&l->allocator->mem, (uint64_t)v->width * bpp, 256, &row_va, &row, &e)) {
-		d3d12_list_error_err(l, &e);
-		return;
-	}
-	for (uint32_t x = 0; x < v->width; x++)
-		memcpy(row + (size_t)x * bpp, pixel, bpp);
+	uint32_t bpp = v->fmt->bpp, pattern[4];
+	memcpy(pattern, pixel, bpp); /* one texel: 1 dword (RGBA8, D32) or 4 (RGBA32F) */
 	for (UINT i = 0; i < nrects; i++) {
 		/* D3D12 clips clear rects to the view */
 		LONG x0 = rects[i].left < 0 ? 0 : rects[i].left, y0 = rects[i].top < 0 ? 0 : rects[i].top;
@@ -130,9 +123,8 @@ static void fill_view(d3d12_list *l, const d3d12_view *v, const uint8_t *pixel, 
 		LONG y1 = rects[i].bottom > (LONG)v->height ? (LONG)v->height : rects[i].bottom;
 		if (x0 >= x1 || y0 >= y1)
 			continue;
-		uint64_t bytes = (uint64_t)(x1 - x0) * bpp;
-		for (LONG y = y0; y < y1; y++)
-			xs_pm4_dma_data(&l->pm4, v->va + (uint64_t)y * v->pitch + (uint64_t)x0 * bpp, row_va, bytes);
+		xs_pm4_xs_fill(&l->pm4, v->va + (uint64_t)y0 * v->pitch + (uint64_t)x0 * bpp, (uint32_t)v->pitch,
+			       (uint32_t)(x1 - x0) * bpp, (uint32_t)(y1 - y0), pattern, bpp / 4);
 	}
 	d3d12_list_use(l, v->va);
 }
