@@ -100,7 +100,7 @@ static xs_status read_sections(gelf *g, xs_err *e)
 	uint64_t shoff = xs_codeobj_rd64(p + 40);
 	g->shnum = xs_codeobj_rd16(p + 60);
 	size_t shstr = xs_codeobj_rd16(p + 62);
-	if (!g->shnum || shstr >= g->shnum)
+	if (!g->shnum || !shstr || shstr >= g->shnum)
 		return xs_err_set(e, XS_E_INVALID_ARG, "e_shnum %zu / e_shstrndx %zu (bytes 60/62): no section table",
 		                  g->shnum, shstr);
 	g->sec = calloc(g->shnum, sizeof(*g->sec));

@@ -11,6 +11,7 @@
  * list runs. The Xbox methods are in xs_d3d12_command_xbox.c.
  */
 #include "d3d12/xs_d3d12_private.h"
+#include "d3d12/xs_d3d12_limits.h"
 #include "d3d12/xs_d3d12_rt.h"
 #include "hw/xs_hw_pm4.h"
 
@@ -412,6 +413,11 @@ void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va
 		d3d12_list_error(l, XS_MSG_DISPATCH_NO_PIPELINE, "Dispatch(%u, %u, %u) with no compute pipeline set", x, y, z);
 		return;
 	}
+	if (p->gfx) {
+		d3d12_list_error(l, XS_MSG_DISPATCH_NO_PIPELINE, "Dispatch(%u, %u, %u) with a graphics pipeline set",
+				 x, y, z);
+		return;
+	}
 	d3d12_root_signature *rs = l->root ? l->root : p->root;
 	if (rs != p->root && (rs->nparams != p->root->nparams ||
 			      memcmp(rs->params, p->root->params, rs->nparams * sizeof(rs->params[0])))) {
@@ -496,6 +502,7 @@ static void drop_state(d3d12_list *l)
 	l->pso = NULL;
 	l->root = NULL;
 	d3d12_list_drop_rays(l);
+	d3d12_list_gfx_reset(l); /* D3D12: a list's graphics state starts empty too */
 }
 
 static ULONG STDMETHODCALLTYPE list_Release(ID3D12GraphicsCommandList6 *This)
@@ -576,6 +583,7 @@ static void begin(d3d12_list *l, d3d12_allocator *a, d3d12_pipeline *pso)
 	l->compute_ring = l->graphics_ring = (xs_rt_ring){ 0 };
 	l->launch_set = false;
 	l->implicit_root_said = false;
+	d3d12_list_limits_reset(l); /* S4.6: each list starts from the defaults */
 	if ((l->pso = pso))
 		ID3D12PipelineState_AddRef(&pso->iface);
 	l->crumb = NULL;
@@ -622,6 +630,7 @@ static void STDMETHODCALLTYPE list_ClearState(ID3D12GraphicsCommandList6 *This, 
 	l->root_set = 0;
 	l->compute_ring = l->graphics_ring = (xs_rt_ring){ 0 };
 	l->launch_set = false;
+	d3d12_list_limits_reset(l);
 	if ((l->pso = pso ? d3d12_pipeline_from_iface(pso) : NULL))
 		ID3D12PipelineState_AddRef(pso);
 }
@@ -801,6 +810,11 @@ static void STDMETHODCALLTYPE list_CopyBufferRegion(ID3D12GraphicsCommandList6 *
 	if (!recording(l, "CopyBufferRegion"))
 		return;
 	d3d12_resource *d = d3d12_resource_from_iface(dst), *s = d3d12_resource_from_iface(src);
+	if (d && s && (d->fmt || s->fmt)) {
+		d3d12_list_error(l, XS_MSG_COPY_RANGE, "CopyBufferRegion with a texture: copy textures with "
+				 "CopyTextureRegion or CopyResource");
+		return;
+	}
 	if (!d || !s || doff > d->desc.Width || n > d->desc.Width - doff || soff > s->desc.Width ||
 	    n > s->desc.Width - soff) {
 		d3d12_list_error(l, XS_MSG_COPY_RANGE, "CopyBufferRegion: %llu bytes from +%llu to +%llu lie outside the "
@@ -819,9 +833,21 @@ static void STDMETHODCALLTYPE list_CopyResource(ID3D12GraphicsCommandList6 *This
 {
 	d3d12_list *l = impl_from_ID3D12GraphicsCommandList6(This);
 	d3d12_resource *d = d3d12_resource_from_iface(dst), *s = d3d12_resource_from_iface(src);
-	if (!d || !s || d->desc.Width != s->desc.Width) {
+	if (d && s && d != s && d->fmt && s->fmt && d->fmt == s->fmt && d->desc.Width == s->desc.Width &&
+	    d->desc.Height == s->desc.Height) {
+		/* two textures of one layout: their memory is the same shape */
+		if (recording(l, "CopyResource")) {
+			xs_pm4_dma_data(&l->pm4, d->va, s->va, d->size);
+			d3d12_list_use(l, d->va);
+			d3d12_list_use(l, s->va);
+			d3d12_list_breadcrumb(l, D3D12_AUTO_BREADCRUMB_OP_COPYRESOURCE);
+		}
+		return;
+	}
+	if (!d || !s || d->fmt || s->fmt || d->desc.Width != s->desc.Width) {
 		if (recording(l, "CopyResource"))
-			d3d12_list_error(l, XS_MSG_COPY_RANGE, "CopyResource: two buffers of the same size");
+			d3d12_list_error(l, XS_MSG_COPY_RANGE, "CopyResource: two buffers of the same size, or two "
+					 "textures of the same format and size");
 		return;
 	}
 	list_CopyBufferRegion(This, dst, 0, src, 0, d->desc.Width);
@@ -852,7 +878,7 @@ static void STDMETHODCALLTYPE list_ExecuteIndirect(ID3D12GraphicsCommandList6 *T
 				 (unsigned long long)a->desc.Width);
 		return;
 	}
-	if (s->root && l->pso && s->root->nparams != l->pso->root->nparams) {
+	if (s->root && l->pso && l->pso->root && s->root->nparams != l->pso->root->nparams) {
 		d3d12_list_error(l, XS_MSG_INDIRECT_SIGNATURE, "ExecuteIndirect: the signature's root signature is not the "
 				 "pipeline's");
 		return;
@@ -860,7 +886,30 @@ static void STDMETHODCALLTYPE list_ExecuteIndirect(ID3D12GraphicsCommandList6 *T
 	d3d12_list_use(l, a->va);
 	if (c)
 		d3d12_list_use(l, c->va);
-	for (UINT i = 0; i < max && !l->err.status; i++) {
+	D3D12_INDIRECT_ARGUMENT_TYPE t0 = s->args[0].Type;
+	bool draw = t0 == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW || t0 == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
+	for (UINT i = 0; draw && i < max && !l->err.status; i++) {
+		/* a draw per command: DRAW_INDIRECT / DRAW_INDEX_INDIRECT, under the count's guard */
+		size_t guard = 0;
+		if (c) {
+			uint64_t flag_va;
+			uint8_t *host;
+			xs_err e;
+			if (xs_rt_cmdmem_alloc(&l->allocator->mem, 4, 4, &flag_va, &host, &e)) {
+				d3d12_list_error_err(l, &e);
+				return;
+			}
+			uint32_t zero = 0;
+			xs_pm4_write_data(&l->pm4, flag_va, &zero, 1);
+			xs_pm4_cond_write(&l->pm4, WAIT_REG_MEM_GREATER, c->va + count_off, i, 0xffffffffu, flag_va, 1);
+			guard = xs_pm4_cond_exec_begin(&l->pm4, flag_va);
+		}
+		d3d12_list_draw(l, t0 == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED, 0, 0, 0, 0, 0,
+				a->va + args_off + (uint64_t)i * s->stride);
+		if (c)
+			xs_pm4_cond_exec_end(&l->pm4, guard);
+	}
+	for (UINT i = 0; !draw && i < max && !l->err.status; i++) {
 		uint64_t rec = a->va + args_off + (uint64_t)i * s->stride;
 		size_t guard = 0;
 		uint64_t flag_va = 0;
@@ -931,6 +980,12 @@ const ID3D12GraphicsCommandList6XVtbl d3d12_list_vtbl = {
 		.SetComputeRootUnorderedAccessView = list_SetComputeRootUnorderedAccessView,
 		.ResourceBarrier = list_ResourceBarrier, .CopyBufferRegion = list_CopyBufferRegion,
 		.CopyResource = list_CopyResource, .ExecuteIndirect = list_ExecuteIndirect,
+		.CopyTextureRegion = d3d12_list_CopyTextureRegion,
+		.ClearRenderTargetView = d3d12_list_ClearRenderTargetView,
+		.ClearDepthStencilView = d3d12_list_ClearDepthStencilView,
+#define D3D12_GFX_SLOT(name, args) .name = d3d12_list_##name,
+		D3D12_GFX_METHODS(D3D12_GFX_SLOT)
+#undef D3D12_GFX_SLOT
 		.SetMarker = list_SetMarker, .BeginEvent = list_BeginEvent, .EndEvent = list_EndEvent,
 		.BeginQuery = d3d12_list_BeginQuery, .EndQuery = d3d12_list_EndQuery,
 		.ResolveQueryData = d3d12_list_ResolveQueryData,

@@ -5,9 +5,10 @@
  *   SetShaderScratchSpaceX             S1: the list's compute and graphics rings
  *   SetComputeShaderLaunchParametersX  S3: LDS and group shape overrides
  *   DispatchRaysX                      S2: in xs_d3d12_command_rays.c, with DispatchRays
- *   SetGraphicsShaderLimitsX           S4: with the graphics pipe (not yet)
+ *   SetGraphicsShaderLimitsX           S4: registers from xs_d3d12_limits.c
  */
 #include "d3d12/xs_d3d12_private.h"
+#include "d3d12/xs_d3d12_limits.h"
 
 void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandList6 *This,
 							 D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS flags,
@@ -111,11 +112,36 @@ void STDMETHODCALLTYPE d3d12_list_SetComputeShaderLaunchParametersX(
 	l->launch_set = p->Flags != 0;
 }
 
+/* S4: validated against the device's topology, recorded now (the GPU
+ * model reads the registers when the draws after it launch waves), and kept
+ * for the list's draws (xs_d3d12_limits.c). */
 void STDMETHODCALLTYPE d3d12_list_SetGraphicsShaderLimitsX(ID3D12GraphicsCommandList6 *This,
-							   const D3D12XBOX_GRAPHICS_SHADER_LIMITS_DESC *d)
+							   const D3D12XBOX_GRAPHICS_SHADER_LIMITS_DESC *desc)
 {
 	d3d12_list *l = d3d12_list_from_iface(This);
+	if (!l->open) {
+		d3d12_list_error(l, XS_MSG_LIST_CLOSED, "SetGraphicsShaderLimitsX on a closed command list");
+		return;
+	}
 	d3d12_list_breadcrumb(l, XS12_AUTO_BREADCRUMB_OP_SETGRAPHICSSHADERLIMITSX);
-	d3d12_list_error(l, XS_MSG_NOT_IMPLEMENTED, "SetGraphicsShaderLimitsX is not implemented yet (the graphics "
-			 "pipe): the list fails to Close");
+	if (l->type != D3D12_COMMAND_LIST_TYPE_DIRECT) {
+		d3d12_list_error(l, XS_MSG_GFX_LIST_TYPE, "SetGraphicsShaderLimitsX on a %s command list: graphics "
+				 "limits belong to DIRECT lists", l->type == D3D12_COMMAND_LIST_TYPE_COMPUTE ? "COMPUTE" : "COPY");
+		return;
+	}
+	if (!desc) {
+		d3d12_list_error(l, XS_MSG_GFX_LIMITS_MASK, "SetGraphicsShaderLimitsX: NULL description (use "
+				 "D3D12XboxInitializeDefaultGraphicsShaderLimits for the defaults)");
+		return;
+	}
+	d3d12_gfx_limits_regs r;
+	xs_err e;
+	if (!d3d12_gfx_limits_compute(l->obj.device, desc, &r, &e)) {
+		d3d12_list_error_err(l, &e);
+		return;
+	}
+	l->gfx_limits = r;
+	l->gfx_limits_explicit = true;
+	d3d12_gfx_limits_emit(&l->pm4, &r, r.late_alloc_limit);
+	l->late_alloc_now = r.late_alloc_limit;
 }

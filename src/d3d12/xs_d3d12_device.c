@@ -6,6 +6,7 @@
  * tear-offs of the device.
  */
 #include "d3d12/xs_d3d12_private.h"
+#include "d3d12/xs_d3d12_format.h"
 #include "d3d12/xs_d3d12_rt.h"
 
 #include <stdio.h>
@@ -205,19 +206,107 @@ static LUID STDMETHODCALLTYPE device_GetAdapterLuid(ID3D12Device5 *This)
 	return l;
 }
 
+/* Bytes a description takes in xs12's layout; UINT64_MAX if xs12 cannot make it. */
+static UINT64 resource_bytes(d3d12_device *d, const D3D12_RESOURCE_DESC *desc)
+{
+	const struct d3d12_format *f;
+	if (desc->Dimension == D3D12_RESOURCE_DIMENSION_BUFFER)
+		return desc->Width;
+	if (desc->Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE2D &&
+	    d3d12_texture_desc_check(d, desc, "GetResourceAllocationInfo", &f))
+		return d3d12_texture_bytes(desc, f);
+	return UINT64_MAX;
+}
+
 static D3D12_RESOURCE_ALLOCATION_INFO STDMETHODCALLTYPE device_GetResourceAllocationInfo(
 	ID3D12Device5 *This, UINT mask, UINT n, const D3D12_RESOURCE_DESC *descs)
 {
+	d3d12_device *d = impl_from_ID3D12Device5(This);
 	D3D12_RESOURCE_ALLOCATION_INFO info = { 0, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT };
 	for (UINT i = 0; i < n; i++) {
-		if (descs[i].Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
+		UINT64 bytes = resource_bytes(d, &descs[i]);
+		if (bytes == UINT64_MAX) {
 			info.SizeInBytes = UINT64_MAX; /* D3D12's answer for a description it cannot place */
 			return info;
 		}
 		info.SizeInBytes = XS_ALIGN_UP(info.SizeInBytes, (UINT64)D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT) +
-				   XS_ALIGN_UP(descs[i].Width, (UINT64)D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT);
+				   XS_ALIGN_UP(bytes, (UINT64)D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT);
 	}
 	return info;
+}
+
+/* The footprint of a texture's one subresource in a buffer: the texture's
+ * own rows (the same 256-byte pitch), so CopyTextureRegion copies the
+ * memory as it is. A buffer is one row of Width bytes, as in D3D12. */
+static void STDMETHODCALLTYPE device_GetCopyableFootprints(ID3D12Device5 *This, const D3D12_RESOURCE_DESC *desc,
+							   UINT first, UINT n, UINT64 base,
+							   D3D12_PLACED_SUBRESOURCE_FOOTPRINT *layouts, UINT *rows,
+							   UINT64 *row_bytes, UINT64 *total)
+{
+	d3d12_device *d = impl_from_ID3D12Device5(This);
+	const struct d3d12_format *f = NULL;
+	bool ok = desc && first == 0 && n == 1 &&
+		  (desc->Dimension == D3D12_RESOURCE_DIMENSION_BUFFER ||
+		   (desc->Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE2D &&
+		    d3d12_texture_desc_check(d, desc, "GetCopyableFootprints", &f)));
+	if (!ok) {
+		if (desc && (first != 0 || n != 1))
+			d3d12_message(d, XS_MSG_TEXTURE_DESC, "GetCopyableFootprints: subresources %u..%u: xs12's "
+				      "resources have one (subresource 0)", first, first + n - 1);
+		for (UINT i = 0; i < n; i++) {
+			if (layouts)
+				memset(&layouts[i], 0xff, sizeof(layouts[i])); /* D3D12 fills failures with ~0 */
+			if (rows)
+				rows[i] = ~0u;
+			if (row_bytes)
+				row_bytes[i] = ~0ull;
+		}
+		if (total)
+			*total = ~0ull;
+		return;
+	}
+	D3D12_PLACED_SUBRESOURCE_FOOTPRINT l = { 0 };
+	l.Offset = XS_ALIGN_UP(base, (UINT64)D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT);
+	l.Footprint.Format = desc->Format;
+	l.Footprint.Width = (UINT)desc->Width;
+	l.Footprint.Height = f ? desc->Height : 1;
+	l.Footprint.Depth = 1;
+	l.Footprint.RowPitch = f ? (UINT)d3d12_texture_pitch(desc->Width, f->bpp)
+				 : (UINT)XS_ALIGN_UP(desc->Width, (UINT64)D3D12_TEXTURE_DATA_PITCH_ALIGNMENT);
+	UINT64 rb = f ? desc->Width * f->bpp : desc->Width;
+	if (layouts)
+		layouts[0] = l;
+	if (rows)
+		rows[0] = l.Footprint.Height;
+	if (row_bytes)
+		row_bytes[0] = rb;
+	if (total) /* D3D12: the last row counts only its bytes */
+		*total = (UINT64)l.Footprint.RowPitch * (l.Footprint.Height - 1) + rb;
+}
+
+static HRESULT STDMETHODCALLTYPE device_CreateGraphicsPipelineState(ID3D12Device5 *This,
+								   const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc,
+								   REFIID riid, void **out)
+{
+	return d3d12_pipeline_create_graphics(impl_from_ID3D12Device5(This), desc, riid, out);
+}
+
+static HRESULT STDMETHODCALLTYPE device_CreatePipelineState(ID3D12Device5 *This, const D3D12_PIPELINE_STATE_STREAM_DESC *desc,
+							    REFIID riid, void **out)
+{
+	return d3d12_pipeline_create_from_stream(impl_from_ID3D12Device5(This), desc, riid, out);
+}
+
+static HRESULT STDMETHODCALLTYPE device_CreateDescriptorHeap(ID3D12Device5 *This, const D3D12_DESCRIPTOR_HEAP_DESC *desc,
+							     REFIID riid, void **out)
+{
+	return d3d12_descriptor_heap_create(impl_from_ID3D12Device5(This), desc, riid, out);
+}
+
+static UINT STDMETHODCALLTYPE device_GetDescriptorHandleIncrementSize(ID3D12Device5 *This,
+								     D3D12_DESCRIPTOR_HEAP_TYPE type)
+{
+	return d3d12_descriptor_increment(type);
 }
 
 static D3D12_HEAP_PROPERTIES STDMETHODCALLTYPE device_GetCustomHeapProperties(ID3D12Device5 *This, UINT mask,
@@ -315,6 +404,12 @@ static const ID3D12Device5Vtbl device_vtbl = {
 	.CreateFence = device_CreateFence, .GetDeviceRemovedReason = device_GetDeviceRemovedReason,
 	.CreateCommandSignature = device_CreateCommandSignature, .CreateQueryHeap = device_CreateQueryHeap, .SetStablePowerState = device_SetStablePowerState,
 	.GetAdapterLuid = device_GetAdapterLuid, .GetResourceAllocationInfo = device_GetResourceAllocationInfo,
+	.GetCopyableFootprints = device_GetCopyableFootprints,
+	.CreateGraphicsPipelineState = device_CreateGraphicsPipelineState,
+	.CreatePipelineState = device_CreatePipelineState, .CreateDescriptorHeap = device_CreateDescriptorHeap,
+	.GetDescriptorHandleIncrementSize = device_GetDescriptorHandleIncrementSize,
+	.CreateRenderTargetView = d3d12_device_CreateRenderTargetView,
+	.CreateDepthStencilView = d3d12_device_CreateDepthStencilView,
 	.GetCustomHeapProperties = device_GetCustomHeapProperties, .CreateCommandList1 = device_CreateCommandList1,
 	.CreateStateObject = device_CreateStateObject,
 };

@@ -219,6 +219,9 @@ typedef struct d3d12_resource {
 	D3D12_HEAP_PROPERTIES heap;
 	D3D12_HEAP_FLAGS heap_flags;
 	uint64_t va;
+	uint64_t size;                 /* bytes of GPU memory: Width, or a texture's rows */
+	uint64_t pitch;                /* textures: bytes per row (linear, 256-aligned) */
+	const struct d3d12_format *fmt; /* textures: the format (xs_d3d12_format.h) */
 	uint8_t *host;                 /* UPLOAD / READBACK: the mapping Map returns */
 	uint32_t map_count;
 	uint64_t last_use_seq[XS_GPU_MAX_QUEUES]; /* the last submission that used it, per hardware queue */
@@ -228,6 +231,35 @@ HRESULT d3d12_resource_create_committed(d3d12_device *d, const D3D12_HEAP_PROPER
 					const D3D12_RESOURCE_DESC *desc, D3D12_RESOURCE_STATES state, REFIID riid,
 					void **out);
 d3d12_resource *d3d12_resource_from_iface(ID3D12Resource *iface);
+struct d3d12_format;
+/* A 2D texture description xs12 takes (a message naming the member if not). */
+bool d3d12_texture_desc_check(d3d12_device *d, const D3D12_RESOURCE_DESC *desc, const char *method,
+			      const struct d3d12_format **out);
+
+/* ---- descriptor heaps and views (xs_d3d12_heap.c) --------------------------------- */
+
+#define D3D12_VIEW_STRIDE 64u           /* GetDescriptorHandleIncrementSize of RTV and DSV heaps */
+enum { D3D12_VIEW_RTV = 0x56545200u, D3D12_VIEW_DSV = 0x56534400u, D3D12_VIEW_NULL = 1 };
+
+/* A render-target or depth-stencil view: what a descriptor handle points at. */
+typedef struct d3d12_view {
+	uint32_t kind;                  /* D3D12_VIEW_RTV / _DSV; 0: no view (never written, or refused) */
+	uint32_t width, height;
+	const struct d3d12_format *fmt;
+	d3d12_resource *res;            /* not referenced: D3D12's descriptors hold no reference */
+	uint64_t va, pitch;
+} d3d12_view;
+
+HRESULT d3d12_descriptor_heap_create(d3d12_device *d, const D3D12_DESCRIPTOR_HEAP_DESC *desc, REFIID riid, void **out);
+UINT d3d12_descriptor_increment(D3D12_DESCRIPTOR_HEAP_TYPE type);
+void STDMETHODCALLTYPE d3d12_device_CreateRenderTargetView(ID3D12Device5 *This, ID3D12Resource *res,
+							   const D3D12_RENDER_TARGET_VIEW_DESC *desc,
+							   D3D12_CPU_DESCRIPTOR_HANDLE h);
+void STDMETHODCALLTYPE d3d12_device_CreateDepthStencilView(ID3D12Device5 *This, ID3D12Resource *res,
+							   const D3D12_DEPTH_STENCIL_VIEW_DESC *desc,
+							   D3D12_CPU_DESCRIPTOR_HANDLE h);
+/* The view a handle holds, if of that kind (NULL: none, a null view, or another kind). */
+const d3d12_view *d3d12_view_get(D3D12_CPU_DESCRIPTOR_HANDLE h, uint32_t kind);
 
 /* ---- root signatures ----------------------------------------------------------------- */
 
@@ -265,6 +297,35 @@ typedef struct d3d12_arg_slot {
 	const xs_kernel_arg *arg;
 } d3d12_arg_slot;
 
+/* A graphics pipeline's part (xs_d3d12_state_gfx.c): both shaders loaded,
+ * and the registers a draw of it records. */
+#define D3D12_MAX_INPUT_ELEMENTS 16
+#define D3D12_MAX_VERTEX_SLOTS 16
+#define D3D12_GFX_MAX_REGS 96
+
+typedef struct d3d12_input_element {
+	UINT slot, offset;             /* InputSlot, AlignedByteOffset (resolved) */
+	uint32_t buf_format;           /* V# FORMAT (gfx10 buffer format) */
+	bool per_instance;
+} d3d12_input_element;
+
+typedef struct d3d12_gfx_pipeline {
+	struct xs_gfx_shader *vs, *ps;
+	uint64_t code_va;              /* one allocation: VS image, then PS image (256-aligned) */
+	uint64_t vs_va, ps_va;         /* entry addresses */
+	d3d12_input_element elems[D3D12_MAX_INPUT_ELEMENTS];
+	UINT nelems;
+	uint32_t sh_vs[4], sh_ps[4];   /* PGM_LO, PGM_HI, RSRC1, RSRC2 */
+	struct { uint32_t reg, value; } ctx[D3D12_GFX_MAX_REGS]; /* context registers, in order */
+	uint32_t nctx;
+	DXGI_FORMAT rtv[8], dsv;
+	UINT nrt;
+	bool depth;                    /* depth test or write: needs a DSV of dsv */
+	bool uses_scratch;             /* the VS or the PS */
+	uint32_t vs_user_sgprs, ps_user_sgprs;
+	bool pal;                      /* PAL ABI: 16-byte ring table in the code's 4 GiB window */
+} d3d12_gfx_pipeline;
+
 typedef struct d3d12_pipeline {
 	ID3D12PipelineState iface;     /* lpVtbl -> the official part of an ID3D12PipelineStateXVtbl */
 	d3d12_object obj;
@@ -275,11 +336,20 @@ typedef struct d3d12_pipeline {
 	UINT dynamic_lds_args[8], ndynamic_lds_args; /* kernarg offsets of __local pointer arguments */
 	UINT block[3];                 /* the thread-group shape ([numthreads]) */
 	uint64_t scratch_per_wave;     /* S1.11 */
+	d3d12_gfx_pipeline *gfx;       /* a graphics pipeline (k and mod are NULL) */
 } d3d12_pipeline;
 
 HRESULT d3d12_pipeline_create_compute(d3d12_device *d, const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc, REFIID riid,
 				      void **out);
 d3d12_pipeline *d3d12_pipeline_from_iface(ID3D12PipelineState *iface);
+/* The official vtable's object, for the graphics creator (xs_d3d12_state.c). */
+d3d12_pipeline *d3d12_pipeline_alloc(d3d12_device *d);
+HRESULT d3d12_pipeline_create_graphics(d3d12_device *d, const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc, REFIID riid,
+				       void **out);
+void d3d12_gfx_pipeline_free(d3d12_device *d, d3d12_gfx_pipeline *g);
+/* CreatePipelineState (xs_d3d12_state_stream.c). */
+HRESULT d3d12_pipeline_create_from_stream(d3d12_device *d, const D3D12_PIPELINE_STATE_STREAM_DESC *desc, REFIID riid,
+					  void **out);
 /* A code object (ELF, offload bundle) or an XS12_KERNEL_BYTECODE? */
 bool d3d12_bytecode_is_code_object(const void *blob, size_t size);
 /* The root signature a kernel's arguments give (CreateRootSignature from
@@ -343,6 +413,16 @@ typedef struct d3d12_scratch_use {
 	char who[160];
 } d3d12_scratch_use;
 
+/* S4: the graphics shader limits as registers (xs_d3d12_limits.c). */
+/* The hardware stages with limit registers, in this order. */
+enum { D3D12_HW_VS, D3D12_HW_PS, D3D12_HW_GS, D3D12_HW_HS, D3D12_HW_STAGES };
+
+typedef struct d3d12_gfx_limits_regs {
+	uint32_t rsrc3[D3D12_HW_STAGES];   /* SPI_SHADER_PGM_RSRC3_*: CU_EN, WAVE_LIMIT, LOCK_LOW_THRESHOLD */
+	uint32_t rsrc4[D3D12_HW_STAGES];   /* SPI_SHADER_PGM_RSRC4_*: CU_EN of CUs 16..31 */
+	uint32_t late_alloc_limit;         /* SPI_SHADER_LATE_ALLOC_VS.LIMIT (wave64 waves per SA) */
+} d3d12_gfx_limits_regs;
+
 typedef struct d3d12_list {
 	ID3D12GraphicsCommandList6 iface; /* lpVtbl -> the official part of an ID3D12GraphicsCommandList6XVtbl */
 	d3d12_object obj;
@@ -382,6 +462,27 @@ typedef struct d3d12_list {
 	 * views, copies, indirect buffers), for RESOURCE_IN_USE at release */
 	uint64_t *used_va;
 	uint32_t nused, cap_used;
+	/* S4: the list's graphics shader limits (the defaults until
+	 * SetGraphicsShaderLimitsX), recorded at the call or the first draw;
+	 * late_alloc_now: the LIMIT last recorded (UINT32_MAX: none yet) */
+	d3d12_gfx_limits_regs gfx_limits;
+	bool gfx_limits_explicit;
+	uint32_t late_alloc_now;
+	/* graphics state (xs_d3d12_command_gfx.c): D3D12 binds graphics root
+	 * arguments apart from compute ones */
+	d3d12_root_signature *gfx_root;
+	uint8_t gfx_root_args[D3D12_MAX_ROOT_PARAMS][8 * 64];
+	uint64_t gfx_root_set;
+	D3D12_PRIMITIVE_TOPOLOGY topology;
+	D3D12_VERTEX_BUFFER_VIEW vbs[D3D12_MAX_VERTEX_SLOTS];
+	D3D12_INDEX_BUFFER_VIEW ibv;
+	D3D12_VIEWPORT viewport;
+	D3D12_RECT scissor;
+	bool viewport_set, scissor_set;
+	d3d12_view rt[8], ds;          /* OMSetRenderTargets copies the views */
+	UINT nrt;
+	bool has_ds;
+	uint32_t ndraws;
 } d3d12_list;
 
 HRESULT d3d12_list_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, ID3D12CommandAllocator *alloc,
@@ -429,6 +530,42 @@ void STDMETHODCALLTYPE d3d12_list_CopyRaytracingAccelerationStructure(ID3D12Grap
 bool d3d12_list_add_scratch_use(d3d12_list *l, const xs_rt_launch_info *info, const char *kernel);
 /* Releases the list's ray-tracing state object (xs_d3d12_command_rays.c). */
 void d3d12_list_drop_rays(d3d12_list *l);
+/* Graphics state and draws (xs_d3d12_command_gfx.c). */
+void d3d12_list_gfx_reset(d3d12_list *l);
+/* A draw with the list's state; args_va != 0: ExecuteIndirect's arguments there. */
+void d3d12_list_draw(d3d12_list *l, bool indexed, UINT count, UINT instances, UINT start, INT base_vertex,
+		     UINT start_instance, uint64_t args_va);
+#define D3D12_GFX_METHODS(X) \
+	X(IASetPrimitiveTopology, (ID3D12GraphicsCommandList6 *This, D3D12_PRIMITIVE_TOPOLOGY t)) \
+	X(IASetVertexBuffers, (ID3D12GraphicsCommandList6 *This, UINT start, UINT n, const D3D12_VERTEX_BUFFER_VIEW *views)) \
+	X(IASetIndexBuffer, (ID3D12GraphicsCommandList6 *This, const D3D12_INDEX_BUFFER_VIEW *v)) \
+	X(RSSetViewports, (ID3D12GraphicsCommandList6 *This, UINT n, const D3D12_VIEWPORT *vp)) \
+	X(RSSetScissorRects, (ID3D12GraphicsCommandList6 *This, UINT n, const D3D12_RECT *r)) \
+	X(OMSetRenderTargets, (ID3D12GraphicsCommandList6 *This, UINT n, const D3D12_CPU_DESCRIPTOR_HANDLE *rts, \
+			       BOOL single_range, const D3D12_CPU_DESCRIPTOR_HANDLE *ds)) \
+	X(SetGraphicsRootSignature, (ID3D12GraphicsCommandList6 *This, ID3D12RootSignature *rs)) \
+	X(SetGraphicsRoot32BitConstant, (ID3D12GraphicsCommandList6 *This, UINT index, UINT v, UINT offset)) \
+	X(SetGraphicsRoot32BitConstants, (ID3D12GraphicsCommandList6 *This, UINT index, UINT n, const void *data, \
+					  UINT offset)) \
+	X(SetGraphicsRootConstantBufferView, (ID3D12GraphicsCommandList6 *This, UINT index, D3D12_GPU_VIRTUAL_ADDRESS va)) \
+	X(SetGraphicsRootShaderResourceView, (ID3D12GraphicsCommandList6 *This, UINT index, D3D12_GPU_VIRTUAL_ADDRESS va)) \
+	X(SetGraphicsRootUnorderedAccessView, (ID3D12GraphicsCommandList6 *This, UINT index, D3D12_GPU_VIRTUAL_ADDRESS va)) \
+	X(SetGraphicsRootDescriptorTable, (ID3D12GraphicsCommandList6 *This, UINT index, D3D12_GPU_DESCRIPTOR_HANDLE h)) \
+	X(DrawInstanced, (ID3D12GraphicsCommandList6 *This, UINT count, UINT instances, UINT start, UINT start_instance)) \
+	X(DrawIndexedInstanced, (ID3D12GraphicsCommandList6 *This, UINT count, UINT instances, UINT start, \
+				 INT base_vertex, UINT start_instance))
+#define D3D12_GFX_DECL(name, args) void STDMETHODCALLTYPE d3d12_list_##name args;
+D3D12_GFX_METHODS(D3D12_GFX_DECL)
+#undef D3D12_GFX_DECL
+/* Texture copies and clears (xs_d3d12_command_copy.c). */
+void STDMETHODCALLTYPE d3d12_list_CopyTextureRegion(ID3D12GraphicsCommandList6 *This,
+						     const D3D12_TEXTURE_COPY_LOCATION *dst, UINT dx, UINT dy, UINT dz,
+						     const D3D12_TEXTURE_COPY_LOCATION *src, const D3D12_BOX *box);
+void STDMETHODCALLTYPE d3d12_list_ClearRenderTargetView(ID3D12GraphicsCommandList6 *This, D3D12_CPU_DESCRIPTOR_HANDLE h,
+							const FLOAT rgba[4], UINT nrects, const D3D12_RECT *rects);
+void STDMETHODCALLTYPE d3d12_list_ClearDepthStencilView(ID3D12GraphicsCommandList6 *This, D3D12_CPU_DESCRIPTOR_HANDLE h,
+							D3D12_CLEAR_FLAGS flags, FLOAT depth, UINT8 stencil, UINT nrects,
+							const D3D12_RECT *rects);
 /* The Xbox methods (xs_d3d12_command_xbox.c; DispatchRaysX: xs_d3d12_command_rays.c). */
 extern const ID3D12GraphicsCommandList6XVtbl d3d12_list_vtbl;
 void STDMETHODCALLTYPE d3d12_list_SetShaderScratchSpaceX(ID3D12GraphicsCommandList6 *This,

@@ -2,11 +2,15 @@
  * ID3D12Resource2: committed buffers in GPU memory. DEFAULT-heap buffers
  * are backed as the GPU touches them; UPLOAD and READBACK buffers (and
  * custom heaps the CPU can reach) have one contiguous host mapping, which
- * Map returns and the GPU reads and writes in place. Textures come with the
- * graphics pipe. Buffers are valid to the byte of their Width: an access
- * past it faults, and the fault report names the resource (SetName).
+ * Map returns and the GPU reads and writes in place. Buffers are valid to
+ * the byte of their Width: an access past it faults, and the fault report
+ * names the resource (SetName). Textures (2D, one mip, one sample, one
+ * slice; the formats of xs_d3d12_format.c) are linear in DEFAULT-heap
+ * memory, rows 256-byte aligned: render targets, depth buffers, and copy
+ * sources and destinations (CopyTextureRegion with a buffer footprint).
  */
 #include "d3d12/xs_d3d12_private.h"
+#include "d3d12/xs_d3d12_format.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +167,43 @@ static const ID3D12Resource2Vtbl resource_vtbl = {
 	.GetHeapProperties = res_GetHeapProperties, .GetDesc1 = res_GetDesc1,
 };
 
+bool d3d12_texture_desc_check(d3d12_device *d, const D3D12_RESOURCE_DESC *desc, const char *method,
+			      const struct d3d12_format **out)
+{
+	const d3d12_format *f = d3d12_format_get(desc->Format);
+	if (!f) {
+		d3d12_message(d, XS_MSG_TEXTURE_DESC, "%s: texture format %d: xs12's textures are " D3D12_FORMATS_TAKEN,
+			      method, (int)desc->Format);
+		return false;
+	}
+	const UINT64 max_dim = D3D12_REQ_TEXTURE2D_U_OR_V_DIMENSION;
+	if (!desc->Width || !desc->Height || desc->Width > max_dim || desc->Height > max_dim ||
+	    desc->DepthOrArraySize != 1 || desc->MipLevels != 1 ||
+	    desc->SampleDesc.Count != 1 || desc->SampleDesc.Quality != 0 ||
+	    (desc->Layout != D3D12_TEXTURE_LAYOUT_UNKNOWN && desc->Layout != D3D12_TEXTURE_LAYOUT_ROW_MAJOR)) {
+		d3d12_message(d, XS_MSG_TEXTURE_DESC,
+			      "%s: a %s texture of %llux%u, %u slices, %u mips, %u samples (quality %u), layout %d: xs12's "
+			      "textures are 2D, 1..16384 on a side, one slice, MipLevels 1, one sample, "
+			      "layout UNKNOWN or ROW_MAJOR", method, f->name, (unsigned long long)desc->Width,
+			      desc->Height, desc->DepthOrArraySize, desc->MipLevels, desc->SampleDesc.Count,
+			      desc->SampleDesc.Quality, (int)desc->Layout);
+		return false;
+	}
+	if (f->depth && (desc->Flags & D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET)) {
+		d3d12_message(d, XS_MSG_TEXTURE_DESC, "%s: a %s texture with ALLOW_RENDER_TARGET: depth formats take "
+			      "ALLOW_DEPTH_STENCIL", method, f->name);
+		return false;
+	}
+	if (!f->depth && (desc->Flags & D3D12_RESOURCE_FLAG_ALLOW_DEPTH_STENCIL)) {
+		d3d12_message(d, XS_MSG_TEXTURE_DESC, "%s: a %s texture with ALLOW_DEPTH_STENCIL: only D32_FLOAT is a "
+			      "depth format", method, f->name);
+		return false;
+	}
+	if (out)
+		*out = f;
+	return true;
+}
+
 d3d12_resource *d3d12_resource_from_iface(ID3D12Resource *iface)
 {
 	if (!iface || iface->lpVtbl != (const ID3D12ResourceVtbl *)(const void *)&resource_vtbl)
@@ -180,13 +221,27 @@ HRESULT d3d12_resource_create_committed(d3d12_device *d, const D3D12_HEAP_PROPER
 		d3d12_message(d, XS_MSG_RESOURCE_DESC, "CreateCommittedResource: NULL heap properties or description");
 		return E_INVALIDARG;
 	}
-	if (desc->Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
+	const d3d12_format *fmt = NULL;
+	uint64_t bytes = desc->Width;
+	if (desc->Dimension == D3D12_RESOURCE_DIMENSION_TEXTURE2D) {
+		if (!d3d12_texture_desc_check(d, desc, "CreateCommittedResource", &fmt))
+			return E_INVALIDARG;
+		if (heap->Type != D3D12_HEAP_TYPE_DEFAULT) {
+			d3d12_message(d, XS_MSG_TEXTURE_DESC, "CreateCommittedResource: a texture in heap type %d: xs12 "
+				      "places textures in DEFAULT heaps (read them back with CopyTextureRegion into a "
+				      "READBACK buffer)", (int)heap->Type);
+			return E_INVALIDARG;
+		}
+		bytes = d3d12_texture_bytes(desc, fmt);
+	} else if (desc->Dimension != D3D12_RESOURCE_DIMENSION_BUFFER) {
 		d3d12_message(d, XS_MSG_NOT_IMPLEMENTED,
-			      "CreateCommittedResource: dimension %d: xs12 creates buffers (textures come with the "
-			      "graphics pipe)", (int)desc->Dimension);
+			      "CreateCommittedResource: dimension %d: xs12 creates buffers and 2D textures",
+			      (int)desc->Dimension);
 		return E_NOTIMPL;
 	}
-	if (desc->Width == 0 || desc->Height != 1 || desc->DepthOrArraySize != 1 || desc->MipLevels != 1 ||
+	if (fmt) {
+		/* checked above */
+	} else if (desc->Width == 0 || desc->Height != 1 || desc->DepthOrArraySize != 1 || desc->MipLevels != 1 ||
 	    desc->Format != DXGI_FORMAT_UNKNOWN || desc->SampleDesc.Count != 1 ||
 	    desc->Layout != D3D12_TEXTURE_LAYOUT_ROW_MAJOR) {
 		d3d12_message(d, XS_MSG_RESOURCE_DESC,
@@ -211,14 +266,17 @@ HRESULT d3d12_resource_create_committed(d3d12_device *d, const D3D12_HEAP_PROPER
 	d3d12_object_init(&r->obj, d, "ID3D12Resource");
 	r->desc = *desc;
 	r->desc.Alignment = D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT;
+	r->size = bytes;
+	r->fmt = fmt;
+	r->pitch = fmt ? d3d12_texture_pitch(desc->Width, fmt->bpp) : 0;
 	r->heap = *heap;
 	r->heap_flags = flags;
 	(void)state;
 	xs_err e;
 	pthread_mutex_lock(&d->rt->lock);
-	xs_status st = cpu ? xs_vm_alloc_host(d->rt->vm, desc->Width, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT, &r->va,
+	xs_status st = cpu ? xs_vm_alloc_host(d->rt->vm, bytes, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT, &r->va,
 					      &r->host, &e)
-			   : xs_vm_alloc(d->rt->vm, desc->Width, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT, &r->va, &e);
+			   : xs_vm_alloc(d->rt->vm, bytes, D3D12_DEFAULT_RESOURCE_PLACEMENT_ALIGNMENT, &r->va, &e);
 	if (!st) {
 		char lab[200];
 		xs_vm_set_name(d->rt->vm, r->va, d3d12_object_label(&r->obj, lab, sizeof(lab)), NULL);

@@ -52,7 +52,10 @@ static ULONG STDMETHODCALLTYPE pso_Release(ID3D12PipelineState *This)
 	if (!n) {
 		if (p->root)
 			ID3D12RootSignature_Release(&p->root->iface);
-		xs_rt_module_free(p->obj.device->rt, p->mod);
+		if (p->gfx)
+			d3d12_gfx_pipeline_free(p->obj.device, p->gfx);
+		else
+			xs_rt_module_free(p->obj.device->rt, p->mod);
 		d3d12_object_fini(&p->obj);
 		free(p);
 	}
@@ -71,6 +74,16 @@ const ID3D12PipelineStateXVtbl d3d12_pipeline_vtbl = {
 };
 _Static_assert(offsetof(ID3D12PipelineStateXVtbl, GetInformationX) == XS_D3D12_SLOTS_ID3D12PipelineState * sizeof(void *),
 	       "GetInformationX follows the official slots (slot 9)");
+
+d3d12_pipeline *d3d12_pipeline_alloc(d3d12_device *d)
+{
+	d3d12_pipeline *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->iface.lpVtbl = &d3d12_pipeline_vtbl.Base;
+	d3d12_object_init(&p->obj, d, "ID3D12PipelineState");
+	return p;
+}
 
 d3d12_pipeline *d3d12_pipeline_from_iface(ID3D12PipelineState *iface)
 {
@@ -393,6 +406,17 @@ HRESULT d3d12_command_signature_create(d3d12_device *d, const D3D12_COMMAND_SIGN
 		case (int)D3D12XBOX_INDIRECT_ARGUMENT_TYPE_COMPUTE_SHADER_LAUNCH_PARAMETERSX:
 			size = sizeof(D3D12XBOX_COMPUTE_SHADER_LAUNCH_PARAMETERS);
 			break;
+		case D3D12_INDIRECT_ARGUMENT_TYPE_DRAW:
+		case D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED:
+			/* DRAW_INDIRECT / DRAW_INDEX_INDIRECT read the arguments themselves */
+			if (desc->NumArgumentDescs != 1) {
+				d3d12_message(d, XS_MSG_INDIRECT_SIGNATURE, "CreateCommandSignature: a draw argument with "
+					      "others: xs12 executes DRAW and DRAW_INDEXED alone");
+				return E_INVALIDARG;
+			}
+			size = a->Type == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW ? sizeof(D3D12_DRAW_ARGUMENTS)
+									      : sizeof(D3D12_DRAW_INDEXED_ARGUMENTS);
+			break;
 		case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT:
 			needs_root = true;
 			size = 4 * a->Constant.Num32BitValuesToSet;
@@ -420,14 +444,17 @@ HRESULT d3d12_command_signature_create(d3d12_device *d, const D3D12_COMMAND_SIGN
 			break;
 		default:
 			d3d12_message(d, XS_MSG_NOT_IMPLEMENTED, "CreateCommandSignature: argument %u of type %d: xs12 "
-				      "executes DISPATCH, root constants and views, and the launch parameters (draws come "
-				      "with the graphics pipe)", i, (int)a->Type);
+				      "executes DISPATCH, DRAW, DRAW_INDEXED, root constants and views, and the launch "
+				      "parameters", i, (int)a->Type);
 			return E_NOTIMPL;
 		}
 		off += size;
 	}
-	if (desc->pArgumentDescs[desc->NumArgumentDescs - 1].Type != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH) {
-		d3d12_message(d, XS_MSG_INDIRECT_SIGNATURE, "CreateCommandSignature: the last argument must be DISPATCH");
+	D3D12_INDIRECT_ARGUMENT_TYPE lt = desc->pArgumentDescs[desc->NumArgumentDescs - 1].Type;
+	if (lt != D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH && lt != D3D12_INDIRECT_ARGUMENT_TYPE_DRAW &&
+	    lt != D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED) {
+		d3d12_message(d, XS_MSG_INDIRECT_SIGNATURE, "CreateCommandSignature: the last argument must be DISPATCH, "
+			      "DRAW or DRAW_INDEXED");
 		return E_INVALIDARG;
 	}
 	if (needs_root && !rs) {

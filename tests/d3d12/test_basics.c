@@ -75,9 +75,9 @@ static void unimplemented_methods_fail_cleanly(void **state)
 	char text[512];
 	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_NOT_IMPLEMENTED);
 	assert_non_null(strstr(text, "CreateDescriptorHeap"));
-	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
+	ID3D12GraphicsCommandList6_OMSetStencilRef(c.list, 1);
 	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_NOT_IMPLEMENTED);
-	assert_non_null(strstr(text, "DrawInstanced"));
+	assert_non_null(strstr(text, "OMSetStencilRef"));
 	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
 	t_close(&c);
 }

@@ -182,6 +182,11 @@ bool scene_diff_ok(const scene_diff *d);
 
 int scene_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height, char *err,
 		    size_t err_size);
+/* The same for rows row_pitch bytes apart: an R8G8B8A8_UNORM render target
+ * read back through its copyable footprint (RowPitch), as the graphics
+ * tests and examples have it. */
+int scene_png_write_rows(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t row_pitch,
+			 char *err, size_t err_size);
 /* Reads any PNG as RGBA8; *rgba is malloc'd. */
 int scene_png_read(const char *path, uint8_t **rgba, uint32_t *width, uint32_t *height, char *err,
 		   size_t err_size);

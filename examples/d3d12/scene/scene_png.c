@@ -13,13 +13,19 @@
 int scene_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height, char *err,
 		    size_t err_size)
 {
+	return scene_png_write_rows(path, rgba, width, height, 4 * width, err, err_size);
+}
+
+int scene_png_write_rows(const char *path, const uint8_t *rgba, uint32_t width, uint32_t height, uint32_t row_pitch,
+			 char *err, size_t err_size)
+{
 	png_image img;
 	memset(&img, 0, sizeof(img));
 	img.version = PNG_IMAGE_VERSION;
 	img.width = width;
 	img.height = height;
 	img.format = PNG_FORMAT_RGBA;
-	if (!png_image_write_to_file(&img, path, 0, rgba, (png_int_32)(4 * width), NULL)) {
+	if (!png_image_write_to_file(&img, path, 0, rgba, (png_int_32)row_pitch, NULL)) {
 		snprintf(err, err_size, "%s: %s", path, img.message);
 		return -1;
 	}
