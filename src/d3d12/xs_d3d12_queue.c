@@ -254,8 +254,9 @@ static void STDMETHODCALLTYPE queue_ExecuteCommandLists(ID3D12CommandQueue *This
 			continue; /* an empty list */
 		uint64_t seq = 0;
 		xs_err e;
-		xs_gpu_dispatch_result *res = d3d12_exec_begin(d, l->id, l->ndispatches);
-		if (!res || xs_rt_submit(d->rt, q->hw, l->pm4_va, (uint32_t)l->pm4.cdw, res, l->ndispatches, &seq, &e)) {
+		uint32_t nres = l->ndispatches + l->ndraws; /* one result per DISPATCH_* and DRAW_* packet */
+		xs_gpu_dispatch_result *res = d3d12_exec_begin(d, l->id, nres);
+		if (!res || xs_rt_submit(d->rt, q->hw, l->pm4_va, (uint32_t)l->pm4.cdw, res, nres, &seq, &e)) {
 			if (res)
 				d3d12_exec_failed(d);
 			else
