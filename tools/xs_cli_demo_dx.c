@@ -9,9 +9,14 @@
 
 bool dopen(dctx *c, bool debug, D3D12_COMMAND_LIST_TYPE type, ID3D12Device *share)
 {
+	return dopen_traced(c, debug, type, share, NULL);
+}
+
+bool dopen_traced(dctx *c, bool debug, D3D12_COMMAND_LIST_TYPE type, ID3D12Device *share, const char *trace)
+{
 	memset(c, 0, sizeof(*c));
 	c->type = type;
-	XS12_DEVICE_DESC dd = { .Machine = XS12_MACHINE_SERIES_X, .DebugLayer = debug };
+	XS12_DEVICE_DESC dd = { .Machine = XS12_MACHINE_SERIES_X, .DebugLayer = debug, .TracePath = trace };
 	if (share) {
 		c->dev = share;
 		ID3D12Device_AddRef(share);

@@ -29,6 +29,8 @@ typedef struct pipe {
 } pipe;
 
 bool dopen(dctx *c, bool debug, D3D12_COMMAND_LIST_TYPE type, ID3D12Device *share);
+/* The same, the device writing its timeline to trace (XS12_DEVICE_DESC.TracePath) when released. */
+bool dopen_traced(dctx *c, bool debug, D3D12_COMMAND_LIST_TYPE type, ID3D12Device *share, const char *trace);
 void dclose(dctx *c);
 HRESULT submit(dctx *c);
 HRESULT finish(dctx *c);

@@ -22,6 +22,18 @@
 
 enum { W = 256, H = 256 };
 
+/* Where the demo's files go: the build directory, the kernels' parent. */
+static void out_path(const char *kdir, const char *name, char *buf, size_t n)
+{
+	size_t len = strlen(kdir);
+	while (len > 1 && kdir[len - 1] == '/')
+		len--;
+	if (len >= 8 && !strncmp(kdir + len - 8, "/kernels", 8))
+		snprintf(buf, n, "%.*s/%s", (int)(len - 8), kdir, name);
+	else
+		snprintf(buf, n, "%.*s/../%s", (int)len, kdir, name);
+}
+
 typedef struct vtx {
 	float pos[4], color[4];
 } vtx;
@@ -275,7 +287,7 @@ static int story_picture(const char *kdir)
 		    SUCCEEDED(XS12GetDrawStatistics((ID3D12GraphicsCommandList *)c.l, 0, &st)) &&
 		    (px = target_pixels(&t)) != NULL) {
 			char path[1100];
-			snprintf(path, sizeof(path), "%s/../graphics.png", kdir);
+			out_path(kdir, "graphics.png", path, sizeof(path));
 			bool png = write_png(path, px);
 			/* the centre pixel is the fan's white centre vertex region; a corner the clear colour */
 			const uint8_t *corner = px, *mid = px + ((size_t)(H / 2) * W + W / 2) * 4;
@@ -396,7 +408,8 @@ static int story_recipe(const char *kdir)
 /* The spilling draw on the direct queue and scratch_chase on an async
  * compute queue of the same device at once; own = a ring each. */
 static int gfx_async(const char *kdir, bool debug, bool own, const uint32_t *in, bool *draw_right, bool *chase_ok,
-		     XS12_DRAW_STATISTICS *ds, XS12_DISPATCH_STATISTICS *cs, char *msg, size_t msgn, HRESULT *run)
+		     XS12_DRAW_STATISTICS *ds, XS12_DISPATCH_STATISTICS *cs, char *msg, size_t msgn, HRESULT *run,
+		     const char *trace)
 {
 	dctx d, a;
 	gfx_pipe gp;
@@ -407,7 +420,7 @@ static int gfx_async(const char *kdir, bool debug, bool own, const uint32_t *in,
 	enum { N = 4096 };
 	*draw_right = *chase_ok = false;
 	msg[0] = 0;
-	if (!dopen(&d, debug, D3D12_COMMAND_LIST_TYPE_DIRECT, NULL) ||
+	if (!dopen_traced(&d, debug, D3D12_COMMAND_LIST_TYPE_DIRECT, NULL, trace) ||
 	    !dopen(&a, debug, D3D12_COMMAND_LIST_TYPE_COMPUTE, d.dev) ||
 	    !gfx_pipeline(&d, kdir, "gfx_color_vs.pal.o", "gfx_spill_ps.pal.o", false, &gp) ||
 	    !pipeline(&d, kdir, "scratch_chase.O2.w32.hsaco", "scratch_chase", &cp) || !target_make(&d, false, &t))
@@ -485,7 +498,9 @@ static int story_gfx_async(const char *kdir, const uint32_t *in)
 	memset(&ds, 0, sizeof(ds));
 	memset(&cs, 0, sizeof(cs));
 	fflush(stdout);
-	if (gfx_async(kdir, true, true, in, &dr, &cr, &ds, &cs, msg, sizeof(msg), &run) || !dr || !cr ||
+	char trace[1100];
+	out_path(kdir, "graphics_async.json", trace, sizeof(trace));
+	if (gfx_async(kdir, true, true, in, &dr, &cr, &ds, &cs, msg, sizeof(msg), &run, trace) || !dr || !cr ||
 	    cs.StartCycle >= ds.EndCycle || ds.StartCycle >= cs.EndCycle) {
 		failures++;
 		printf("  a ring each (S1.9): FAILED\n");
@@ -494,8 +509,10 @@ static int story_gfx_async(const char *kdir, const uint32_t *in)
 		       "                                   pixels and compute results right\n",
 		       (unsigned long long)ds.StartCycle, (unsigned long long)ds.EndCycle,
 		       (unsigned long long)cs.StartCycle, (unsigned long long)cs.EndCycle);
+		printf("                                   timeline: %s (Perfetto: a track per stage,\n"
+		       "                                   per queue and per wave slot)\n", trace);
 	}
-	if (gfx_async(kdir, true, false, in, &dr, &cr, &ds, &cs, msg, sizeof(msg), &run) || !msg[0]) {
+	if (gfx_async(kdir, true, false, in, &dr, &cr, &ds, &cs, msg, sizeof(msg), &run, NULL) || !msg[0]) {
 		failures++;
 		printf("  the driver's allocation, debug layer: FAILED (no message)\n");
 	} else {
@@ -504,7 +521,7 @@ static int story_gfx_async(const char *kdir, const uint32_t *in)
 	memset(&ds, 0, sizeof(ds));
 	memset(&cs, 0, sizeof(cs));
 	fflush(stdout);
-	if (gfx_async(kdir, false, false, in, &dr, &cr, &ds, &cs, msg, sizeof(msg), &run)) {
+	if (gfx_async(kdir, false, false, in, &dr, &cr, &ds, &cs, msg, sizeof(msg), &run, NULL)) {
 		failures++;
 	} else if (FAILED(run)) {
 		/* the pixel shader's table values, read back as scratch_chase's indices, send

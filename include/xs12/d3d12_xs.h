@@ -182,6 +182,11 @@ typedef struct XS12_DEVICE_DESC {
 	/* Record every submission for `xs12 pm4` / `xs12 replay` (also: the
 	 * XS12_RECORD environment variable, for an unmodified program). */
 	const char *RecordPath;
+	/* Write the GPU's timeline as Chrome trace / Perfetto JSON here when the
+	 * device is released: a counter track per shader stage (compute, VS, PS
+	 * waves), a track per queue with its dispatches and draws, a track per
+	 * wave slot (also: the XS12_TRACE environment variable). */
+	const char *TracePath;
 } XS12_DEVICE_DESC;
 
 HRESULT WINAPI XS12CreateDevice(const XS12_DEVICE_DESC *pDesc, REFIID riid, void **ppDevice);

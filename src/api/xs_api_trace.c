@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 XS_API void xs_device_trace(xs_device *dev, bool on)
@@ -33,119 +34,15 @@ static xs_status close_out(xs_device *dev, FILE *f, const char *path)
 	return XS_OK;
 }
 
-static const char *queue_name(unsigned q, char *buf, size_t n)
-{
-	if (q == 0)
-		snprintf(buf, n, "direct queue");
-	else
-		snprintf(buf, n, "compute queue %u", q);
-	return buf;
-}
-
-/* Queues any dispatch of the trace ran on, as a bit mask. */
-static unsigned queues_used(const xs_gpu_trace *t)
-{
-	unsigned m = 0;
-	for (size_t i = 0; i < t->ndisps; i++)
-		m |= 1u << t->disps[i].queue;
-	for (size_t i = 0; i < t->nwaves; i++)
-		m |= 1u << t->waves[i].queue;
-	return m;
-}
-
-enum { PID_QUEUES = 1, PID_SE0 = 10 };
 
 XS_API xs_status xs_trace_write_json(xs_device *dev, const char *path)
 {
 	if (!dev || !path)
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_trace_write_json: NULL argument");
-	const xs_gpu_trace *t = xs_gpu_trace_get(dev->gpu);
-	const xs_devinfo *di = dev->info;
 	FILE *f = open_out(dev, path);
 	if (!f)
 		return XS_E_IO;
-	double mhz = di->sclk_mhz; /* cycles / MHz = microseconds, Chrome's unit */
-	char qn[32];
-	fprintf(f, "{\"displayTimeUnit\": \"ns\", \"otherData\": {\"machine\": \"%s\", \"sclk_mhz\": %u, "
-		   "\"truncated\": %s},\n\"traceEvents\": [\n", di->name, di->sclk_mhz, t->truncated ? "true" : "false");
-	/* Names: the queues process and its tracks, one process per SE. */
-	fprintf(f, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"args\": {\"name\": \"queues\"}},\n"
-		   "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": %d, \"args\": {\"sort_index\": 0}}",
-		PID_QUEUES, PID_QUEUES);
-	unsigned used = queues_used(t);
-	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
-		if (used >> q & 1)
-			fprintf(f, ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %d, \"tid\": %u, \"args\": "
-				   "{\"name\": \"%s\"}}", PID_QUEUES, q, queue_name(q, qn, sizeof(qn)));
-	for (uint32_t se = 0; se < di->num_se; se++)
-		fprintf(f, ",\n{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %u, \"args\": {\"name\": \"SE%u\"}}"
-			   ",\n{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": %u, \"args\": {\"sort_index\": %u}}",
-			PID_SE0 + se, se, PID_SE0 + se, 1 + se);
-	/* Wave-slot tracks that hold a wave: tid = CU * 64 + SIMD * 16 + slot. */
-	static uint8_t named[XS_GPU_MAX_CU * 64];
-	memset(named, 0, sizeof(named));
-	for (size_t i = 0; i < t->nwaves; i++) {
-		const xs_gpu_trace_wave *w = &t->waves[i];
-		uint32_t tid = w->cu * 64 + w->simd * 16 + w->slot;
-		if (w->cu >= XS_GPU_MAX_CU || named[tid])
-			continue;
-		named[tid] = 1;
-		uint32_t se, sa, wgp, cu;
-		xs_gpu_cu_place(dev->gpu, w->cu, &se, &sa, &wgp, &cu);
-		fprintf(f, ",\n{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": %u, \"tid\": %u, \"args\": {\"name\": "
-			   "\"SA%u WGP%u CU%u SIMD%u slot %u\"}},\n{\"ph\": \"M\", \"name\": \"thread_sort_index\", "
-			   "\"pid\": %u, \"tid\": %u, \"args\": {\"sort_index\": %u}}",
-			PID_SE0 + se, tid, sa, wgp, cu, w->simd, w->slot, PID_SE0 + se, tid, tid);
-	}
-	/* Dispatches as slices on their queue's track. */
-	for (size_t i = 0; i < t->ndisps; i++) {
-		const xs_gpu_trace_disp *d = &t->disps[i];
-		fprintf(f, ",\n{\"ph\": \"X\", \"name\": \"dispatch %u%s\", \"cat\": \"dispatch\", \"pid\": %d, "
-			   "\"tid\": %u, \"ts\": %.4f, \"dur\": %.4f, \"args\": {\"groups\": %llu, \"waves\": %llu, "
-			   "\"start_cycle\": %llu, \"end_cycle\": %llu}}",
-			d->id, d->removed ? " (device removed)" : "", PID_QUEUES, d->queue, d->start / mhz,
-			(d->end - d->start) / mhz, (unsigned long long)d->groups, (unsigned long long)d->waves,
-			(unsigned long long)d->start, (unsigned long long)d->end);
-	}
-	/* Waves as slices on their slot's track. */
-	for (size_t i = 0; i < t->nwaves; i++) {
-		const xs_gpu_trace_wave *w = &t->waves[i];
-		uint32_t se, sa, wgp, cu;
-		xs_gpu_cu_place(dev->gpu, w->cu, &se, &sa, &wgp, &cu);
-		if (w->stage != XS_GPU_TRACE_CS) {
-			/* a draw's VS or PS wave: the stage names it and is its category */
-			const char *stage = w->stage == XS_GPU_TRACE_VS ? "VS" : "PS";
-			fprintf(f, ",\n{\"ph\": \"X\", \"name\": \"d%u %s\", \"cat\": \"%s,%s%s\", \"pid\": %u, "
-				   "\"tid\": %u, \"ts\": %.4f, \"dur\": %.4f}",
-				w->dispatch, stage, queue_name(w->queue, qn, sizeof(qn)), stage,
-				w->scratch ? ",scratch" : "", PID_SE0 + se, w->cu * 64 + w->simd * 16 + w->slot, w->start / mhz,
-				(w->end - w->start) / mhz);
-			continue;
-		}
-		fprintf(f, ",\n{\"ph\": \"X\", \"name\": \"d%u g(%u,%u,%u) w%u\", \"cat\": \"%s%s\", \"pid\": %u, "
-			   "\"tid\": %u, \"ts\": %.4f, \"dur\": %.4f}",
-			w->dispatch, w->group[0], w->group[1], w->group[2], w->wave_in_group,
-			queue_name(w->queue, qn, sizeof(qn)), w->scratch ? ",scratch" : "", PID_SE0 + se,
-			w->cu * 64 + w->simd * 16 + w->slot, w->start / mhz, (w->end - w->start) / mhz);
-	}
-	/* Counters, a series per queue used. */
-	static const char *const counter[3] = { "waves in flight", "scratch slots in use", "scratch ring slots" };
-	for (size_t i = 0; i < t->nsamples; i++) {
-		const xs_gpu_trace_sample *s = &t->samples[i];
-		for (int c = 0; c < 3; c++) {
-			const uint16_t *v = c == 0 ? s->q_waves : c == 1 ? s->q_scratch : s->q_ring;
-			fprintf(f, ",\n{\"ph\": \"C\", \"name\": \"%s\", \"pid\": %d, \"ts\": %.4f, \"args\": {", counter[c],
-				PID_QUEUES, s->t / mhz);
-			bool first = true;
-			for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
-				if (used >> q & 1) {
-					fprintf(f, "%s\"%s\": %u", first ? "" : ", ", queue_name(q, qn, sizeof(qn)), v[q]);
-					first = false;
-				}
-			fprintf(f, "}}");
-		}
-	}
-	fprintf(f, "\n]}\n");
+	xs_gpu_trace_write_json(dev->gpu, f);
 	return close_out(dev, f, path);
 }
 
@@ -198,7 +95,7 @@ XS_API xs_status xs_trace_write_svg(xs_device *dev, const char *path)
 	const double W = 820, H = 300, X0 = 70, Y0 = 40, LEG = 200;
 	uint64_t t0 = t->nsamples ? t->samples[0].t : 0, t1 = t0 + 1;
 	uint32_t ymax = 1;
-	unsigned used = queues_used(t);
+	unsigned used = xs_gpu_trace_queues_used(t);
 	for (size_t i = 0; i < t->nsamples; i++) {
 		const xs_gpu_trace_sample *s = &t->samples[i];
 		t1 = XS_MAX(t1, s->t);
@@ -250,7 +147,7 @@ XS_API xs_status xs_trace_write_svg(xs_device *dev, const char *path)
 		if (!(used >> q & 1))
 			continue;
 		double lx = X0 + W + 16;
-		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">%s</text>\n", lx, ly, queue_name(q, qn, sizeof(qn)));
+		fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">%s</text>\n", lx, ly, xs_gpu_queue_name(q, qn, sizeof(qn)));
 		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"22\" height=\"10\" fill=\"%s\" fill-opacity=\"0.25\" "
 			   "stroke=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">waves in flight</text>\n",
 			lx, ly + 8, qcolor[q], qcolor[q], lx + 28, ly + 17);

@@ -345,8 +345,19 @@ static void record_targets(d3d12_list *l, const d3d12_gfx_pipeline *g)
 	xs_pm4_set_context_reg(&l->pm4, R_028250_PA_SC_VPORT_SCISSOR_0_TL, sc, 2);
 	uint32_t ss[2] = { S_028030_TL_X(0) | S_028030_TL_Y(0), S_028034_BR_X(w) | S_028034_BR_Y(h) };
 	xs_pm4_set_context_reg(&l->pm4, R_028030_PA_SC_SCREEN_SCISSOR_TL, ss, 2);
-	/* no guard band: clipping at the viewport's edges */
-	uint32_t gb[4] = { fbits(1.0f), fbits(1.0f), fbits(1.0f), fbits(1.0f) };
+	/* The guard band as radeonsi programs it: as far as the rasterizer's
+	 * 16.8 fixed-point screen range reaches (32767 pixels) from the
+	 * viewport's centre, in units of the viewport's half-size; only a
+	 * triangle beyond it is clipped in x/y (the scissor bounds the pixels).
+	 * Clipping at the viewport's edges instead would cut triangles into
+	 * fans whose new vertices snap differently, for no pixel of difference
+	 * in coverage but some in interpolation. */
+	float hx = fabsf(vp->Width * 0.5f), hy = fabsf(vp->Height * 0.5f);
+	float gbx = hx > 0 ? (32767.0f - fabsf(vp->TopLeftX + hx)) / hx : 1.0f;
+	float gby = hy > 0 ? (32767.0f - fabsf(vp->TopLeftY + hy)) / hy : 1.0f;
+	gbx = gbx < 1.0f ? 1.0f : gbx;
+	gby = gby < 1.0f ? 1.0f : gby;
+	uint32_t gb[4] = { fbits(gby), fbits(1.0f), fbits(gbx), fbits(1.0f) };
 	xs_pm4_set_context_reg(&l->pm4, R_028BE8_PA_CL_GB_VERT_CLIP_ADJ, gb, 4);
 }
 

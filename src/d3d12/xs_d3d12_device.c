@@ -59,6 +59,15 @@ static ULONG STDMETHODCALLTYPE device_Release(ID3D12Device5 *This)
 		return n;
 	d3d12_device_forget(d);
 	d3d12_object_fini(&d->obj);
+	if (d->trace_path) {
+		/* the work is done: every list's fences were waited for, or abandoned */
+		FILE *f = fopen(d->trace_path, "w");
+		if (f)
+			xs_gpu_trace_write_json(d->rt->gpu, f);
+		if (!f || ferror(f) | (fclose(f) != 0))
+			fprintf(stderr, "xs12 D3D12: XS12_TRACE: cannot write %s\n", d->trace_path);
+		free(d->trace_path);
+	}
 	xs_rt_device_destroy(d->rt);
 	d3d12_info_queue_fini(&d->info);
 	for (UINT i = 0; i < d->ncrumbs; i++)
@@ -463,6 +472,24 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 	}
 	if (rec && *rec && xs_rt_record_open(d->rt, rec, &e))
 		fprintf(stderr, "xs12 D3D12: %s\n", e.msg);
+	/* XS12_TRACE=PATH: the timeline (Chrome trace / Perfetto JSON: a track per
+	 * stage, per queue and per wave slot) written when the device is
+	 * released; the process's later devices write PATH.2, PATH.3, ... */
+	const char *tp = desc->TracePath ? desc->TracePath : getenv("XS12_TRACE");
+	if (tp && *tp && desc->TracePath) {
+		if ((d->trace_path = strdup(tp)))
+			xs_gpu_trace_enable(d->rt->gpu, true);
+	} else if (tp && *tp) {
+		static atomic_uint traced;
+		unsigned n = atomic_fetch_add(&traced, 1) + 1;
+		char path[1100];
+		if (n > 1)
+			snprintf(path, sizeof(path), "%s.%u", tp, n);
+		else
+			snprintf(path, sizeof(path), "%s", tp);
+		if ((d->trace_path = strdup(path)))
+			xs_gpu_trace_enable(d->rt->gpu, true);
+	}
 	HRESULT hr = ID3D12Device5_QueryInterface(&d->iface, riid, out);
 	ID3D12Device5_Release(&d->iface);
 	return hr;

@@ -153,6 +153,7 @@ typedef struct d3d12_device {
 	XS12_DEVICE_DESC desc;
 	bool debug;
 	d3d12_info_queue info;
+	char *trace_path;        /* XS12_TRACE: the GPU's timeline is written here at release */
 	/* DRED */
 	bool dred_breadcrumbs, dred_page_faults;
 	d3d12_breadcrumb_list *crumbs;

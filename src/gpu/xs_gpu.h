@@ -15,6 +15,8 @@
 #include "hw/xs_hw_regs.h"
 #include "isa/xs_isa.h"
 
+#include <stdio.h>
+
 #define XS_GPU_MAX_QUEUES 4 /* queue 0: graphics ring; 1..3: async compute (ACE) queues */
 #define XS_GPU_MAX_CU 64
 #define XS_GPU_MAX_ACTIVE 8 /* dispatches in flight at once, all queues */
@@ -185,6 +187,11 @@ void xs_gpu_trace_enable(xs_gpu *gpu, bool on);
  * SA and CU within the WGP (for naming trace tracks). */
 void xs_gpu_cu_place(const xs_gpu *gpu, uint32_t cu, uint32_t *se, uint32_t *sa, uint32_t *wgp, uint32_t *cu_in_wgp);
 const xs_gpu_trace *xs_gpu_trace_get(const xs_gpu *gpu);
+/* The trace as Chrome trace / Perfetto JSON (xs_gpu_trace_json.c). */
+void xs_gpu_trace_write_json(const xs_gpu *gpu, FILE *f);
+/* Queues the trace's dispatches and waves ran on (a bit per queue); a queue's name. */
+unsigned xs_gpu_trace_queues_used(const xs_gpu_trace *t);
+const char *xs_gpu_queue_name(unsigned q, char *buf, size_t n);
 
 /* COMPUTE_STATIC_THREAD_MGMT_SE0..3 values enabling the CUs of a chip-wide
  * CU bitmap (each CU's SA0_CU_EN or SA1_CU_EN bit of its SE). */

@@ -65,7 +65,13 @@ with tempfile.TemporaryDirectory() as tmp:
     check(sorted((e["tid"], e["name"]) for e in disp) == [(0, "dispatch 0"), (1, "dispatch 1")],
           "one slice per dispatch on its queue's track")
     counters = {e["name"] for e in ev if e["ph"] == "C"}
-    check(counters == {"waves in flight", "scratch slots in use", "scratch ring slots"}, f"counters: {counters}")
+    check(counters == {"waves in flight", "scratch slots in use", "scratch ring slots", "compute waves"},
+          f"counters: {counters}")
+    # the stages process: one counter track per stage that ran (compute only here), back to 0 at the end
+    spid = [p for p, n in procs.items() if n == "stages"]
+    cw = [e for e in ev if e["ph"] == "C" and e["name"] == "compute waves"]
+    check(spid and all(e["pid"] == spid[0] for e in cw) and max(e["args"]["waves"] for e in cw) > 0
+          and cw[-1]["args"]["waves"] == 0, "a compute-waves track in the stages process")
     last = [e for e in ev if e["ph"] == "C" and e["name"] == "scratch ring slots"][0]["args"]
     check(last == {"direct queue": 64, "compute queue 1": 64}, f"ring capacity per queue: {last}")
 print(f"{len(failures)} failed")
