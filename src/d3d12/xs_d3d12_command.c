@@ -68,6 +68,7 @@ static ULONG STDMETHODCALLTYPE alloc_Release(ID3D12CommandAllocator *This)
 			d3d12_message(a->obj.device, XS_MSG_ALLOCATOR_IN_FLIGHT,
 				      "releasing %s while lists recorded from it are in flight on hardware queue %u",
 				      d3d12_object_label(&a->obj, lab, sizeof(lab)), hw);
+			xs_rt_cmdmem_abandon(&a->mem);
 		} else {
 			xs_rt_cmdmem_free(&a->mem);
 		}

@@ -178,6 +178,9 @@ static inline xs_status xs_rt_cmdmem_alloc(xs_rt_cmdmem *m, size_t size, size_t 
 /* Empties (and zeroes) every chunk for reuse; the memory stays mapped. */
 void xs_rt_cmdmem_reset(xs_rt_cmdmem *m);
 void xs_rt_cmdmem_free(xs_rt_cmdmem *m);
+/* Forgets the memory without unmapping it: the GPU may still read it (the
+ * device's VM frees it when the device goes). */
+void xs_rt_cmdmem_abandon(xs_rt_cmdmem *m);
 
 /* ---- scratch rings (S1) ---------------------------------------------------------------- */
 

@@ -291,3 +291,12 @@ void xs_rt_cmdmem_free_locked(xs_rt_cmdmem *m)
 {
 	cmdmem_free(m, true);
 }
+
+void xs_rt_cmdmem_abandon(xs_rt_cmdmem *m)
+{
+	/* the GPU memory stays mapped (the device's VM frees it at the end);
+	 * only the host's bookkeeping goes */
+	free(m->chunks);
+	m->chunks = NULL;
+	m->nchunks = m->cap = m->cur = 0;
+}
