@@ -20,6 +20,7 @@
 #include "hw/xs_hw_pm4.h"
 #include "hw/xs_hw_regs.h"
 #include "hw/xs_hw_surf.h"
+#include "hw/xs_hw_gfx.h"
 #include "runtime/xs_rt_priv.h" /* xs_rt_default_scratch: S1.8's shared allocation */
 
 #include <math.h>
@@ -346,15 +347,15 @@ static void record_targets(d3d12_list *l, const d3d12_gfx_pipeline *g)
 	uint32_t ss[2] = { S_028030_TL_X(0) | S_028030_TL_Y(0), S_028034_BR_X(w) | S_028034_BR_Y(h) };
 	xs_pm4_set_context_reg(&l->pm4, R_028030_PA_SC_SCREEN_SCISSOR_TL, ss, 2);
 	/* The guard band as radeonsi programs it: as far as the rasterizer's
-	 * 16.8 fixed-point screen range reaches (32767 pixels) from the
+	 * 16.8 fixed-point screen range reaches (XS_SC_SCREEN_RANGE_PX) from the
 	 * viewport's centre, in units of the viewport's half-size; only a
 	 * triangle beyond it is clipped in x/y (the scissor bounds the pixels).
 	 * Clipping at the viewport's edges instead would cut triangles into
 	 * fans whose new vertices snap differently, for no pixel of difference
 	 * in coverage but some in interpolation. */
 	float hx = fabsf(vp->Width * 0.5f), hy = fabsf(vp->Height * 0.5f);
-	float gbx = hx > 0 ? (32767.0f - fabsf(vp->TopLeftX + hx)) / hx : 1.0f;
-	float gby = hy > 0 ? (32767.0f - fabsf(vp->TopLeftY + hy)) / hy : 1.0f;
+	float gbx = hx > 0 ? ((float)XS_SC_SCREEN_RANGE_PX - 1.0f - fabsf(vp->TopLeftX + hx)) / hx : 1.0f;
+	float gby = hy > 0 ? ((float)XS_SC_SCREEN_RANGE_PX - 1.0f - fabsf(vp->TopLeftY + hy)) / hy : 1.0f;
 	gbx = gbx < 1.0f ? 1.0f : gbx;
 	gby = gby < 1.0f ? 1.0f : gby;
 	uint32_t gb[4] = { fbits(gby), fbits(1.0f), fbits(gbx), fbits(1.0f) };

@@ -21,6 +21,7 @@
  * There is no HS mask in the structure (S4.3): HS keeps every CU.
  */
 #include "d3d12/xs_d3d12_limits.h"
+#include "hw/xs_hw_gfx.h"
 #include "hw/xs_hw_pm4.h"
 #include "hw/xs_hw_regs.h"
 
@@ -63,18 +64,18 @@ static bool wave_limit(d3d12_device *d, const char *name, UINT waves, uint32_t *
 {
 	const xs_devinfo *info = d->rt->info;
 	uint32_t per_se = (waves + info->num_se - 1) / info->num_se;
-	uint32_t units = (per_se + 15) / 16;
-	if (units > 63) {
+	uint32_t units = (per_se + XS_WAVE_LIMIT_UNIT - 1) / XS_WAVE_LIMIT_UNIT;
+	if (units > XS_WAVE_LIMIT_MAX) {
 		xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_GFX_LIMITS_MAX_WAVES,
 			   "SetGraphicsShaderLimitsX: %s %u: WAVE_LIMIT holds at most 63 x 16 waves per SE, %u on %s's %u "
-			   "SEs (0 = no limit)", name, waves, 63u * 16 * info->num_se, info->name, info->num_se);
+			   "SEs (0 = no limit)", name, waves, XS_WAVE_LIMIT_MAX * XS_WAVE_LIMIT_UNIT * info->num_se, info->name, info->num_se);
 		return false;
 	}
-	if (units * 16 * info->num_se != waves)
+	if (units * XS_WAVE_LIMIT_UNIT * info->num_se != waves)
 		d3d12_message(d, XS_MSG_GFX_LIMITS_ROUNDED,
 			      "SetGraphicsShaderLimitsX: %s %u is programmed as WAVE_LIMIT %u (%u waves per SE on %u "
-			      "SEs): %u waves on the chip", name, waves, units, units * 16, info->num_se,
-			      units * 16 * info->num_se);
+			      "SEs): %u waves on the chip", name, waves, units, units * XS_WAVE_LIMIT_UNIT, info->num_se,
+			      units * XS_WAVE_LIMIT_UNIT * info->num_se);
 	*field = units;
 	return true;
 }
@@ -85,17 +86,17 @@ static bool lock_threshold(d3d12_device *d, const char *name, UINT waves, uint32
 	const xs_devinfo *info = d->rt->info;
 	uint32_t nsa = info->num_se * info->num_sa_per_se;
 	uint32_t per_sa = (waves + nsa - 1) / nsa;
-	uint32_t units = (per_sa + 3) / 4;
-	if (units > 15) {
+	uint32_t units = (per_sa + XS_LOCK_THRESHOLD_UNIT - 1) / XS_LOCK_THRESHOLD_UNIT;
+	if (units > XS_LOCK_THRESHOLD_MAX) {
 		xs_rt_fail(e, XS_E_INVALID_ARG, XS_MSG_GFX_LIMITS_CU_LOCKING,
 			   "SetGraphicsShaderLimitsX: %s %u: LOCK_LOW_THRESHOLD holds at most 15 x 4 waves per SA, %u "
-			   "on %s's %u SAs", name, waves, 15u * 4 * nsa, info->name, nsa);
+			   "on %s's %u SAs", name, waves, XS_LOCK_THRESHOLD_MAX * XS_LOCK_THRESHOLD_UNIT * nsa, info->name, nsa);
 		return false;
 	}
-	if (units * 4 * nsa != waves)
+	if (units * XS_LOCK_THRESHOLD_UNIT * nsa != waves)
 		d3d12_message(d, XS_MSG_GFX_LIMITS_ROUNDED,
 			      "SetGraphicsShaderLimitsX: %s %u is programmed as LOCK_LOW_THRESHOLD %u (%u waves per SA "
-			      "on %u SAs): %u waves on the chip", name, waves, units, units * 4, nsa, units * 4 * nsa);
+			      "on %u SAs): %u waves on the chip", name, waves, units, units * XS_LOCK_THRESHOLD_UNIT, nsa, units * XS_LOCK_THRESHOLD_UNIT * nsa);
 	*field = units;
 	return true;
 }

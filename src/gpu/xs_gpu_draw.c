@@ -13,6 +13,7 @@
  * xs_gpu_spi_gfx.c's; this file owns the waves' lives and the order.
  */
 #include "gpu/xs_gpu_gfx.h"
+#include "hw/xs_hw_gfx.h"
 #include "gpu/xs_gpu_spi_gfx.h"
 #include "hw/xs_hw_isa.h"
 
@@ -229,7 +230,7 @@ static void ps_start(xs_gpu *g, xs_gpu_draw *d, ps_rec *p)
 	wave_common(g, gw, &p->hw, t->lanes, t->vgprs, s->ps_va, s->ps_rsrc1);
 	xs_wave *w = &gw->w;
 	/* Attributes to LDS: P0, P10, P20 per primitive and attribute (docs/graphics.md 1.4). */
-	uint32_t stride = s->num_interp * 48, bytes = p->nprims * stride;
+	uint32_t stride = s->num_interp * XS_INTERP_ATTR_BYTES, bytes = p->nprims * stride;
 	if (grp->lds_cap < bytes) {
 		free(grp->lds);
 		grp->lds = malloc(bytes);
@@ -259,7 +260,7 @@ static void ps_start(xs_gpu *g, xs_gpu_draw *d, ps_rec *p)
 						q[c] = dv >= 2 ? 1.0f : 0.0f;
 					q[3] = dv & 1 ? 1.0f : 0.0f;
 				}
-				memcpy(grp->lds + k * stride + a * 48, q, 48);
+				memcpy(grp->lds + k * stride + a * XS_INTERP_ATTR_BYTES, q, XS_INTERP_ATTR_BYTES);
 			}
 		}
 	}
@@ -401,7 +402,7 @@ static bool draw_launch(xs_gpu *g, xs_gpu_disp *disp)
 	}
 	while (d->ps_launch < d->ps_tail) {
 		ps_rec *p = &d->ps[d->ps_launch % d->ps_cap];
-		int r = xs_gfx_spi_launch(&d->spi, XS_GPU_STAGE_PS, p->nprims * d->s.num_interp * 48, &p->hw);
+		int r = xs_gfx_spi_launch(&d->spi, XS_GPU_STAGE_PS, p->nprims * d->s.num_interp * XS_INTERP_ATTR_BYTES, &p->hw);
 		if (r >= 0) {
 			if (d->blocked[XS_GPU_STAGE_PS] != r)
 				note_wait(g, d, XS_GPU_STAGE_PS, r);

@@ -36,12 +36,12 @@
  *    asked for.
  */
 #include "gpu/xs_gpu_gfx.h"
+#include "hw/xs_hw_gfx.h"
 
 #include <math.h>
 #include <string.h>
 
 #define MAX_POLY 12          /* 3 vertices + one per clip plane (7 planes) and spare */
-#define FP_RANGE_PX 32768.0  /* |screen coordinate| bound, the 16.8 format's */
 
 typedef struct cvtx {
 	double c[4];             /* clip space */
@@ -219,7 +219,7 @@ static double guard(float reg, float scale, float offset)
 	double g = isfinite(reg) && reg >= 1.0f ? reg : 1.0;
 	double sc = fabs((double)scale);
 	if (sc > 0) {
-		double lim = (FP_RANGE_PX - 1 - fabs((double)offset)) / sc;
+		double lim = (XS_SC_SCREEN_RANGE_PX - 1 - fabs((double)offset)) / sc;
 		if (lim < g)
 			g = lim > 1e-6 ? lim : 1e-6;
 	}
@@ -302,7 +302,7 @@ void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], 
 		double X = c->c[0] * winv * s->vp_scale[0] + s->vp_offset[0];
 		double Y = c->c[1] * winv * s->vp_scale[1] + s->vp_offset[1];
 		double Z = c->c[2] * winv * s->vp_scale[2] + s->vp_offset[2];
-		if (!isfinite(X) || !isfinite(Y) || !isfinite(Z) || fabs(X) > FP_RANGE_PX || fabs(Y) > FP_RANGE_PX) {
+		if (!isfinite(X) || !isfinite(Y) || !isfinite(Z) || fabs(X) > XS_SC_SCREEN_RANGE_PX || fabs(Y) > XS_SC_SCREEN_RANGE_PX) {
 			st->culled++;
 			return;
 		}

@@ -19,6 +19,7 @@
  *               wave of the stage has launched.
  */
 #include "gpu/xs_gpu_spi_gfx.h"
+#include "hw/xs_hw_gfx.h"
 #include "hw/xs_hw_isa.h"
 
 #include <stdio.h>
@@ -67,8 +68,8 @@ xs_status xs_gfx_spi_decode(const xs_gpu *g, const xs_gpu_queue_regs *q, bool vs
 		t->scratch = G_00B12C_SCRATCH_EN(SH(regs[k].rsrc2));
 		uint32_t r3 = SH(regs[k].rsrc3);
 		t->cu_en_sa = G_00B01C_CU_EN(r3) | G_00B004_CU_EN(SH(regs[k].rsrc4)) << 16;
-		t->wave_limit = G_00B01C_WAVE_LIMIT(r3) * 16;
-		t->lock_threshold = G_00B01C_LOCK_LOW_THRESHOLD(r3) * 4;
+		t->wave_limit = G_00B01C_WAVE_LIMIT(r3) * XS_WAVE_LIMIT_UNIT;
+		t->lock_threshold = G_00B01C_LOCK_LOW_THRESHOLD(r3) * XS_LOCK_THRESHOLD_UNIT;
 		for (uint32_t cu = 0; cu < di->num_cu; cu++)
 			if ((t->cu_en_sa >> g->cu[cu].cu_in_sa) & 1)
 				t->cu_en |= 1ull << cu;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "isa/xs_isa_priv.h"
+#include "hw/xs_hw_gfx.h"
 
 /* ---- exp ---------------------------------------------------------------------- */
 XS_EXEC(exp)
@@ -50,7 +51,7 @@ static inline bool interp_addr(const xs_wave *w, unsigned attr, unsigned chan, u
 	uint32_t mask = m0 >> 16, quad = l / 4;
 	uint32_t below = quad >= 31 ? mask : mask & ((2u << quad) - 1);
 	unsigned k = (unsigned)__builtin_popcount(below);
-	uint64_t a = (uint64_t)(m0 & 0xffff) + (uint64_t)(k ? k - 1 : 0) * w->interp_prim_stride + attr * 48u + chan * 4u;
+	uint64_t a = (uint64_t)(m0 & 0xffff) + (uint64_t)(k ? k - 1 : 0) * w->interp_prim_stride + attr * XS_INTERP_ATTR_BYTES + chan * 4u;
 	if (a + 36 > w->lds_size || !w->lds)
 		return false;
 	*off = (uint32_t)a;
