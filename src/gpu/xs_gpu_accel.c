@@ -74,7 +74,7 @@ XS_PRINTF(2, 3) static xs_status malformed(ctx *c, const char *fmt, ...)
  * Checked before host memory is allocated for what a descriptor's counts
  * say is there: a 56-byte descriptor can declare 16 M instances, and the
  * host must not allocate for them before the GPU memory that holds them
- * is known to exist (found with tests/fuzz's accel target). */
+ * is known to exist (found while writing tests/fuzz's accel target). */
 static bool mapped(const ctx *c, uint64_t va, uint64_t n, uint64_t *bad)
 {
 	if (n && va + n < va) {
@@ -376,8 +376,12 @@ static xs_status op_build(ctx *c, const uint8_t *d, uint32_t bytes, xs_bvh_stats
 
 static xs_status op_copy(ctx *c, const uint8_t *d, uint32_t bytes)
 {
-	if (bytes != XS_AS_COPY_BYTES || rd32(d, 0) > XS_AS_COPY_COMPACT)
-		return malformed(c, "a copy descriptor of %u bytes, mode %u", bytes, rd32(d, 0));
+	/* the mode is read only from a descriptor that has one (a 1-byte
+	 * descriptor was read past its end: found by tests/fuzz, regress/accel) */
+	if (bytes != XS_AS_COPY_BYTES)
+		return malformed(c, "a copy descriptor of %u bytes (%u)", bytes, XS_AS_COPY_BYTES);
+	if (rd32(d, 0) > XS_AS_COPY_COMPACT)
+		return malformed(c, "a copy descriptor of mode %u (CLONE 0 or COMPACT 1)", rd32(d, 0));
 	uint64_t dst = rd64(d, 8), src = rd64(d, 16);
 	uint8_t hdr[XS_BVH_HEADER_BYTES];
 	xs_status st = read_header(c, src, hdr, "the copy's source");

@@ -217,13 +217,21 @@ static void build_as(void **state)
 	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
 	assert_non_null(strstr(e.msg, "build descriptor"));
 	assert_int_equal(xs_gpu_cp_fault(f->gpu).kind, XS_FAULT_ILLEGAL);
+	/* a COPY descriptor of 1 byte: refused by its size before any field is
+	 * read (its mode was read past the end: a fuzz finding,
+	 * tests/fuzz/regress/accel/copy-descriptor-of-1-byte) */
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_COPY, desc, 1);
+	submit(f, 2);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "a copy descriptor of 1 bytes (24)"));
 }
 
 /* A 56-byte top-level descriptor may declare up to 2^24 instances; the CP
  * checks that the GPU memory holding them exists before it allocates host
  * memory for them (1.6 GB here): the build removes the device with a page
  * fault at the first byte past the 64 KiB allocation, the instance array's
- * first missing byte. (A fuzz finding: tests/fuzz/regress/accel.) */
+ * first missing byte. (Found while writing the accel fuzz target; its
+ * input is tests/fuzz/regress/accel/tlas-16M-instances-in-8K.) */
 static void build_as_counts_need_memory(void **state)
 {
 	fx *f = *state;
