@@ -128,18 +128,28 @@ static xs_status store(ctx *c, uint64_t va, const void *src, size_t n, const cha
  * appended to t[*n]. Triangles with a coordinate that is not finite are
  * inactive (D3D12: NaN x marks an inactive triangle; xs12 treats every
  * non-finite coordinate so) and take no leaf; PrimitiveIndex counts them. */
+/* A geometry desc's format, counts and stride. */
+static xs_status check_geometry(ctx *c, const uint8_t *gd, uint32_t gi)
+{
+	uint32_t ifmt = rd32(gd, 4), icount = rd32(gd, 8), vcount = rd32(gd, 12);
+	uint64_t stride = rd64(gd, 32);
+	if (ifmt > XS_AS_INDEX_U32 || stride < 12 || stride > 0xFFFFFFFFull || (ifmt && icount % 3) ||
+	    (!ifmt && vcount % 3))
+		return malformed(c, "geometry %u: index format %u, %u indices, %u vertices, stride %llu", gi, ifmt, icount,
+				 vcount, (unsigned long long)stride);
+	return XS_OK;
+}
+
 static xs_status gather_geometry(ctx *c, const uint8_t *gd, uint32_t gi, xs_bvh_triangle *t, uint32_t *n)
 {
 	uint32_t flags = rd32(gd, 0), ifmt = rd32(gd, 4), icount = rd32(gd, 8), vcount = rd32(gd, 12);
 	uint64_t iva = rd64(gd, 16), vva = rd64(gd, 24), stride = rd64(gd, 32), tva = rd64(gd, 40);
 	uint32_t ntri = ifmt == XS_AS_INDEX_NONE ? vcount / 3 : icount / 3;
-	if (ifmt > XS_AS_INDEX_U32 || stride < 12 || stride > 0xFFFFFFFFull || (ifmt && icount % 3) ||
-	    (!ifmt && vcount % 3))
-		return malformed(c, "geometry %u: index format %u, %u indices, %u vertices, stride %llu", gi, ifmt, icount,
-				 vcount, (unsigned long long)stride);
+	xs_status st = check_geometry(c, gd, gi);
+	if (st)
+		return st;
 	if (!ntri)
 		return XS_OK;
-	xs_status st;
 	float m[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
 	if (tva) {
 		float *tm = fetch(c, tva, 48, "a geometry's Transform3x4 read", &st);
@@ -212,6 +222,12 @@ static xs_status build_bottom(ctx *c, const uint8_t *d, uint32_t count, uint64_t
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *gd = d + XS_AS_BUILD_BYTES + (size_t)i * XS_AS_GEOM_BYTES;
+		/* every desc well formed before its counts size anything (a
+		 * geometry of index format 65536 made the CP allocate 490 MB
+		 * before gathering refused it: found by tests/fuzz, regress/accel) */
+		xs_status st = check_geometry(c, gd, i);
+		if (st)
+			return st;
 		total += rd32(gd, 4) == XS_AS_INDEX_NONE ? rd32(gd, 12) / 3 : rd32(gd, 8) / 3;
 	}
 	if (total > MAX_PRIMS)
@@ -220,10 +236,7 @@ static xs_status build_bottom(ctx *c, const uint8_t *d, uint32_t count, uint64_t
 	 * must be GPU memory before room for their triangles is allocated */
 	for (uint32_t i = 0; i < count; i++) {
 		const uint8_t *gd = d + XS_AS_BUILD_BYTES + (size_t)i * XS_AS_GEOM_BYTES;
-		unsigned ifmt = rd32(gd, 4);
-		bool indexed = ifmt != XS_AS_INDEX_NONE;
-		if (ifmt > XS_AS_INDEX_U32)
-			continue; /* gather_geometry names it */
+		bool indexed = rd32(gd, 4) != XS_AS_INDEX_NONE;
 		uint64_t va = rd64(gd, indexed ? 16 : 24), bad = va;
 		uint64_t need = indexed ? 2ull * rd32(gd, 8) : 12ull * rd32(gd, 12);
 		if (need && !mapped(c, va, need, &bad))

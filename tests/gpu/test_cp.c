@@ -253,6 +253,23 @@ static void build_as_counts_need_memory(void **state)
 	xs_fault cpf = xs_gpu_cp_fault(f->gpu);
 	assert_int_equal(cpf.kind, XS_FAULT_VM);
 	assert_true(cpf.addr == f->mem + 65536);
+	/* a bottom-level desc of index format 65536 claiming 11 M triangles is
+	 * refused for its format before its counts size anything (the CP
+	 * allocated 490 MB first: a fuzz finding,
+	 * tests/fuzz/regress/accel/blas-index-format-65536-11M-triangles) */
+	uint8_t b[XS_AS_BUILD_BYTES + XS_AS_GEOM_BYTES] = { 0 };
+	uint32_t one = 1, ifmt = 65536, icount = 33601024;
+	memcpy(b + 8, &one, 4);
+	memcpy(b + 16, &dst, 8);
+	memcpy(b + 24, &cap, 8);
+	memcpy(b + XS_AS_BUILD_BYTES + 4, &ifmt, 4);
+	memcpy(b + XS_AS_BUILD_BYTES + 8, &icount, 4);
+	assert_true(xs_vm_write(f->vm, desc, b, sizeof(b), NULL));
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(b));
+	submit(f, 2);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "geometry 0: index format 65536"));
+	assert_int_equal(xs_gpu_cp_fault(f->gpu).kind, XS_FAULT_ILLEGAL);
 }
 
 int main(void)
