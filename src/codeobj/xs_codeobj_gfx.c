@@ -122,6 +122,15 @@ static xs_status read_sections(gelf *g, xs_err *e)
 			                  i, (unsigned long long)s->off, (unsigned long long)s->size, g->size);
 	}
 	const gsec *ss = &g->sec[shstr];
+	/* the bounds check above spares SHT_NOBITS sections (they have no
+	 * bytes), so the name table's own type is checked: a NOBITS .shstrtab
+	 * with an offset past the file was read by memchr (found by tests/fuzz,
+	 * regress/codeobj) */
+	if (ss->type == SHT_NOBITS_ || !xs_codeobj_in_bounds(ss->off, ss->size, g->size))
+		return xs_err_set(e, XS_E_INVALID_ARG,
+		                  "section %zu (e_shstrndx, the section name table): type %u, sh_offset 0x%llx + sh_size "
+		                  "0x%llx is not a string table in the file (%zu bytes)",
+		                  shstr, ss->type, (unsigned long long)ss->off, (unsigned long long)ss->size, g->size);
 	for (size_t i = 0; i < g->shnum; i++) {
 		uint32_t no = xs_codeobj_rd32(p + shoff + i * 64);
 		const char *nm = NULL;
@@ -146,6 +155,12 @@ static xs_status read_sections(gelf *g, xs_err *e)
 	}
 	if (!g->text || !g->sec[g->text].size)
 		return xs_err_set(e, XS_E_INVALID_ARG, "no .text section (or an empty one): no shader code");
+	/* found by name, read as bytes: not SHT_NOBITS, whose offset and size
+	 * the bounds check spared */
+	if (g->sec[g->text].type == SHT_NOBITS_ || (g->config && g->sec[g->config].type == SHT_NOBITS_))
+		return xs_err_set(e, XS_E_INVALID_ARG, "section %zu (%s) is SHT_NOBITS: it has no bytes in the file",
+		                  g->sec[g->text].type == SHT_NOBITS_ ? g->text : g->config,
+		                  g->sec[g->text].type == SHT_NOBITS_ ? ".text" : ".AMDGPU.config");
 	if (!g->symtab)
 		return xs_err_set(e, XS_E_INVALID_ARG, "no .symtab section: the entry symbol cannot be found");
 	const gsec *sy = &g->sec[g->symtab];

@@ -195,6 +195,29 @@ static void test_msgpack_huge_count(void **state)
 	free(b.p);
 }
 
+/* Section headers the bounds check spares (SHT_NOBITS: no bytes in the
+ * file) cannot stand for the tables the loader reads: a NOBITS section name
+ * table with an offset past the file was read by memchr (a fuzz finding,
+ * tests/fuzz/regress/codeobj/gfx-shstrtab-nobits-outside-file), and a
+ * NOBITS .text would be copied from wherever its offset points. */
+static void test_nobits_tables(void **state)
+{
+	(void)state;
+	blob b = load(g_pal);
+	unsigned shstr = rd16(b.p + 62);
+	uint8_t *h = b.p + rd64(b.p + 40) + shstr * 64;
+	uint32_t nobits = 8;
+	uint64_t far = 0x7000000000000000ull;
+	memcpy(h + 4, &nobits, 4);
+	memcpy(h + 24, &far, 8);
+	expect_error(&b, "the section name table");
+	free(b.p);
+	b = load(g_pal);
+	memcpy(shdr(&b, ".text") + 4, &nobits, 4);
+	expect_error(&b, "(.text) is SHT_NOBITS");
+	free(b.p);
+}
+
 static void test_reloc_out_of_range(void **state)
 {
 	(void)state;
@@ -257,6 +280,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_osabi),           cmocka_unit_test(test_hsa),
 		cmocka_unit_test(test_other_gpu),       cmocka_unit_test(test_bad_msgpack),
 		cmocka_unit_test(test_msgpack_huge_count),
+		cmocka_unit_test(test_nobits_tables),
 		cmocka_unit_test(test_reloc_out_of_range), cmocka_unit_test(test_section_past_end),
 		cmocka_unit_test(test_missing_config),
 	};
