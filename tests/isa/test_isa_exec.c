@@ -206,9 +206,10 @@ static void test_mubuf_scratch(void **state)
 	uint64_t base = vm_alloc(&r, 64 * 1024);
 	uint32_t *s = r.w.s;
 	s[0] = (uint32_t)base;
-	s[1] = (uint32_t)(base >> 32) | 1u << 31;
+	s[1] = S_008F04_BASE_ADDRESS_HI(base >> 32) | S_008F04_SWIZZLE_ENABLE(1);
 	s[2] = 0xffffffffu;
-	s[3] = 2u << 21 | 1u << 23 | 3u << 28;
+	s[3] = S_008F0C_INDEX_STRIDE(V_008F0C_INDEX_STRIDE_32) | S_008F0C_ADD_TID_ENABLE(1) |
+	       S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_RAW);
 	s[4] = 0x100;
 	for (unsigned l = 0; l < 32; l++) {
 		r.v[1][l] = 0x1000 + l;
@@ -232,10 +233,12 @@ static void test_mubuf_oob(void **state)
 	for (uint32_t i = 0; i < 64; i++)
 		assert_true(xs_vm_write(r.vm, buf + 4 * i, &(uint32_t){ 0xa000 + i }, 4, NULL));
 	uint32_t *s = r.w.s;
-	/* raw: NUM_RECORDS = 16 bytes, OOB_SELECT 3 */
-	s[0] = (uint32_t)buf; s[1] = (uint32_t)(buf >> 32); s[2] = 16; s[3] = 3u << 28;
-	/* structured: STRIDE 8, NUM_RECORDS = 3, OOB_SELECT 1 */
-	s[4] = (uint32_t)buf; s[5] = (uint32_t)(buf >> 32) | 8u << 16; s[6] = 3; s[7] = 1u << 28;
+	/* raw: NUM_RECORDS = 16 bytes */
+	s[0] = (uint32_t)buf; s[1] = S_008F04_BASE_ADDRESS_HI(buf >> 32); s[2] = 16;
+	s[3] = S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_RAW);
+	/* structured: STRIDE 8, NUM_RECORDS = 3 */
+	s[4] = (uint32_t)buf; s[5] = S_008F04_BASE_ADDRESS_HI(buf >> 32) | S_008F04_STRIDE(8); s[6] = 3;
+	s[7] = S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_STRUCTURED);
 	for (unsigned l = 0; l < 32; l++) {
 		r.v[0][l] = l * 4;
 		r.v[2][l] = 0xbeef0000 + l;
@@ -751,7 +754,8 @@ static void test_buffer_oob(void **state)
 	for (uint32_t i = 0; i < 8; i++)
 		assert_true(xs_vm_write(r.vm, buf + 4 * i, &(uint32_t){ 0xa000 + i }, 4, NULL));
 	uint32_t *s = r.w.s;
-	s[0] = (uint32_t)buf; s[1] = (uint32_t)(buf >> 32); s[2] = 16; s[3] = 3u << 28;
+	s[0] = (uint32_t)buf; s[1] = S_008F04_BASE_ADDRESS_HI(buf >> 32); s[2] = 16;
+	s[3] = S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_RAW);
 	for (unsigned l = 0; l < 32; l++) {
 		r.v[0][l] = l * 4;
 		r.v[3][l] = 0x1000;
@@ -946,9 +950,11 @@ static void test_divseq(void **state)
 static void bvh_tsharp(uint32_t *s, uint64_t base, unsigned grow, bool sort, bool ij)
 {
 	s[0] = (uint32_t)(base >> 8);
-	s[1] = (uint32_t)((base >> 40) & 0xff) | (grow & 0xff) << 23 | (uint32_t)sort << 31;
+	s[1] = S_BVH_RSRC_WORD1_BASE_ADDRESS_HI(base >> 40) | S_BVH_RSRC_WORD1_BOX_GROW_VALUE(grow) |
+	       S_BVH_RSRC_WORD1_BOX_SORT_EN(sort);
 	s[2] = 0xffffffffu;
-	s[3] = 0x3ffu | (uint32_t)ij << 24 | 8u << 28;
+	s[3] = S_BVH_RSRC_WORD3_SIZE_HI(0x3ff) | S_BVH_RSRC_WORD3_TRIANGLE_RETURN_MODE(ij) |
+	       S_BVH_RSRC_WORD3_TYPE(V_BVH_RSRC_WORD3_SQ_RSRC_BVH);
 }
 
 static void test_bvh(void **state)
@@ -1033,7 +1039,7 @@ static void gfx_lds(rig *r)
 	};
 	memcpy(r->lds + 16, attr, sizeof(attr));
 	r->w.interp_prim_stride = 96;
-	r->w.s[20] = 1u << 16 | 16;
+	r->w.s[20] = S_PRIM_MASK_NEW_PRIM_MASK(1) | S_PRIM_MASK_LDS_PARAM_OFFSET(16);
 	for (unsigned l = 0; l < 32; l++) {
 		float i = 0.25f, j = 0.5f;
 		memcpy(&r->v[1][l], &i, 4);
@@ -1108,7 +1114,7 @@ static void test_gfx_exp_wait(void **state)
 	/* parameter data beyond the wave's LDS faults (not a host read) */
 	rig_init(&r, "gfx", 32, 32, 0);
 	gfx_lds(&r);
-	r.w.s[20] = 1u << 16 | (uint32_t)(sizeof(r.lds) - 8);
+	r.w.s[20] = S_PRIM_MASK_NEW_PRIM_MASK(1) | S_PRIM_MASK_LDS_PARAM_OFFSET(sizeof(r.lds) - 8);
 	run(&r);
 	EXPECT(&r, "LDSFAULT");
 	rig_fini(&r);
@@ -1124,7 +1130,7 @@ static void test_gfx_two_prims(void **state)
 	gfx_lds(&r);
 	float second[2][3][4] = { { { 100, 0, 0, 0 }, { 0 }, { 0 } }, { { 0 }, { 0 }, { 0 } } };
 	memcpy(r.lds + 16 + 96, second, sizeof(second));
-	r.w.s[20] = 0x5u << 16 | 16;     /* quads 0 and 2 start primitives */
+	r.w.s[20] = S_PRIM_MASK_NEW_PRIM_MASK(0x5) | S_PRIM_MASK_LDS_PARAM_OFFSET(16);   /* quads 0 and 2 */
 	exp_log lg = { 0 };
 	r.ctx.export_fn = exp_sink;
 	r.ctx.export_user = &lg;
