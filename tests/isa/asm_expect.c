@@ -17,6 +17,7 @@
 #include "mem/xs_vm.h"
 
 #define LINE_MAX_CHARS 1024
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 #define VALUES_MAX 16
 
 typedef struct parser {
@@ -39,7 +40,7 @@ static void perr(parser *ps, const char *fmt, ...)
 
 static void skip_ws(parser *ps)
 {
-	while (*ps->p == ' ' || *ps->p == '\t')
+	while (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\r')
 		ps->p++;
 }
 
@@ -190,7 +191,7 @@ static const struct { const char *op; int prec; } binops[] = {
 static int peek_binop(parser *ps, const char **op)
 {
 	skip_ws(ps);
-	for (unsigned i = 0; i < sizeof(binops) / sizeof(binops[0]); i++) {
+	for (size_t i = 0; i < COUNT_OF(binops); i++) {
 		size_t n = strlen(binops[i].op);
 		if (strncmp(ps->p, binops[i].op, n) == 0) {
 			/* "a -1" in a list of values is two values; "a - 1" is one */
@@ -267,8 +268,11 @@ typedef struct target {
 	char text[48];           /* for messages */
 } target;
 
-static const char *status_names[] = { "ready", "barrier", "ended", "fault", "exp_wait" };
-static const char *fault_names[] = { "none", "vm", "illegal", "unimplemented", "lds", "watchdog", "hang" };
+/* By the order of xs_wave_status and xs_fault_kind (xs_isa.h). */
+static const char *const status_names[] = { "ready", "barrier", "ended", "fault", "exp_wait" };
+static const char *const fault_names[] = { "none", "vm", "illegal", "unimplemented", "lds", "watchdog", "hang" };
+_Static_assert(COUNT_OF(status_names) == XS_WAVE_EXP_WAIT + 1, "a status without a name");
+_Static_assert(COUNT_OF(fault_names) == XS_FAULT_HANG + 1, "a fault kind without a name");
 
 static bool reg_index(parser *ps, unsigned *v)
 {
@@ -306,7 +310,7 @@ static bool parse_target(parser *ps, target *t)
 		{ "fault.what", T_FAULTWHAT, 0, 0, false },
 	};
 	bool found = false;
-	for (unsigned i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+	for (size_t i = 0; i < COUNT_OF(named); i++)
 		if (strcmp(name, named[i].name) == 0) {
 			t->kind = named[i].kind;
 			t->reg = named[i].reg;
@@ -406,8 +410,8 @@ static bool actual(parser *ps, const target *t, unsigned k, uint64_t *out)
 		*out = w->s[t->reg + k];
 		return true;
 	case T_VREG:
-		if (t->reg + k >= w->nvgpr) {
-			perr(ps, "v%u: the wave has %u VGPRs", t->reg + k, w->nvgpr);
+		if (t->reg + k + t->wide >= w->nvgpr) {
+			perr(ps, "v%u: the wave has %u VGPRs", t->reg + k + t->wide, w->nvgpr);
 			return false;
 		}
 		*out = w->v[t->reg + k][ps->lane];
@@ -439,7 +443,7 @@ static bool actual(parser *ps, const target *t, unsigned k, uint64_t *out)
 				return false;
 			}
 		} else {
-			if (!w->lds || a + 4 > w->lds_size) {
+			if (!w->lds || a > w->lds_size || w->lds_size - a < 4) {
 				perr(ps, "lds[0x%" PRIx64 "] is outside the wave's %u bytes", a, w->lds_size);
 				return false;
 			}
@@ -472,11 +476,11 @@ static bool parse_value(parser *ps, const target *t, want *wv)
 	char name[32];
 	if (ident(ps, name, sizeof(name))) {
 		if (t->kind == T_STATUS || t->kind == T_FAULT) {
-			const char **names = t->kind == T_STATUS ? status_names : fault_names;
-			unsigned n = t->kind == T_STATUS ? 5 : 7;
-			for (unsigned i = 0; i < n; i++)
+			const char *const *names = t->kind == T_STATUS ? status_names : fault_names;
+			size_t n = t->kind == T_STATUS ? COUNT_OF(status_names) : COUNT_OF(fault_names);
+			for (size_t i = 0; i < n; i++)
 				if (strcmp(names[i], name) == 0) {
-					wv->v = i;
+					wv->v = (uint64_t)i;
 					return true;
 				}
 			perr(ps, "unknown %s '%s'", t->kind == T_STATUS ? "status" : "fault kind", name);
@@ -521,9 +525,9 @@ static void logf_(asm_result *res, const char *fmt, ...)
 
 static void value_text(char *buf, size_t cap, const target *t, uint64_t v)
 {
-	if (t->kind == T_STATUS && v < 5)
+	if (t->kind == T_STATUS && v < COUNT_OF(status_names))
 		snprintf(buf, cap, "%s", status_names[v]);
-	else if (t->kind == T_FAULT && v < 7)
+	else if (t->kind == T_FAULT && v < COUNT_OF(fault_names))
 		snprintf(buf, cap, "%s", fault_names[v]);
 	else
 		snprintf(buf, cap, "0x%" PRIx64, v);
@@ -587,6 +591,11 @@ static bool check_line(const char *file, unsigned line, const char *text, const 
 		t.wide = true;   /* s[A:A+1] = one 64-bit value */
 	if ((t.kind == T_SREG || t.kind == T_VREG) && n != (t.wide ? 1 : t.nreg)) {
 		perr(&ps, "%s takes %u values, not %u", t.text, t.wide ? 1 : t.nreg, n);
+		goto bad;
+	}
+	bool listed = t.kind == T_SREG || t.kind == T_VREG || t.kind == T_MEM || t.kind == T_MEM8 || t.kind == T_LDS;
+	if (!listed && n != 1) {
+		perr(&ps, "%s takes one value, not %u", t.text, n);
 		goto bad;
 	}
 	bool per_lane = t.kind == T_VREG || t.lanes_given || ps.used_lane;

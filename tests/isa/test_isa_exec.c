@@ -147,11 +147,13 @@ static void expect_syms(rig *r, const char *tag, const asm_sym *syms, unsigned n
 		checked[nchecked++] = r->name;
 }
 
-/* EXPECT(&r, tag, { "name", value }, ...): the names are optional. */
-#define EXPECT(r, tag, ...)                                                                        \
+/* EXPECT(&r, tag); EXPECT_WITH(&r, tag, { "name", value }, ...) names
+ * values the CHECK lines use (addresses the test allocated). */
+#define EXPECT(r, tag) expect_syms((r), (tag), NULL, 0)
+#define EXPECT_WITH(r, tag, ...)                                                                   \
 	do {                                                                                       \
-		const asm_sym syms_[] = { { "", 0 }, __VA_ARGS__ };                                \
-		expect_syms((r), (tag), syms_ + 1, XS_ARRAY_SIZE(syms_) - 1);                      \
+		const asm_sym syms_[] = { __VA_ARGS__ };                                           \
+		expect_syms((r), (tag), syms_, XS_ARRAY_SIZE(syms_));                              \
 	} while (0)
 
 static uint32_t rd32(rig *r, uint64_t va)
@@ -220,7 +222,7 @@ static void test_mubuf_scratch(void **state)
 		r.v[11][l] = 0x80 + l;
 	}
 	run(&r);
-	EXPECT(&r, NULL, { "base", base });
+	EXPECT_WITH(&r, NULL, { "base", base });
 	rig_fini(&r);
 }
 
@@ -246,7 +248,7 @@ static void test_mubuf_oob(void **state)
 		r.v[7][l] = 0;          /* offset for the idxen+offen load */
 	}
 	run(&r);
-	EXPECT(&r, NULL, { "buf", buf });
+	EXPECT_WITH(&r, NULL, { "buf", buf });
 	rig_fini(&r);
 }
 
@@ -395,7 +397,7 @@ static void test_hwreg_scratch(void **state)
 		r.v[2][l] = 1000 + l;
 	}
 	run(&r);
-	EXPECT(&r, NULL, { "scr", scr }, { "sh_mem_bases", XS_SH_MEM_BASES },
+	EXPECT_WITH(&r, NULL, { "scr", scr }, { "sh_mem_bases", XS_SH_MEM_BASES },
 	       { "private_base", XS_APERTURE_PRIVATE_BASE }, { "shared_base", XS_APERTURE_SHARED_BASE });
 	rig_fini(&r);
 }
@@ -442,7 +444,7 @@ static void test_misc(void **state)
 		memcpy(&r.v[17][l], (uint8_t *)&five + 4, 4);
 	}
 	run(&r);
-	EXPECT(&r, NULL, { "word", word });
+	EXPECT_WITH(&r, NULL, { "word", word });
 	rig_fini(&r);
 }
 
@@ -639,7 +641,7 @@ static void test_exec_zero(void **state)
 		r.v[11][l] = (uint32_t)(word >> 32);
 	}
 	run(&r);
-	EXPECT(&r, NULL, { "word", word });
+	EXPECT_WITH(&r, NULL, { "word", word });
 	rig_fini(&r);
 }
 
@@ -741,7 +743,7 @@ static void test_atomics_rtn(void **state)
 		memcpy(r.lds + 768 + l * 4, &(uint32_t){ 0 }, 4);
 	}
 	run(&r);
-	EXPECT(&r, NULL, { "base", base });
+	EXPECT_WITH(&r, NULL, { "base", base });
 	rig_fini(&r);
 }
 
@@ -761,7 +763,7 @@ static void test_buffer_oob(void **state)
 		r.v[3][l] = 0x1000;
 	}
 	run(&r);
-	EXPECT(&r, NULL, { "buf", buf });
+	EXPECT_WITH(&r, NULL, { "buf", buf });
 	rig_fini(&r);
 }
 
@@ -1281,7 +1283,7 @@ static void test_expect_grammar(void **state)
 		"// CHECK: v3 lanes 5..2 = 1", "// CHECK: v[1:2] = 1 2 3", "// CHECK: s10 = nosuchname",
 		"// CHECK: s10 = (1", "// CHECK: s10 = 1 / 0", "// CHECK: status = sleeping", "// CHECK: v9 = 0",
 		"// CHECK: mem[0x10] = 0", "// CHECK: fault.what = \"x\"", "// CHECK: lds[0x100000] = 0",
-		"// CHECK: v1 & 1.5 = 0",
+		"// CHECK: v1 & 1.5 = 0", "// CHECK: v[7:8] = 0", "// CHECK: scc = 1 1", "// CHECK: lds[0xfffffffffffffffe] = 0",
 	};
 	for (unsigned i = 0; i < XS_ARRAY_SIZE(bad); i++) {
 		asm_result res;
