@@ -27,6 +27,7 @@
 	v_mov_b32 v6, 7
 	// CHECK: v6 = lane >= 8 && lane < 16 ? 7 : 0
 	v_cmp_gt_u32 vcc_lo, 12, v0          // lanes 8..11 true: 0x00000f00
+	// from the partial-EXEC compare
 	// CHECK: vcc_lo = 0x00000f00
 	s_mov_b32 s13, vcc_lo
 	// CHECK: s13 = 0x00000f00

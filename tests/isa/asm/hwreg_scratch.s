@@ -9,11 +9,14 @@
 	s_getreg_b32 s3, hwreg(HW_REG_SH_MEM_BASES)
 	// CHECK: s3 = sh_mem_bases
 	s_getreg_b32 s4, hwreg(HW_REG_MODE)
+	// FloatMode 0xf0 | IEEE (bit 9)
 	// CHECK: s4 = 0x2f0
 	s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 3
 	s_getreg_b32 s5, hwreg(HW_REG_MODE)
+	// round bits set by s_setreg_imm32
 	// CHECK: s5 = 0x2f3
 	scratch_store_dword v1, v2, off
+	// private byte p of lane l at scratch + p / 4 * 32 * 4 + l * 4 + p % 4 (p = 8)
 	// CHECK: mem[scr + 2 * 128 + lane * 4] = 1000 + lane
 	scratch_load_dword v3, v1, off
 	// CHECK: v3 = 1000 + lane
@@ -38,6 +41,7 @@
 	// CHECK: s11 = shared_base >> 32
 	v_mov_b32 v12, s11
 	flat_load_dword v13, v[11:12]                           // LDS through flat
+	// LDS through the shared aperture
 	// CHECK: v13 = 1000 + lane
 	s_endpgm
 	// CHECK: status = ended

@@ -16,10 +16,13 @@
 	ds_write_b32 v9, v0                                  // outside: dropped
 	v_mov_b32 v12, 0x400
 	ds_add_rtn_u32 v11, v12, v0                          // all lanes add to one word
+	// ds_add_rtn returns the word before each lane's add, in lane order
 	// CHECK: v11 = lane * (lane - 1) / 2
 	ds_read_b32 v13, v12
+	// 0 + 1 + ... + 31
 	// CHECK: v13 = 496
 	ds_read_u16 v14, v1 offset:130                       // high half of v2's word
+	// the high half of 100 + lane
 	// CHECK: v14 = 0
 	ds_bpermute_b32 v15, v1, v0 offset:4                 // lane l reads lane l+1
 	// CHECK: v15 = (lane + 1) & 31

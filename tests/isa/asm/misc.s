@@ -3,8 +3,10 @@
 // v[6:7] = address of a dword holding 10; v8 = 1; v10 = 100; v11 = 42;
 // v3 = 1.0 except lane 0 = NaN; v[14:15] = (double)lane; v[16:17] = 5.0
 	global_atomic_add v5, v[6:7], v8, off glc
+	// atomics run lane by lane: add returns 10, 11, ...; the word ends at 42,
 	// CHECK: v5 = 10 + lane
 	global_atomic_cmpswap v9, v[6:7], v[10:11], off glc
+	// then only lane 0's cmpswap (compare 42) succeeds
 	// CHECK: v9 = lane == 0 ? 42 : 100
 	// CHECK: mem[word] = 100
 	v_cvt_f16_f32 v1, 0x3f801000        // 1 + 2^-11: tie -> even (1.0)
@@ -27,6 +29,7 @@
 	v_mov_b32 v19, 0x40003c00           // {1.0, 2.0}
 	v_mov_b32 v20, 0x34003800           // {0.5, 0.25}
 	v_pk_add_f16 v18, v19, v20
+	// {1.5, 2.25}
 	// CHECK: v18 = 0x40803e00
 	v_div_fixup_f32 v21, v22, 0, 1.0    // 1 / 0 -> +inf
 	// CHECK: v21 = 0x7f800000

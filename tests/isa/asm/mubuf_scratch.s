@@ -1,6 +1,7 @@
 // Swizzled scratch through a MUBUF V# in s[0:3] (ADD_TID_ENABLE, set by the
 // test); s4 = per-wave scratch offset; v3 = per-lane byte offset.
 	buffer_store_dword v1, off, s[0:3], s4 offset:8
+	// swizzled: byte offset o of lane l at base + soffset + o / 4 * 4 * 32 + l * 4 + o % 4
 	// CHECK: mem[base + 0x100 + lane * 4 + 8 * 32] = 0x1000 + lane
 	buffer_store_dword v2, v3, s[0:3], s4 offen offset:4
 	// CHECK: mem[base + 0x100 + lane * 4 + 20 * 32] = 0x2000 + lane
