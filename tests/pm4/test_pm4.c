@@ -202,9 +202,13 @@ static void test_round_trip_every_packet(void **state)
 	builder(&b);
 	uint32_t v3[3] = { 64, 1, 1 };
 	xs_pm4_set_sh_reg(&b, R_00B81C_COMPUTE_NUM_THREAD_X, v3, 3);                     /* 0 */
-	xs_pm4_dispatch_direct(&b, 4, 2, 1, 0x8041);                                     /* 1 */
-	xs_pm4_dispatch_indirect_gfx(&b, 0x200000, 0x10, 0x41);                         /* 2, 3 */
-	xs_pm4_dispatch_indirect_mec(&b, 0x0000123400000100ull, 0x8041);                /* 4 */
+	/* DISPATCH_INITIATOR: COMPUTE_SHADER_EN | ORDER_MODE (0x41), wave32 CS_W32_EN (0x8000) */
+	const uint32_t init = S_00B800_COMPUTE_SHADER_EN(1) | S_00B800_ORDER_MODE(1);
+	const uint32_t init32 = init | S_00B800_CS_W32_EN(1);
+	assert_int_equal(init32, 0x8041u);
+	xs_pm4_dispatch_direct(&b, 4, 2, 1, init32);                                     /* 1 */
+	xs_pm4_dispatch_indirect_gfx(&b, 0x200000, 0x10, init);                         /* 2, 3 */
+	xs_pm4_dispatch_indirect_mec(&b, 0x0000123400000100ull, init32);                /* 4 */
 	xs_pm4_event_write(&b, V_028A90_CS_PARTIAL_FLUSH);                               /* 5 */
 	xs_pm4_event_write(&b, V_028A90_VS_PARTIAL_FLUSH);                               /* 6 */
 	xs_pm4_event_write(&b, V_028A90_PS_PARTIAL_FLUSH);                               /* 7 */
@@ -256,7 +260,7 @@ static void test_round_trip_every_packet(void **state)
 	assert_int_equal(p[1].body[0], 4);
 	assert_int_equal(p[1].body[1], 2);
 	assert_int_equal(p[1].body[2], 1);
-	assert_int_equal(p[1].body[3], 0x8041);
+	assert_int_equal(p[1].body[3], init32);
 	assert_int_equal(p[1].header, 0xC0031502u);
 
 	assert_int_equal(p[2].opcode, PKT3_SET_BASE);
@@ -268,12 +272,12 @@ static void test_round_trip_every_packet(void **state)
 	assert_int_equal(p[3].opcode, PKT3_DISPATCH_INDIRECT);
 	assert_int_equal(p[3].body_len, 2);
 	assert_int_equal(p[3].body[0], 0x10);
-	assert_int_equal(p[3].body[1], 0x41);
+	assert_int_equal(p[3].body[1], init);
 	assert_int_equal(p[4].opcode, PKT3_DISPATCH_INDIRECT);
 	assert_int_equal(p[4].body_len, 3);
 	assert_int_equal(p[4].body[0], 0x100);
 	assert_int_equal(p[4].body[1], 0x1234);
-	assert_int_equal(p[4].body[2], 0x8041);
+	assert_int_equal(p[4].body[2], init32);
 
 	assert_int_equal(p[5].opcode, PKT3_EVENT_WRITE);
 	assert_int_equal(p[5].body_len, 1);
