@@ -872,7 +872,9 @@ static void STDMETHODCALLTYPE list_ExecuteIndirect(ID3D12GraphicsCommandList6 *T
 		d3d12_list_error(l, XS_MSG_INDIRECT_SIGNATURE, "ExecuteIndirect: a NULL or foreign signature or buffer");
 		return;
 	}
-	if (args_off + (uint64_t)max * s->stride > a->desc.Width || (c && (count_off % 4 || count_off + 4 > c->desc.Width))) {
+	/* offsets compared without sums that wrap past 2^64 */
+	if (args_off > a->desc.Width || (uint64_t)max * s->stride > a->desc.Width - args_off ||
+	    (c && (count_off % 4 || count_off > c->desc.Width || c->desc.Width - count_off < 4))) {
 		d3d12_list_error(l, XS_MSG_INDIRECT_BUFFER,
 				 "ExecuteIndirect: %u commands of %u bytes from +%llu do not fit the %llu-byte argument "
 				 "buffer (or the count is outside its buffer)", max, s->stride, (unsigned long long)args_off,
