@@ -351,6 +351,31 @@ static void scratch_space_rejects(void **state)
 	assert_int_equal(xs_mem_free(f->dev, ring), XS_OK);
 }
 
+/* Kernel descriptors the loader takes but a dispatch cannot run, made by
+ * editing a loaded module's kernel (a hostile code object would carry the
+ * same fields): more scratch per wave than COMPUTE_TMPRING_SIZE.WAVESIZE
+ * holds (S1.11), and more user SGPRs enabled than RSRC2.USER_SGPR gives. */
+static void hostile_descriptors(void **state)
+{
+	fixture *f = *state;
+	xs_kernel_info *k = (xs_kernel_info *)(uintptr_t)f->spill_k;
+	uint32_t keep = k->private_segment_fixed_size;
+	k->private_segment_fixed_size = 300 * 1024; /* x 32 lanes = 9600 KiB > 8191 KiB */
+	uint8_t kargs[256] = { 0 };
+	xs_dispatch_desc d = { .kernel = f->spill_k, .module = f->spill, .groups = { 1, 1, 1 }, .block = { 32, 1, 1 },
+			       .kernargs = kargs, .kernargs_size = f->spill_k->kernarg_size };
+	REJECT(xs_dispatch(f->dev, &d, NULL), XS_E_INVALID_ARG, XS_MSG_SCRATCH_PER_WAVE_OVER_MAX);
+	k->private_segment_fixed_size = keep;
+
+	xs_kernel_info *v = (xs_kernel_info *)(uintptr_t)f->vadd;
+	uint32_t rsrc2 = v->rsrc2;
+	v->rsrc2 &= C_00B84C_USER_SGPR;
+	xs_dispatch_desc vd = vadd_desc(f);
+	REJECT(xs_dispatch(f->dev, &vd, NULL), XS_E_BAD_CODE_OBJECT, XS_MSG_DISPATCH_USER_SGPRS);
+	v->rsrc2 = rsrc2;
+	assert_int_equal(xs_dispatch(f->dev, &vd, NULL), XS_OK);
+}
+
 /* ---- traces, recording, replay ------------------------------------------------------ */
 
 static void trace_and_record_reject(void **state)
@@ -401,6 +426,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(occupancy_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(dispatch_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(scratch_space_rejects, setup, teardown),
+		cmocka_unit_test_setup_teardown(hostile_descriptors, setup, teardown),
 		cmocka_unit_test_setup_teardown(trace_and_record_reject, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
