@@ -1017,6 +1017,12 @@ HRESULT d3d12_list_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, ID3D12C
 	if (!out)
 		return E_POINTER;
 	*out = NULL;
+	/* CreateCommandList1 has no allocator to take the type from: check it here */
+	if (type != D3D12_COMMAND_LIST_TYPE_DIRECT && type != D3D12_COMMAND_LIST_TYPE_COMPUTE &&
+	    type != D3D12_COMMAND_LIST_TYPE_COPY) {
+		d3d12_message(d, XS_MSG_LIST_TYPE, "CreateCommandList: type %d (DIRECT, COMPUTE or COPY)", (int)type);
+		return E_INVALIDARG;
+	}
 	d3d12_allocator *a = alloc ? d3d12_allocator_from_iface(alloc) : NULL;
 	if ((alloc && !a) || (a && a->type != type)) {
 		d3d12_message(d, XS_MSG_LIST_TYPE, "CreateCommandList: the allocator is not an xs12 allocator of type %d",
