@@ -4,7 +4,7 @@
  * the rule has one, read with the hidden xs_api_last_message. Calls that
  * return no status (names, counts, destroy) must take NULL and out-of-range
  * arguments without crashing. The inventory is tests/api/rejections.md;
- * tests/check_rejections.py checks that each call and message appears in a
+ * tests/api/check_rejections.py checks that each call and message appears in a
  * C test. argv: vadd.O2.w32, private_spill.O0.w32 code objects.
  */
 #include <setjmp.h>

@@ -4,7 +4,7 @@
  * it has no room for. The info queue's filters and counters, DRED's
  * outputs before any removal, the device's and objects' small queries,
  * the list's markers and ClearState. The inventory is
- * tests/api/rejections.md; tests/check_rejections.py fails when a method
+ * tests/api/rejections.md; tests/api/check_rejections.py fails when a method
  * xs12 implements is called by no C test.
  */
 #include "d3d12_util.h"
@@ -291,6 +291,48 @@ static void list_state(void **state)
 	t_close(&c);
 }
 
+/* ---- the exported entry points' rejections ------------------------------------------------ */
+
+static void exports_reject(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	XS12_DRAW_STATISTICS ds;
+	XS12_DISPATCH_STATISTICS st;
+	assert_int_equal(XS12GetDrawStatistics(NULL, 0, &ds), E_INVALIDARG);
+	assert_int_equal(XS12GetDrawStatistics((ID3D12GraphicsCommandList *)c.list, 0, NULL), E_INVALIDARG);
+	assert_int_equal(XS12GetDispatchStatistics(NULL, 0, &st), E_INVALIDARG);
+	assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 0, NULL), E_INVALIDARG);
+	/* an empty list is not submitted: it has no execution whose figures
+	 * could be read */
+	assert_int_equal(t_run(&c), S_OK);
+	assert_int_equal(XS12GetDrawStatistics((ID3D12GraphicsCommandList *)c.list, 0, &ds),
+			 DXGI_ERROR_NOT_CURRENTLY_AVAILABLE);
+	assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 0, &st),
+			 DXGI_ERROR_NOT_CURRENTLY_AVAILABLE);
+	ID3DBlob *blob = (ID3DBlob *)1, *err = (ID3DBlob *)1;
+	assert_int_equal(D3D12SerializeVersionedRootSignature(NULL, &blob, &err), E_INVALIDARG);
+	assert_null(err);
+	D3D12_VERSIONED_ROOT_SIGNATURE_DESC vd = { .Version = D3D_ROOT_SIGNATURE_VERSION_1_0 };
+	assert_int_equal(D3D12SerializeVersionedRootSignature(&vd, NULL, &err), E_INVALIDARG);
+	assert_int_equal(D3D12SerializeVersionedRootSignature(&vd, &blob, &err), S_OK);
+	ID3D10Blob_Release(blob);
+	assert_int_equal(D3D12SerializeRootSignature(NULL, D3D_ROOT_SIGNATURE_VERSION_1_0, &blob, &err), E_INVALIDARG);
+	void *dbg = (void *)1;
+	assert_int_equal(D3D12GetDebugInterface(&IID_ID3D12Device, &dbg), E_NOINTERFACE);
+	assert_null(dbg);
+	assert_int_equal(D3D12GetDebugInterface(&IID_ID3D12Debug, NULL), E_POINTER);
+	void *dev = (void *)1;
+	XS12_DEVICE_DESC bad = { .Machine = (XS12_MACHINE)9 };
+	assert_true(FAILED(XS12CreateDevice(&bad, &IID_ID3D12Device, &dev)));
+	assert_null(dev);
+	/* NULL out: D3D12 answers S_FALSE ("would succeed"), a level past 12_2 E_INVALIDARG */
+	assert_int_equal(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_0, &IID_ID3D12Device, NULL), S_FALSE);
+	assert_int_equal(D3D12CreateDevice(NULL, (D3D_FEATURE_LEVEL)0xd000, &IID_ID3D12Device, &dev), E_INVALIDARG);
+	t_close(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +340,7 @@ int main(void)
 		cmocka_unit_test(dred_before_removal),
 		cmocka_unit_test(small_queries),
 		cmocka_unit_test(list_state),
+		cmocka_unit_test(exports_reject),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
