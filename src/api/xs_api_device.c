@@ -29,6 +29,11 @@ xs_status xs_api_failf(const xs_device *dev, xs_status s, const char *fmt, ...)
 	return xs_api_fail(dev, &e);
 }
 
+uint32_t xs_api_last_message(void)
+{
+	return last_err.id;
+}
+
 XS_API const char *xs_last_error(const xs_device *dev)
 {
 	(void)dev;

@@ -142,7 +142,10 @@ XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs
 
 XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispatch_stats *stats)
 {
-	return xs_dispatch_batch(dev, d, d ? 1 : 0, stats);
+	/* a batch of none is fine, a dispatch of nothing is not */
+	if (!d)
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_dispatch: NULL descriptor");
+	return xs_dispatch_batch(dev, d, 1, stats);
 }
 
 /* SetShaderScratchSpaceX for one queue's compute ring (SPEC S1). */

@@ -872,7 +872,9 @@ static void STDMETHODCALLTYPE list_ExecuteIndirect(ID3D12GraphicsCommandList6 *T
 		d3d12_list_error(l, XS_MSG_INDIRECT_SIGNATURE, "ExecuteIndirect: a NULL or foreign signature or buffer");
 		return;
 	}
-	if (args_off + (uint64_t)max * s->stride > a->desc.Width || (c && (count_off % 4 || count_off + 4 > c->desc.Width))) {
+	/* offsets compared without sums that wrap past 2^64 */
+	if (args_off > a->desc.Width || (uint64_t)max * s->stride > a->desc.Width - args_off ||
+	    (c && (count_off % 4 || count_off > c->desc.Width || c->desc.Width - count_off < 4))) {
 		d3d12_list_error(l, XS_MSG_INDIRECT_BUFFER,
 				 "ExecuteIndirect: %u commands of %u bytes from +%llu do not fit the %llu-byte argument "
 				 "buffer (or the count is outside its buffer)", max, s->stride, (unsigned long long)args_off,
@@ -1015,6 +1017,12 @@ HRESULT d3d12_list_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, ID3D12C
 	if (!out)
 		return E_POINTER;
 	*out = NULL;
+	/* CreateCommandList1 has no allocator to take the type from: check it here */
+	if (type != D3D12_COMMAND_LIST_TYPE_DIRECT && type != D3D12_COMMAND_LIST_TYPE_COMPUTE &&
+	    type != D3D12_COMMAND_LIST_TYPE_COPY) {
+		d3d12_message(d, XS_MSG_LIST_TYPE, "CreateCommandList: type %d (DIRECT, COMPUTE or COPY)", (int)type);
+		return E_INVALIDARG;
+	}
 	d3d12_allocator *a = alloc ? d3d12_allocator_from_iface(alloc) : NULL;
 	if ((alloc && !a) || (a && a->type != type)) {
 		d3d12_message(d, XS_MSG_LIST_TYPE, "CreateCommandList: the allocator is not an xs12 allocator of type %d",

@@ -250,7 +250,9 @@ static HRESULT STDMETHODCALLTYPE iq_SetMessageCountLimit(ID3D12InfoQueue1 *This,
 	free(q->msgs);
 	q->msgs = NULL;
 	q->nmsgs = q->first = 0;
-	q->limit = limit == (UINT64)-1 ? (1u << 20) : limit ? limit : 1; /* -1: unlimited (bounded at 2^20) */
+	/* -1: unlimited, and any limit: bounded at 2^20 (the table is allocated
+	 * whole at the first message; a huge one failed and dropped them all) */
+	q->limit = limit > (1u << 20) ? (1u << 20) : limit ? limit : 1;
 	pthread_mutex_unlock(&q->lock);
 	return S_OK;
 }

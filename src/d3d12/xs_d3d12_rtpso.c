@@ -543,7 +543,12 @@ HRESULT d3d12_state_object_create(d3d12_device *d, const D3D12_STATE_OBJECT_DESC
 	for (UINT i = 0; i < desc->NumSubobjects; i++)
 		if (desc->pSubobjects[i].Type == D3D12_STATE_SUBOBJECT_TYPE_DXIL_LIBRARY) {
 			const D3D12_DXIL_LIBRARY_DESC *lib = desc->pSubobjects[i].pDesc;
-			if (!lib || !add_library(&b, lib, nlib++))
+			if (!lib) { /* failed without a message before: say which */
+				d3d12_message(d, XS_MSG_RTPSO_SUBOBJECT,
+					      "CreateStateObject: subobject %u (DXIL_LIBRARY) has no pDesc", i);
+				goto fail;
+			}
+			if (!add_library(&b, lib, nlib++))
 				goto fail;
 		}
 	for (UINT i = 0; i < desc->NumSubobjects; i++) {

@@ -401,6 +401,10 @@ xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e);
 xs_status xs_gpu_watch(xs_gpu *g, xs_err *e);
 /* Queues a wave to issue at w->ready (>= the current cycle). */
 void xs_gpu_evq_push(xs_gpu *g, xs_gpu_wave *w);
+/* The next wave to issue (lowest ready cycle; equal cycles in the order
+ * they were queued), or NULL; advances the wheel to its cycle. Hidden, for
+ * the scheduler's unit test (tests/gpu/test_sched.c) and run_timing. */
+xs_gpu_wave *xs_gpu_evq_pop(xs_gpu *g);
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
 /* ---- draws (xs_gpu_cp.c decodes the DRAW_* packets, the SPI runs them) ----
  * One draw as the CP hands it over, after it has read any indirect

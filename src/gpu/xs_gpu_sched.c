@@ -116,7 +116,7 @@ static inline void wheel_refill(xs_gpu *g)
 /* The next wave to issue, or NULL. Thousands of waves are resident and the
  * model switches wave at every issue, so their bookkeeping is cold: the
  * first host line of the wave after it in the bucket is prefetched. */
-static xs_gpu_wave *evq_pop(xs_gpu *g)
+xs_gpu_wave *xs_gpu_evq_pop(xs_gpu *g)
 {
 	if (!g->wheel_n) {
 		if (!g->heap.n)
@@ -827,7 +827,7 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 	while (g->ndisp_active && !(until_one && g->completions != c0)) {
 		if (g->run_stop_at && g->now >= g->run_stop_at)
 			break; /* a CP's firmware work ends: it goes on (xs_gpu_execute) */
-		xs_gpu_wave *gw = evq_pop(g);
+		xs_gpu_wave *gw = xs_gpu_evq_pop(g);
 		if (!gw)
 			return no_progress(g, e);
 		if (gw->ready > g->now)

@@ -451,8 +451,10 @@ bool xs_vm_fill(xs_vm *vm, uint64_t va, uint8_t byte, size_t n, uint64_t *bad_va
 
 xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e)
 {
+	/* size is bounded before it is rounded: near UINT64_MAX the rounding
+	 * wraps to 0 and the overlap checks would pass a span of nothing. */
 	uint64_t span = XS_ALIGN_UP(size, (uint64_t)XS_VM_PAGE_SIZE);
-	if (size == 0 || va % XS_VM_PAGE_SIZE || va < XS_VM_HEAP_BASE || va >= (1ull << XS_VM_VA_BITS) ||
+	if (size == 0 || size > (1ull << XS_VM_VA_BITS) || va % XS_VM_PAGE_SIZE || va < XS_VM_HEAP_BASE || va >= (1ull << XS_VM_VA_BITS) ||
 	    span > (1ull << XS_VM_VA_BITS) - va)
 		return xs_err_set(e, XS_E_INVALID_ARG, "allocation 0x%llx+0x%llx is outside the 48-bit heap",
 				  (unsigned long long)va, (unsigned long long)size);
