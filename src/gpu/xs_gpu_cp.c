@@ -860,6 +860,10 @@ xs_status xs_gpu_execute(xs_gpu *g, bool *blocked, xs_err *e)
 				cp_abandon(g);
 				return st;
 			}
+			/* An interrupt stops work in flight; with everything done it
+			 * has nothing left to stop and must not stop the next
+			 * submission (watch looks at it only every 4096 events). */
+			g->interrupt = 0;
 			return XS_OK; /* every queue idle, or blocked on a wait */
 		}
 		/* Run waves until a dispatch completes, or a CP's firmware work

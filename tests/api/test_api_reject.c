@@ -146,6 +146,18 @@ static void interrupt_returns_interrupted(void **state)
 	assert_int_equal(xs_dispatch(f->dev, &d, NULL), XS_OK);
 }
 
+static void interrupt_ends_with_the_work(void **state)
+{
+	fixture *f = *state;
+	/* An interrupt that finds a short run (done before the GPU's next
+	 * check) ends with it: it must not stop a later, long run. */
+	xs_device_interrupt(f->dev);
+	xs_dispatch_desc d = vadd_desc(f);
+	assert_int_equal(xs_dispatch(f->dev, &d, NULL), XS_OK);
+	d.groups[0] = 20000;
+	assert_int_equal(xs_dispatch(f->dev, &d, NULL), XS_OK);
+}
+
 /* ---- memory --------------------------------------------------------------------- */
 
 static void mem_rejects(void **state)
@@ -421,6 +433,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(names_of_out_of_range_values),
 		cmocka_unit_test(device_create_rejects),
 		cmocka_unit_test_setup_teardown(interrupt_returns_interrupted, setup, teardown),
+		cmocka_unit_test_setup_teardown(interrupt_ends_with_the_work, setup, teardown),
 		cmocka_unit_test_setup_teardown(mem_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(module_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(occupancy_rejects, setup, teardown),
