@@ -23,7 +23,8 @@ TSAN_BUILD ?= build-tsan
 TSAN_MESON_ARGS = -Ddebug=true -Doptimization=1 -Db_ndebug=false \
 	-Db_sanitize=thread -Db_lundef=false
 TSAN_TARGETS = tests/load/test_load tests/d3d12/test_d3d12_threads \
-	kernels/private_spill.O2.w32.hsaco kernels/vadd.O2.w32.hsaco
+	tests/determinism/test_determinism kernels/private_spill.O2.w32.hsaco \
+	kernels/vadd.O2.w32.hsaco kernels/lds_reduce.O2.w32.hsaco
 # CI builds with warnings as errors.
 MESON_ARGS ?= $(if $(CI),--werror,)
 
