@@ -1,6 +1,6 @@
 /* Soak: many small submissions on one device, and whether the process
  * grows with them (issue 12 section 3). Each submission is a list of one
- * small dispatch (vadd over 256 elements, 4 waves), executed on the direct
+ * small dispatch (vadd over 256 elements: 4 groups, 8 wave32 waves), on the direct
  * queue and followed by a fence signal; lists and allocators come from a
  * ring of RING, each reused once its fence value has passed, as a program
  * with frames in flight does. The resident memory (VmRSS) is read after
@@ -8,7 +8,12 @@
  * between them fails (exit 1): something kept per submission is never
  * given back. Every RING-th output is checked against the CPU.
  *
- *   soak VADD.hsaco [SUBMISSIONS [WINDOW]] [--debug] [--functional]
+ * --scratch SPILL.hsaco adds to each list a private_spill dispatch (64
+ * threads) in a scratch ring of its slot's own, set by SetShaderScratchSpaceX:
+ * thousands of ring changes, properly fenced, on one queue (the debug
+ * layer's reuse table, S1.10, must stay bounded).
+ *
+ *   soak VADD.hsaco [SUBMISSIONS [WINDOW]] [--debug] [--functional] [--scratch SPILL.hsaco]
  *
  * Defaults: 20000 submissions, windows of 1000 (make bench); the test of
  * bench/meson.build runs 2000. Prints one line of figures, and JSON with
@@ -90,7 +95,7 @@ static void *read_file(const char *path, size_t *n)
 
 int main(int argc, char **argv)
 {
-	const char *vadd = NULL;
+	const char *vadd = NULL, *spill_path = NULL;
 	long count = 20000, window = 1000;
 	int debug = 0, functional = 0, json = 0, npos = 0;
 	for (int i = 1; i < argc; i++) {
@@ -100,6 +105,8 @@ int main(int argc, char **argv)
 			functional = 1;
 		else if (!strcmp(argv[i], "--json"))
 			json = 1;
+		else if (!strcmp(argv[i], "--scratch") && i + 1 < argc)
+			spill_path = argv[++i];
 		else if (npos == 0 && ++npos)
 			vadd = argv[i];
 		else if (npos == 1 && ++npos)
@@ -108,7 +115,8 @@ int main(int argc, char **argv)
 			window = atol(argv[i]);
 	}
 	if (!vadd || window < 1 || count < 2 * window) {
-		fprintf(stderr, "usage: soak VADD.hsaco [SUBMISSIONS [WINDOW]] [--debug] [--functional] [--json]\n"
+		fprintf(stderr, "usage: soak VADD.hsaco [SUBMISSIONS [WINDOW]] [--debug] [--functional] [--json] "
+				"[--scratch SPILL.hsaco]\n"
 				"(SUBMISSIONS at least twice WINDOW)\n");
 		return 2;
 	}
@@ -154,6 +162,22 @@ int main(int argc, char **argv)
 	}
 	D3D12_GPU_VIRTUAL_ADDRESS va_in = ID3D12Resource_GetGPUVirtualAddress(in);
 
+	/* --scratch: private_spill with 16 KB of scratch per wave (4 slots per ring) */
+	enum { SPILL_PER_WAVE = 16384, SPILL_SLOTS = 4 };
+	ID3D12PipelineState *spill = NULL;
+	ID3D12RootSignature *spill_rs = NULL;
+	ID3D12Resource *ring[RING] = { 0 }, *spill_out = NULL;
+	if (spill_path) {
+		code = read_file(spill_path, &n);
+		CHECK(ID3D12Device_CreateRootSignature(dev, 0, code, n, &IID_ID3D12RootSignature, (void **)&spill_rs));
+		D3D12_COMPUTE_PIPELINE_STATE_DESC sd = { .pRootSignature = spill_rs, .CS = { code, n } };
+		CHECK(ID3D12Device_CreateComputePipelineState(dev, &sd, &IID_ID3D12PipelineState, (void **)&spill));
+		free(code);
+		for (int s = 0; s < RING; s++)
+			ring[s] = buffer(dev, D3D12_HEAP_TYPE_DEFAULT, SPILL_PER_WAVE * SPILL_SLOTS);
+		spill_out = buffer(dev, D3D12_HEAP_TYPE_DEFAULT, 64 * 4);
+	}
+
 	long rss_first = 0, rss_last = 0, wrong = 0;
 	double t0 = now_s(), t_first = 0, t_last_start = 0;
 	for (long k = 1; k <= count; k++) {
@@ -182,6 +206,19 @@ int main(int argc, char **argv)
 		ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(l, 2, ID3D12Resource_GetGPUVirtualAddress(out[s]));
 		ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(l, 3, N, 0);
 		ID3D12GraphicsCommandList_Dispatch(l, N / 64, 1, 1);
+		if (spill) {
+			ID3D12GraphicsCommandList6 *l6 = (ID3D12GraphicsCommandList6 *)(void *)l;
+			ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(l6, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_COMPUTE,
+									  ID3D12Resource_GetGPUVirtualAddress(ring[s]),
+									  SPILL_PER_WAVE * SPILL_SLOTS, SPILL_PER_WAVE);
+			ID3D12GraphicsCommandList_SetComputeRootSignature(l, spill_rs);
+			ID3D12GraphicsCommandList_SetPipelineState(l, spill);
+			ID3D12GraphicsCommandList_SetComputeRootShaderResourceView(l, 0, va_in);
+			ID3D12GraphicsCommandList_SetComputeRootUnorderedAccessView(l, 1,
+										    ID3D12Resource_GetGPUVirtualAddress(spill_out));
+			ID3D12GraphicsCommandList_SetComputeRoot32BitConstant(l, 2, N, 0);
+			ID3D12GraphicsCommandList_Dispatch(l, 1, 1, 1);
+		}
 		if (k % RING == 0) {
 			D3D12_RESOURCE_BARRIER bar = { .Type = D3D12_RESOURCE_BARRIER_TYPE_UAV };
 			ID3D12GraphicsCommandList_ResourceBarrier(l, 1, &bar);
@@ -210,13 +247,14 @@ int main(int argc, char **argv)
 		printf("{\"submissions\": %ld, \"window\": %ld, \"debug_layer\": %s, \"functional\": %s, "
 		       "\"submissions_per_second\": %.0f, \"first_window_per_second\": %.0f, "
 		       "\"last_window_per_second\": %.0f, \"rss_first_kb\": %ld, \"rss_last_kb\": %ld, "
-		       "\"rss_growth_percent\": %.2f, \"wrong\": %ld}\n",
+		       "\"rss_growth_percent\": %.2f, \"wrong\": %ld, \"scratch\": %s}\n",
 		       count, window, debug ? "true" : "false", functional ? "true" : "false", rate, rate_first,
-		       rate_last, rss_first, rss_last, growth, wrong);
+		       rate_last, rss_first, rss_last, growth, wrong, spill ? "true" : "false");
 	else
-		printf("soak: %ld submissions (debug layer %s, %s): %.0f/s (first %ld: %.0f/s, last %ld: %.0f/s); "
+		printf("soak: %ld submissions (debug layer %s, %s%s): %.0f/s (first %ld: %.0f/s, last %ld: %.0f/s); "
 		       "VmRSS %ld KB after the first %ld, %ld KB after the last: %+.2f %%\n",
-		       count, debug ? "on" : "off", functional ? "functional" : "timing", rate, window, rate_first, window,
+		       count, debug ? "on" : "off", functional ? "functional" : "timing", spill ? ", scratch rings" : "", rate,
+		       window, rate_first, window,
 		       rate_last, rss_first, window, rss_last, growth);
 
 	for (int s = 0; s < RING; s++) {
@@ -224,6 +262,13 @@ int main(int argc, char **argv)
 		ID3D12CommandAllocator_Release(alloc[s]);
 		ID3D12Resource_Release(out[s]);
 		ID3D12Resource_Release(rb[s]);
+	}
+	if (spill) {
+		for (int s = 0; s < RING; s++)
+			ID3D12Resource_Release(ring[s]);
+		ID3D12Resource_Release(spill_out);
+		ID3D12PipelineState_Release(spill);
+		ID3D12RootSignature_Release(spill_rs);
 	}
 	ID3D12Resource_Release(in);
 	ID3D12PipelineState_Release(pso);

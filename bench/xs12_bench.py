@@ -24,7 +24,7 @@ nodes, depth and host build time per mesh, against a 4-wide median split);
 --bvh-only runs just that.
 
 Then bench/soak (issue 12: 20,000 small submissions on one device, with the
-debug layer off and on): submissions per second and the resident memory
+debug layer off, on, and on with a scratch ring change in every list): submissions per second and the resident memory
 after the first and the last 1,000; it fails when that grows 5 % or more,
 and so does this script. --soak-only runs just that.
 
@@ -130,13 +130,15 @@ def bvh_build():
 
 
 def soak():
-    """bench/soak with the debug layer off and on, printed, as {"off": figures, "on": figures}; a
-    resident-memory growth of 5 % or more (soak's exit 1) fails the benchmark."""
+    """bench/soak with the debug layer off, on, and on with a scratch ring change per list, printed, as
+    {variant: figures}; a resident-memory growth of 5 % or more (soak's exit 1) fails the benchmark."""
     res = {}
-    for layer in ("off", "on"):
+    for layer in ("off", "on", "on, scratch rings"):
         args = [SOAK, os.path.join(K, "vadd.O2.w32.hsaco"), "20000", "1000", "--json"]
-        if layer == "on":
+        if layer != "off":
             args.append("--debug")
+        if "scratch" in layer:  # a SetShaderScratchSpaceX ring change in every list
+            args += ["--scratch", os.path.join(K, "private_spill.O2.w32.hsaco")]
         p = subprocess.run(args, capture_output=True, text=True)
         if p.returncode not in (0, 1) or not p.stdout.strip():
             raise SystemExit(f"soak failed ({p.returncode}): {p.stderr}")
