@@ -14,17 +14,19 @@ SAN_CXX ?= clang++-15
 SAN_MESON_ARGS = -Ddebug=true -Doptimization=1 -Db_ndebug=false \
 	-Db_sanitize=address,undefined -Db_lundef=false
 # The ThreadSanitizer build of `make test`: only what the threaded tests
-# (meson suite 'threads': tests/load, tests/determinism's host-thread runs,
-# tests/d3d12/test_threads.c) need is built, and only that suite runs
-# (scripts/run-tests build-tsan:threads); TSan costs several times the
-# run time of the plain build, and the whole suite would take far longer
-# than the few minutes CI gives it on a 2-core machine.
+# need is built (meson suite 'threads': tests/load, tests/determinism's
+# host-thread runs, tests/d3d12/test_threads.c, tests/api's removal on
+# host threads), and only that suite runs (scripts/run-tests
+# build-tsan:threads): TSan costs several times the run time of the plain
+# build, and the whole suite would take far longer than the few minutes
+# CI gives it on a 2-core machine.
 TSAN_BUILD ?= build-tsan
 TSAN_MESON_ARGS = -Ddebug=true -Doptimization=1 -Db_ndebug=false \
 	-Db_sanitize=thread -Db_lundef=false
 TSAN_TARGETS = tests/load/test_load tests/d3d12/test_d3d12_threads \
-	tests/determinism/test_determinism kernels/private_spill.O2.w32.hsaco \
-	kernels/vadd.O2.w32.hsaco kernels/lds_reduce.O2.w32.hsaco
+	tests/determinism/test_determinism tests/api/test_api \
+	kernels/private_spill.O2.w32.hsaco kernels/vadd.O2.w32.hsaco \
+	kernels/lds_reduce.O2.w32.hsaco kernels/faults.O2.w32.hsaco
 # CI builds with warnings as errors.
 MESON_ARGS ?= $(if $(CI),--werror,)
 
