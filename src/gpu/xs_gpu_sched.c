@@ -279,6 +279,16 @@ static xs_status hang(xs_gpu *g, xs_gpu_disp *disp, const char *why, xs_err *e)
 	return XS_E_DEVICE_REMOVED;
 }
 
+/* Cycles from then to now, 0 when then is later. In functional mode g->now
+ * is the clock of the SIMD that runs (run_functional takes the one furthest
+ * behind), so a group another SIMD completed may carry a later cycle than
+ * now: the plain difference wrapped around to 2^64 and a healthy dispatch
+ * of many groups was removed as hung. */
+static uint64_t cycles_since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
 xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 {
 	g->watch_count = 0;
@@ -308,21 +318,21 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 				 (unsigned long long)r->limit_waves);
 			return hang(g, d, why, e);
 		}
-		if (r->limit_cycles && g->now - r->start_cycle > r->limit_cycles) {
+		if (r->limit_cycles && cycles_since(g->now, r->start_cycle) > r->limit_cycles) {
 			snprintf(why, sizeof(why), "the replay left its recording: dispatch %u on queue %u ran %llu "
 				 "cycles, more than twice its recorded ones", d->id, d->queue,
-				 (unsigned long long)(g->now - r->start_cycle));
+				 (unsigned long long)cycles_since(g->now, r->start_cycle));
 			return hang(g, d, why, e);
 		}
 		if (d->groups_live == 0) {
 			d->host_stamp = host; /* nothing of it on the GPU: nothing owed */
 			continue;
 		}
-		if (g->hang_cycles && g->now - d->progress_cycle > g->hang_cycles) {
+		uint64_t idle = cycles_since(g->now, d->progress_cycle);
+		if (g->hang_cycles && idle > g->hang_cycles) {
 			snprintf(why, sizeof(why), "hang: no thread group of dispatch %u on queue %u completed for %.3f ms "
 				 "of simulated GPU time (%llu cycles at %u MHz: the GPU-time limit)", d->id, d->queue,
-				 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e3),
-				 (unsigned long long)(g->now - d->progress_cycle), g->info->sclk_mhz);
+				 (double)idle / (g->info->sclk_mhz * 1e3), (unsigned long long)idle, g->info->sclk_mhz);
 			return hang(g, d, why, e);
 		}
 		if (g->hang_host_s > 0) {
@@ -333,7 +343,7 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 				snprintf(why, sizeof(why), "hang: no thread group of dispatch %u on queue %u completed for "
 					 "%.1f s of host time (the host-time limit; %.3f ms of simulated GPU time passed)",
 					 d->id, d->queue, host - d->host_stamp,
-					 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e3));
+					 (double)idle / (g->info->sclk_mhz * 1e3));
 				return hang(g, d, why, e);
 			}
 		}

@@ -68,6 +68,9 @@ static void retire(xs_rt_device *d)
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
 		xs_rt_queue *Q = &d->queues[q];
 		uint64_t done = *Q->done;
+		/* release: what the completed work wrote (its results, statistics)
+		 * is visible to whoever reads this value */
+		__atomic_store_n(&Q->completed, done, __ATOMIC_RELEASE);
 		uint32_t k = 0;
 		while (k < Q->nitems && (Q->items[k].seq <= done || d->removed))
 			item_release(&Q->items[k++]);
@@ -210,7 +213,7 @@ static xs_status check_queue(xs_rt_device *d, unsigned queue, xs_err *e)
 
 uint64_t xs_rt_queue_done(const xs_rt_device *d, unsigned queue)
 {
-	return queue < XS_GPU_MAX_QUEUES ? *d->queues[queue].done : 0;
+	return queue < XS_GPU_MAX_QUEUES ? __atomic_load_n(&d->queues[queue].completed, __ATOMIC_ACQUIRE) : 0;
 }
 
 const xs_gpu_dispatch_result *xs_rt_item_results(const xs_rt_device *d, unsigned queue, uint64_t seq, uint32_t *n)
