@@ -123,7 +123,7 @@ HRESULT d3d12_allocator_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, RE
 		d3d12_message(d, XS_MSG_LIST_TYPE, "CreateCommandAllocator: type %d (DIRECT, COMPUTE or COPY)", (int)type);
 		return E_INVALIDARG;
 	}
-	d3d12_allocator *a = calloc(1, sizeof(*a));
+	d3d12_allocator *a = xs_calloc(1, sizeof(*a));
 	if (!a)
 		return E_OUTOFMEMORY;
 	a->iface.lpVtbl = &allocator_vtbl;
@@ -186,7 +186,7 @@ void d3d12_list_breadcrumb_add(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
 {
 	if (l->nops == l->cap_ops) {
 		uint32_t ncap = l->cap_ops ? 2 * l->cap_ops : 32;
-		D3D12_AUTO_BREADCRUMB_OP *n = realloc(l->ops, ncap * sizeof(*n));
+		D3D12_AUTO_BREADCRUMB_OP *n = xs_realloc(l->ops, ncap * sizeof(*n));
 		if (!n)
 			return;
 		l->ops = n;
@@ -205,7 +205,7 @@ void d3d12_list_note_use(d3d12_list *l, uint64_t va)
 		return;
 	if (l->nused == l->cap_used) {
 		uint32_t ncap = l->cap_used ? 2 * l->cap_used : 16;
-		uint64_t *n = realloc(l->used_va, ncap * sizeof(*n));
+		uint64_t *n = xs_realloc(l->used_va, ncap * sizeof(*n));
 		if (!n)
 			return;
 		l->used_va = n;
@@ -256,7 +256,7 @@ bool d3d12_list_add_scratch_use(d3d12_list *l, const xs_rt_launch_info *info, co
 			return true;
 	if (l->nuses == l->cap_uses) {
 		uint32_t ncap = l->cap_uses ? 2 * l->cap_uses : 8;
-		d3d12_scratch_use *n = realloc(l->uses, ncap * sizeof(*n));
+		d3d12_scratch_use *n = xs_realloc(l->uses, ncap * sizeof(*n));
 		if (!n)
 			return true;
 		l->uses = n;
@@ -1025,7 +1025,7 @@ HRESULT d3d12_list_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, ID3D12C
 		d3d12_message(d, XS_MSG_ALLOCATOR_IN_USE, "CreateCommandList: another open list records into the allocator");
 		return E_INVALIDARG;
 	}
-	d3d12_list *l = calloc(1, sizeof(*l));
+	d3d12_list *l = xs_calloc(1, sizeof(*l));
 	if (!l)
 		return E_OUTOFMEMORY;
 	l->iface.lpVtbl = &d3d12_list_vtbl.Base;

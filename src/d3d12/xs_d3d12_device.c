@@ -428,7 +428,7 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 	if (!out)
 		return E_POINTER;
 	*out = NULL;
-	d3d12_device *d = calloc(1, sizeof(*d));
+	d3d12_device *d = xs_calloc(1, sizeof(*d));
 	if (!d)
 		return E_OUTOFMEMORY;
 	d->iface.lpVtbl = &device_vtbl;
@@ -477,7 +477,7 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 	 * released; the process's later devices write PATH.2, PATH.3, ... */
 	const char *tp = desc->TracePath ? desc->TracePath : getenv("XS12_TRACE");
 	if (tp && *tp && desc->TracePath) {
-		if ((d->trace_path = strdup(tp)))
+		if ((d->trace_path = xs_strdup(tp)))
 			xs_gpu_trace_enable(d->rt->gpu, true);
 	} else if (tp && *tp) {
 		static atomic_uint traced;
@@ -487,7 +487,7 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 			snprintf(path, sizeof(path), "%s.%u", tp, n);
 		else
 			snprintf(path, sizeof(path), "%s", tp);
-		if ((d->trace_path = strdup(path)))
+		if ((d->trace_path = xs_strdup(path)))
 			xs_gpu_trace_enable(d->rt->gpu, true);
 	}
 	HRESULT hr = ID3D12Device5_QueryInterface(&d->iface, riid, out);

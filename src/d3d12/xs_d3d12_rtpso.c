@@ -291,7 +291,7 @@ static d3d12_rt_export *new_export(builder *b, const char *name)
 	}
 	if (so->nexports == b->cap_exports) {
 		uint32_t ncap = b->cap_exports ? 2 * b->cap_exports : 16;
-		d3d12_rt_export *n = realloc(so->exports, ncap * sizeof(*n));
+		d3d12_rt_export *n = xs_realloc(so->exports, ncap * sizeof(*n));
 		if (!n)
 			return NULL;
 		so->exports = n;
@@ -346,7 +346,7 @@ static bool add_library(builder *b, const D3D12_DXIL_LIBRARY_DESC *lib, uint32_t
 		return false;
 	}
 	size_t nsym = xs_codeobj_code_functions(c, NULL, 0);
-	xs_codeobj_symbol *syms = calloc(nsym ? nsym : 1, sizeof(*syms));
+	xs_codeobj_symbol *syms = xs_calloc(nsym ? nsym : 1, sizeof(*syms));
 	if (!syms) {
 		xs_codeobj_code_free(c);
 		return false;
@@ -365,7 +365,7 @@ static bool add_library(builder *b, const D3D12_DXIL_LIBRARY_DESC *lib, uint32_t
 			continue;
 		if (b->nfns == b->cap) {
 			uint32_t ncap = b->cap ? 2 * b->cap : 32;
-			lib_fn *n = realloc(b->fns, ncap * sizeof(*n));
+			lib_fn *n = xs_realloc(b->fns, ncap * sizeof(*n));
 			if (!n)
 				break;
 			b->fns = n;
@@ -529,7 +529,7 @@ HRESULT d3d12_state_object_create(d3d12_device *d, const D3D12_STATE_OBJECT_DESC
 			      "only (no collections)", (int)desc->Type);
 		return E_NOTIMPL;
 	}
-	d3d12_state_object *so = calloc(1, sizeof(*so));
+	d3d12_state_object *so = xs_calloc(1, sizeof(*so));
 	if (!so)
 		return E_OUTOFMEMORY;
 	so->iface.lpVtbl = &state_object_vtbl;

@@ -77,7 +77,7 @@ _Static_assert(offsetof(ID3D12PipelineStateXVtbl, GetInformationX) == XS_D3D12_S
 
 d3d12_pipeline *d3d12_pipeline_alloc(d3d12_device *d)
 {
-	d3d12_pipeline *p = calloc(1, sizeof(*p));
+	d3d12_pipeline *p = xs_calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->iface.lpVtbl = &d3d12_pipeline_vtbl.Base;
@@ -259,7 +259,7 @@ HRESULT d3d12_pipeline_create_compute(d3d12_device *d, const D3D12_COMPUTE_PIPEL
 		size = kb->CodeObjectSize;
 		name = kb->KernelName;
 	}
-	d3d12_pipeline *p = calloc(1, sizeof(*p));
+	d3d12_pipeline *p = xs_calloc(1, sizeof(*p));
 	if (!p)
 		return E_OUTOFMEMORY;
 	p->iface.lpVtbl = &d3d12_pipeline_vtbl.Base;
@@ -467,7 +467,7 @@ HRESULT d3d12_command_signature_create(d3d12_device *d, const D3D12_COMMAND_SIGN
 			      "arguments' %u bytes, a multiple of 4", desc->ByteStride, off);
 		return E_INVALIDARG;
 	}
-	d3d12_command_signature *s = calloc(1, sizeof(*s));
+	d3d12_command_signature *s = xs_calloc(1, sizeof(*s));
 	if (!s)
 		return E_OUTOFMEMORY;
 	s->iface.lpVtbl = &command_signature_vtbl;

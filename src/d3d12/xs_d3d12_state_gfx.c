@@ -54,7 +54,7 @@ static bool parse_stage(d3d12_device *d, const D3D12_SHADER_BYTECODE *bc, xs_gfx
 			      member, stage_name(want));
 		return false;
 	}
-	xs_gfx_shader *sh = calloc(1, sizeof(*sh));
+	xs_gfx_shader *sh = xs_calloc(1, sizeof(*sh));
 	if (!sh)
 		return false;
 	xs_err e;
@@ -355,7 +355,7 @@ HRESULT d3d12_pipeline_create_graphics(d3d12_device *d, const D3D12_GRAPHICS_PIP
 		    !blend_control(d, &desc->BlendState.RenderTarget[i], i, &v))
 			return E_INVALIDARG;
 	}
-	d3d12_gfx_pipeline *g = calloc(1, sizeof(*g));
+	d3d12_gfx_pipeline *g = xs_calloc(1, sizeof(*g));
 	if (!g)
 		return E_OUTOFMEMORY;
 	HRESULT hr = E_INVALIDARG;

@@ -233,7 +233,7 @@ static void ps_start(xs_gpu *g, xs_gpu_draw *d, ps_rec *p)
 	uint32_t stride = s->num_interp * XS_INTERP_ATTR_BYTES, bytes = p->nprims * stride;
 	if (grp->lds_cap < bytes) {
 		free(grp->lds);
-		grp->lds = malloc(bytes);
+		grp->lds = xs_malloc(bytes);
 		grp->lds_cap = grp->lds ? bytes : 0;
 	}
 	if (bytes && grp->lds) {
@@ -481,7 +481,7 @@ static int draw_export(void *user, xs_wave *w, const xs_isa_export *e)
 			continue; /* helper lanes and lanes off write nothing */
 		if (p->npx == p->cap_px) {
 			uint32_t nc = p->cap_px ? p->cap_px * 2 : 64;
-			ps_px *np = realloc(p->px, nc * sizeof(*np));
+			ps_px *np = xs_realloc(p->px, nc * sizeof(*np));
 			if (!np)
 				return -1;
 			p->px = np;
@@ -523,7 +523,7 @@ static bool ps_grow(xs_gpu_draw *d)
 	if (live < d->ps_cap)
 		return true;
 	uint32_t nc = d->ps_cap * 2;
-	ps_rec *n = calloc(nc, sizeof(*n));
+	ps_rec *n = xs_calloc(nc, sizeof(*n));
 	if (!n)
 		return false;
 	/* Records move to their number's place in the bigger ring; the
@@ -699,7 +699,7 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 			disp = &g->disp[i];
 	if (!disp)
 		return xs_err_set(e, XS_E_UNSUPPORTED, "more than %d dispatches and draws in flight", XS_GPU_MAX_ACTIVE);
-	xs_gpu_draw *d = calloc(1, sizeof(*d));
+	xs_gpu_draw *d = xs_calloc(1, sizeof(*d));
 	if (!d)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "draw state");
 	xs_status st = xs_gfx_state_decode(&g->queue[q], &d->s, e);
@@ -721,9 +721,9 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 		r->scratch_slots = cfg.scratch_slots; /* usable slots of the graphics ring */
 	}
 	d->ps_cap = 64;
-	d->ps = st ? NULL : calloc(d->ps_cap, sizeof(*d->ps));
+	d->ps = st ? NULL : xs_calloc(d->ps_cap, sizeof(*d->ps));
 	for (uint32_t i = 0; !st && i < VS_RING; i++)
-		if (!(d->vs[i].param = calloc((size_t)64 * XS_MAX(d->s.num_params, 1u) * 4, sizeof(float))))
+		if (!(d->vs[i].param = xs_calloc((size_t)64 * XS_MAX(d->s.num_params, 1u) * 4, sizeof(float))))
 			st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "parameter cache");
 	if (!st && !d->ps)
 		st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "PS waves");

@@ -475,7 +475,7 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 	if (d->lds_alloc) {
 		if (grp->lds_cap < d->lds_alloc) {
 			free(grp->lds);
-			grp->lds = malloc(d->lds_alloc);
+			grp->lds = xs_malloc(d->lds_alloc);
 			grp->lds_cap = grp->lds ? d->lds_alloc : 0;
 		}
 		/* LDS contents are undefined at launch; zero them so runs repeat. */

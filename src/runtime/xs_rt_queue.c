@@ -161,7 +161,7 @@ static xs_rt_item *push_item(xs_rt_device *d, xs_rt_queue *Q, xs_err *e)
 {
 	if (Q->nitems == Q->cap) {
 		uint32_t ncap = Q->cap ? 2 * Q->cap : 16;
-		xs_rt_item *n = realloc(Q->items, ncap * sizeof(*n));
+		xs_rt_item *n = xs_realloc(Q->items, ncap * sizeof(*n));
 		if (!n) {
 			xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 			return NULL;
@@ -240,7 +240,7 @@ xs_status xs_rt_submit(xs_rt_device *d, unsigned queue, uint64_t va, uint32_t nd
 		it->results = results;
 		it->nresults = nresults;
 		if (!results && nresults) {
-			it->results = calloc(nresults, sizeof(*it->results));
+			it->results = xs_calloc(nresults, sizeof(*it->results));
 			it->own_results = true;
 			if (!it->results)
 				st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
@@ -314,7 +314,7 @@ xs_status xs_rt_queue_wait(xs_rt_device *d, unsigned queue, xs_rt_fence *f, uint
 xs_status xs_rt_fence_create(xs_rt_device *d, uint64_t initial, xs_rt_fence **out, xs_err *e)
 {
 	*out = NULL;
-	xs_rt_fence *f = calloc(1, sizeof(*f));
+	xs_rt_fence *f = xs_calloc(1, sizeof(*f));
 	if (!f)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	uint8_t *host;
