@@ -29,6 +29,7 @@ XS_API xs_status xs_module_load_file(xs_device *dev, const char *path, xs_module
 {
 	if (!dev || !path || !out)
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_module_load_file: NULL argument");
+	*out = NULL; /* also when the file cannot be read */
 	uint8_t *data;
 	size_t size;
 	xs_err e;

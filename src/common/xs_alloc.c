@@ -16,6 +16,14 @@ static atomic_long fail_from = LONG_MAX;
 static atomic_long fail_to = LONG_MAX;
 static atomic_long failed;
 
+/* Called for each failure the hook injects: a place for a debugger's
+ * breakpoint (gdb -ex 'break xs_alloc_injected' shows the failing site). */
+__attribute__((noinline)) void xs_alloc_injected(long n);
+__attribute__((noinline)) void xs_alloc_injected(long n)
+{
+	__asm__ volatile("" ::"r"(n));
+}
+
 static bool should_fail(void)
 {
 	long n = atomic_fetch_add_explicit(&alloc_count, 1, memory_order_relaxed);
@@ -24,6 +32,7 @@ static bool should_fail(void)
 	if (n >= atomic_load_explicit(&fail_to, memory_order_relaxed))
 		return false;
 	atomic_fetch_add_explicit(&failed, 1, memory_order_relaxed);
+	xs_alloc_injected(n);
 	return true;
 }
 

@@ -182,13 +182,24 @@ void d3d12_list_error_err(d3d12_list *l, const xs_err *e)
 	keep_error(l, e);
 }
 
+/* Host memory ran out while recording: Close fails with E_OUTOFMEMORY (as
+ * D3D12's), rather than the list running without what was lost. */
+static void list_out_of_memory(d3d12_list *l, const char *what)
+{
+	xs_err e;
+	xs_err_set(&e, XS_E_OUT_OF_MEMORY, "host out of memory for the list's %s", what);
+	keep_error(l, &e);
+}
+
 void d3d12_list_breadcrumb_add(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
 {
 	if (l->nops == l->cap_ops) {
 		uint32_t ncap = l->cap_ops ? 2 * l->cap_ops : 32;
 		D3D12_AUTO_BREADCRUMB_OP *n = xs_realloc(l->ops, ncap * sizeof(*n));
-		if (!n)
+		if (!n) {
+			list_out_of_memory(l, "breadcrumbs");
 			return;
+		}
 		l->ops = n;
 		l->cap_ops = ncap;
 	}
@@ -206,8 +217,10 @@ void d3d12_list_note_use(d3d12_list *l, uint64_t va)
 	if (l->nused == l->cap_used) {
 		uint32_t ncap = l->cap_used ? 2 * l->cap_used : 16;
 		uint64_t *n = xs_realloc(l->used_va, ncap * sizeof(*n));
-		if (!n)
+		if (!n) {
+			list_out_of_memory(l, "resource list");
 			return;
+		}
 		l->used_va = n;
 		l->cap_used = ncap;
 	}
@@ -257,8 +270,10 @@ bool d3d12_list_add_scratch_use(d3d12_list *l, const xs_rt_launch_info *info, co
 	if (l->nuses == l->cap_uses) {
 		uint32_t ncap = l->cap_uses ? 2 * l->cap_uses : 8;
 		d3d12_scratch_use *n = xs_realloc(l->uses, ncap * sizeof(*n));
-		if (!n)
-			return true;
+		if (!n) {
+			list_out_of_memory(l, "scratch uses");
+			return false;
+		}
 		l->uses = n;
 		l->cap_uses = ncap;
 	}
@@ -547,8 +562,8 @@ static HRESULT STDMETHODCALLTYPE list_Close(ID3D12GraphicsCommandList6 *This)
 		l->allocator->recording = NULL;
 	if (xs_pm4_builder_failed(&l->pm4) && !l->err.status)
 		keep_error(l, &l->pm4.err);
-	if (l->err.status)
-		return E_INVALIDARG;
+	if (l->err.status) /* E_OUTOFMEMORY is no broken rule */
+		return l->err.status == XS_E_OUT_OF_MEMORY ? E_OUTOFMEMORY : E_INVALIDARG;
 	if (l->pm4.cdw) {
 		uint8_t *host;
 		xs_err e;

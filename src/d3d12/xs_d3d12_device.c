@@ -191,6 +191,8 @@ HRESULT d3d12_device_removed_reason(const d3d12_device *d)
 {
 	if (!xs_rt_removed(d->rt))
 		return S_OK;
+	if (d->rt->removed_status == XS_E_OUT_OF_MEMORY)
+		return E_OUTOFMEMORY; /* a submission the host had no memory for (ExecuteCommandLists) */
 	switch (d->rt->removed_fault.kind) {
 	case XS_FAULT_HANG: case XS_FAULT_WATCHDOG: return DXGI_ERROR_DEVICE_HUNG;
 	default: return DXGI_ERROR_DEVICE_RESET; /* VM and LDS faults, illegal or unimplemented instructions */
@@ -448,14 +450,18 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 	};
 	xs_err e;
 	if ((unsigned)desc->Machine > XS12_MACHINE_SERIES_S || xs_rt_device_create(&cfg, &d->rt, &e)) {
-		if ((unsigned)desc->Machine > XS12_MACHINE_SERIES_S)
+		HRESULT bad = E_INVALIDARG;
+		if ((unsigned)desc->Machine > XS12_MACHINE_SERIES_S) {
 			fprintf(stderr, "xs12 D3D12: XS12_DEVICE_DESC.Machine %d is not a machine\n", (int)desc->Machine);
-		else
+		} else {
 			fprintf(stderr, "xs12 D3D12: %s\n", e.msg);
+			bad = d3d12_hresult(e.status); /* E_OUTOFMEMORY for the host's memory, as D3D12CreateDevice */
+		}
 		d3d12_info_queue_fini(&d->info);
 		pthread_mutex_destroy(&d->obj.lock);
+		pthread_mutex_destroy(&d->submit_lock);
 		free(d);
-		return E_INVALIDARG;
+		return bad;
 	}
 	/* A D3D12 program's submissions recorded without changing it. With
 	 * XS12_RECORD, the process's first device writes PATH, the next ones

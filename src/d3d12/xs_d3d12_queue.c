@@ -262,6 +262,13 @@ static void STDMETHODCALLTYPE queue_ExecuteCommandLists(ID3D12CommandQueue *This
 			else
 				xs_err_set(&e, XS_E_OUT_OF_MEMORY, "host out of memory");
 			d3d12_message_err(d, &e);
+			/* ExecuteCommandLists returns nothing: lists it could not
+			 * submit for want of host memory remove the device (reason
+			 * E_OUTOFMEMORY), so no fence says that their work ran */
+			if (e.status == XS_E_OUT_OF_MEMORY) {
+				xs_err_prefix(&e, "ExecuteCommandLists on %s", q->label);
+				xs_rt_remove(d->rt, &e);
+			}
 			break;
 		}
 		d3d12_exec_submitted(d, q->hw, seq);

@@ -341,11 +341,15 @@ HRESULT d3d12_root_signature_create(d3d12_device *d, const void *blob, SIZE_T si
 			free(r);
 			return E_NOTIMPL;
 		}
+	/* the blob kept as given: no root signature without it */
+	if (!(r->blob = xs_malloc(size ? size : 1))) {
+		free(r);
+		return E_OUTOFMEMORY;
+	}
+	memcpy(r->blob, blob, size);
+	r->blob_size = size;
 	r->iface.lpVtbl = &root_signature_vtbl;
 	d3d12_object_init(&r->obj, d, "ID3D12RootSignature");
-	if ((r->blob = xs_malloc(size)))
-		memcpy(r->blob, blob, size);
-	r->blob_size = size;
 	hr = ID3D12RootSignature_QueryInterface(&r->iface, riid, out);
 	ID3D12RootSignature_Release(&r->iface);
 	return hr;

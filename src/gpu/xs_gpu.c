@@ -56,7 +56,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->free_groups = xs_calloc(nslots, sizeof(*g->free_groups));
 	g->ngroups = nslots;
 	g->nfree_groups = nslots;
-	for (uint32_t i = 0; i < nslots; i++)
+	for (uint32_t i = 0; g->free_groups && i < nslots; i++) /* (its failure is handled below) */
 		g->free_groups[i] = nslots - 1 - i; /* pop order 0, 1, 2, ... */
 	g->heap.a = xs_calloc(nslots, sizeof(*g->heap.a));
 	g->heap.cap = nslots;

@@ -113,6 +113,13 @@ void xs_rt_recover(xs_rt_device *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
+void xs_rt_remove(xs_rt_device *d, const xs_err *e)
+{
+	pthread_mutex_lock(&d->lock);
+	remove_device(d, e);
+	pthread_mutex_unlock(&d->lock);
+}
+
 const xs_err *xs_rt_removed(const xs_rt_device *d)
 {
 	return d->removed ? &d->removed_report : NULL;
@@ -146,6 +153,14 @@ xs_status xs_rt_run_locked(xs_rt_device *d, xs_err *e)
 	if (st == XS_E_INVALID_ARG || st == XS_E_UNSUPPORTED) {
 		/* malformed PM4 stops the CP as a removal would */
 		d->removed_fault = (xs_fault){ .kind = XS_FAULT_ILLEGAL };
+		remove_device(d, e);
+		return st;
+	}
+	if (st == XS_E_OUT_OF_MEMORY) {
+		/* the host ran out of memory in the middle of the work (a CP
+		 * fetch, a group's LDS): the CPs cannot go back, and a fence
+		 * must not say the work ran; D3D12's reason is E_OUTOFMEMORY */
+		d->removed_fault = (xs_fault){ .kind = XS_FAULT_NONE };
 		remove_device(d, e);
 		return st;
 	}
