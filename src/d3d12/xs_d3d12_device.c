@@ -191,8 +191,8 @@ HRESULT d3d12_device_removed_reason(const d3d12_device *d)
 {
 	if (!xs_rt_removed(d->rt))
 		return S_OK;
-	if (d->rt->removed_status == XS_E_OUT_OF_MEMORY)
-		return E_OUTOFMEMORY; /* a submission the host had no memory for (ExecuteCommandLists) */
+	if (d->rt->removed_status == XS_E_OUT_OF_MEMORY || d->rt->removed_fault.kind == XS_FAULT_HOST_MEMORY)
+		return E_OUTOFMEMORY; /* work the host had no memory for (ExecuteCommandLists, the CP, decoding) */
 	switch (d->rt->removed_fault.kind) {
 	case XS_FAULT_HANG: case XS_FAULT_WATCHDOG: return DXGI_ERROR_DEVICE_HUNG;
 	default: return DXGI_ERROR_DEVICE_RESET; /* VM and LDS faults, illegal or unimplemented instructions */

@@ -265,7 +265,7 @@ static void ps_start(xs_gpu *g, xs_gpu_draw *d, ps_rec *p)
 		}
 	}
 	w->lds = grp->lds;
-	w->lds_size = bytes;
+	w->lds_size = grp->lds ? bytes : 0; /* no host memory: every access faults, none writes through NULL */
 	w->interp_prim_stride = stride;
 	/* SGPRs: user data, PRIM_MASK = NEW_PRIM_MASK << 16 | LDS_PARAM_OFFSET 0, the scratch offset. */
 	uint32_t n = 0;

@@ -184,7 +184,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		[XS_FAULT_NONE] = "fault", [XS_FAULT_VM] = "VM fault", [XS_FAULT_ILLEGAL] = "illegal instruction",
 		[XS_FAULT_UNIMPLEMENTED] = "unimplemented instruction", [XS_FAULT_LDS] = "LDS fault",
 		[XS_FAULT_WATCHDOG] = "watchdog: the wave ran past its instruction budget",
-		[XS_FAULT_HANG] = "hang",
+		[XS_FAULT_HANG] = "hang", [XS_FAULT_HOST_MEMORY] = "host out of memory",
 	};
 	const xs_fault *f = &g->ctx.fault;
 	char addr[400] = "", place[160];

@@ -393,7 +393,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->flat_scratch = 0;
 	w->lanes = lanes;
 	w->lds = grp->lds;
-	w->lds_size = d->lds_alloc;
+	w->lds_size = grp->lds ? d->lds_alloc : 0; /* no host memory for it: every access faults (XS_FAULT_LDS) */
 	w->status = XS_WAVE_READY;
 	w->insts = 0;
 	w->wave_in_group = wave_in_group;

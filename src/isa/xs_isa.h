@@ -264,6 +264,7 @@ typedef enum xs_fault_kind {
 	XS_FAULT_LDS,            /* LDS access outside the group's allocation (reported, not fatal on HW; xs12 halts) */
 	XS_FAULT_WATCHDOG,       /* the wave's instruction budget is exhausted */
 	XS_FAULT_HANG,           /* set by the GPU: its dispatch made no forward progress (src/gpu) */
+	XS_FAULT_HOST_MEMORY,    /* the host had no memory for the wave's work (decoded code): no fault of the shader */
 } xs_fault_kind;
 
 typedef struct xs_fault {

@@ -121,10 +121,12 @@ static void release_unknown(env *e, void *obj)
 
 #define PATH(n, m, r, o) { .name = n, .make = m, .release = r, .oom = o }
 
-/* Counts the path's allocations, then fails each in turn (only that one:
- * xs_alloc_fail_after(k, false)). A path may allocate less once a cache is
- * warm, so the walk goes on until a run no injected failure reached. */
-static void walk(env *e, const path *p)
+/* Counts the path's allocations, then fails each in turn: only that one
+ * (sticky = false: the error paths run with memory, which finds the ones
+ * that swallow a failure), or that one and every later one (sticky: the
+ * cleanup paths have none either). A path may allocate less once a cache
+ * is warm, so the walk goes on until a run no injected failure reached. */
+static void walk_mode(env *e, const path *p, bool sticky)
 {
 	void *obj = NULL;
 	if (p->prepare)
@@ -144,7 +146,7 @@ static void walk(env *e, const path *p)
 		if (p->prepare)
 			p->prepare(e);
 		long f0 = xs_alloc_failed();
-		xs_alloc_fail_after(k, false);
+		xs_alloc_fail_after(k, sticky);
 		HRESULT hr = p->make(e, &obj);
 		xs_alloc_fail_after(-1, false);
 		if (p->check)
@@ -191,9 +193,15 @@ static void walk(env *e, const path *p)
 		works(e);
 		assert_true(k < 4 * n + 16);
 	}
-	printf("# %-40s %4ld allocations: %ld failed with 0x%08x, %ld absorbed\n", p->name, n, failed_clean,
-	       (unsigned)p->oom, absorbed);
+	printf("# %-40s %4ld allocations: %ld failed with 0x%08x, %ld absorbed (%s)\n", p->name, n, failed_clean,
+	       (unsigned)p->oom, absorbed, sticky ? "sticky" : "one at a time");
 	assert_true(failed_clean > 0 || n == 0);
+}
+
+static void walk(env *e, const path *p)
+{
+	walk_mode(e, p, false);
+	walk_mode(e, p, true);
 }
 
 /* ---- the paths ------------------------------------------------------------------ */
