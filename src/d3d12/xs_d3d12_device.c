@@ -105,15 +105,33 @@ static UINT STDMETHODCALLTYPE device_GetNodeCount(ID3D12Device5 *This)
 	return 1;
 }
 
+/* After a removal the methods that make GPU objects fail, as D3D12's do
+ * (DXGI_ERROR_DEVICE_REMOVED, *out NULL): nothing new can run on it. */
+static bool removed(d3d12_device *d, void **out, HRESULT *hr)
+{
+	if (!xs_rt_removed(d->rt))
+		return false;
+	if (out)
+		*out = NULL;
+	*hr = DXGI_ERROR_DEVICE_REMOVED;
+	return true;
+}
+
 static HRESULT STDMETHODCALLTYPE device_CreateCommandQueue(ID3D12Device5 *This, const D3D12_COMMAND_QUEUE_DESC *desc,
 							   REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_queue_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreateCommandAllocator(ID3D12Device5 *This, D3D12_COMMAND_LIST_TYPE type,
 							       REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_allocator_create(impl_from_ID3D12Device5(This), type, riid, out);
 }
 
@@ -121,12 +139,18 @@ static HRESULT STDMETHODCALLTYPE device_CreateComputePipelineState(ID3D12Device5
 								   const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
 								   REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_pipeline_create_compute(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreateStateObject(ID3D12Device5 *This, const D3D12_STATE_OBJECT_DESC *desc,
 							  REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_state_object_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
@@ -136,6 +160,9 @@ static HRESULT STDMETHODCALLTYPE device_CreateCommandList(ID3D12Device5 *This, U
 {
 	if (mask > 1)
 		return E_INVALIDARG;
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_list_create(impl_from_ID3D12Device5(This), type, alloc, pso, riid, out);
 }
 
@@ -146,6 +173,9 @@ static HRESULT STDMETHODCALLTYPE device_CreateCommandList1(ID3D12Device5 *This, 
 	/* A list created closed, without an allocator until its first Reset. */
 	if (mask > 1 || flags)
 		return E_INVALIDARG;
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_list_create(impl_from_ID3D12Device5(This), type, NULL, NULL, riid, out);
 }
 
@@ -165,6 +195,9 @@ static HRESULT STDMETHODCALLTYPE device_CreateCommittedResource(ID3D12Device5 *T
 								const D3D12_CLEAR_VALUE *clear, REFIID riid, void **out)
 {
 	(void)clear;
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_resource_create_committed(impl_from_ID3D12Device5(This), heap, flags, desc, state, riid, out);
 }
 
@@ -177,6 +210,9 @@ static HRESULT STDMETHODCALLTYPE device_CreateFence(ID3D12Device5 *This, UINT64 
 static HRESULT STDMETHODCALLTYPE device_CreateQueryHeap(ID3D12Device5 *This, const D3D12_QUERY_HEAP_DESC *desc,
 						       REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_query_heap_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
@@ -299,18 +335,27 @@ static HRESULT STDMETHODCALLTYPE device_CreateGraphicsPipelineState(ID3D12Device
 								   const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc,
 								   REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_pipeline_create_graphics(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreatePipelineState(ID3D12Device5 *This, const D3D12_PIPELINE_STATE_STREAM_DESC *desc,
 							    REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_pipeline_create_from_stream(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreateDescriptorHeap(ID3D12Device5 *This, const D3D12_DESCRIPTOR_HEAP_DESC *desc,
 							     REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_descriptor_heap_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
