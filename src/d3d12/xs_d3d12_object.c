@@ -73,6 +73,7 @@ static HRESULT set(d3d12_object *o, REFGUID guid, UINT size, const void *data, c
 		return E_INVALIDARG;
 	pthread_mutex_lock(&o->lock);
 	d3d12_private_data *p = find(o, guid);
+	bool added = false;
 	if (!p && (data || iface)) {
 		d3d12_private_data *n = xs_realloc(o->priv, (o->npriv + 1) * sizeof(*n));
 		if (!n) {
@@ -83,10 +84,13 @@ static HRESULT set(d3d12_object *o, REFGUID guid, UINT size, const void *data, c
 		p = &o->priv[o->npriv++];
 		memset(p, 0, sizeof(*p));
 		p->guid = *guid;
+		added = true;
 	}
 	if (p) {
 		void *copy = NULL;
 		if (data && size && !(copy = xs_malloc(size))) {
+			if (added) /* no entry without its data: GetPrivateData finds none */
+				o->npriv--;
 			pthread_mutex_unlock(&o->lock);
 			return E_OUTOFMEMORY;
 		}

@@ -633,6 +633,69 @@ static void execution(void **state)
 	walk_paths(true, &q, 1);
 }
 
+/* Small paths: SetPrivateData (a new GUID: the entry and its copy), SetName,
+ * and XS12CreateEvent (NULL when it cannot make one). */
+static const GUID test_guid = { 0x12345678, 0x1234, 0x5678, { 1, 2, 3, 4, 5, 6, 7, 8 } };
+
+static HRESULT make_private_data(env *e, void **out)
+{
+	(void)out;
+	static const char data[] = "private bytes";
+	HRESULT hr = ID3D12Resource_SetPrivateData(e->out, &test_guid, sizeof(data), data);
+	char back[sizeof(data)] = "";
+	UINT size = sizeof(back);
+	HRESULT got = ID3D12Resource_GetPrivateData(e->out, &test_guid, &size, back);
+	if (SUCCEEDED(hr)) {
+		assert_int_equal(got, S_OK);
+		assert_string_equal(back, data);
+		ID3D12Resource_SetPrivateData(e->out, &test_guid, 0, NULL); /* removes it */
+	} else {
+		assert_int_equal(got, DXGI_ERROR_NOT_FOUND); /* no entry without its data */
+	}
+	return hr;
+}
+
+static HRESULT make_event(env *e, void **out)
+{
+	(void)e;
+	(void)out;
+	HANDLE ev = XS12CreateEvent();
+	if (!ev)
+		return E_OUTOFMEMORY;
+	XS12CloseEvent(ev);
+	return S_OK;
+}
+
+static void small_paths(void **state)
+{
+	(void)state;
+	const path p[] = {
+		{ .name = "SetPrivateData", .make = make_private_data, .oom = E_OUTOFMEMORY, .no_out = true },
+		{ .name = "XS12CreateEvent", .make = make_event, .oom = E_OUTOFMEMORY, .no_out = true },
+	};
+	walk_paths(true, p, 2);
+}
+
+/* With DRED on (breadcrumbs: the list's op history and its copy at
+ * submission), recording and execution again. */
+static void with_dred(void **state)
+{
+	(void)state;
+	ID3D12DeviceRemovedExtendedDataSettings *s;
+	assert_int_equal(D3D12GetDebugInterface(&IID_ID3D12DeviceRemovedExtendedDataSettings, (void **)&s), S_OK);
+	ID3D12DeviceRemovedExtendedDataSettings_SetAutoBreadcrumbsEnablement(s, D3D12_DRED_ENABLEMENT_FORCED_ON);
+	ID3D12DeviceRemovedExtendedDataSettings_SetPageFaultEnablement(s, D3D12_DRED_ENABLEMENT_FORCED_ON);
+	const path p[] = {
+		PATH("recording + Close (DRED)", make_recording, release_recording, E_OUTOFMEMORY),
+		{ .name = "ExecuteCommandLists (DRED)", .make = make_execute, .oom = E_OUTOFMEMORY, .no_out = true,
+		  .prepare = prepare_execute, .check = check_execute, .removes = true },
+	};
+	walk_paths(true, p, 2);
+	ID3D12DeviceRemovedExtendedDataSettings_SetAutoBreadcrumbsEnablement(s, D3D12_DRED_ENABLEMENT_FORCED_OFF);
+	ID3D12DeviceRemovedExtendedDataSettings_SetPageFaultEnablement(s, D3D12_DRED_ENABLEMENT_FORCED_OFF);
+	ID3D12DeviceRemovedExtendedDataSettings_Release(s);
+}
+
 /* ---- the xs_ C API ---------------------------------------------------------------- */
 
 static void vadd_xs(xs_device *dev, xs_module *mod, uint32_t round)
@@ -765,6 +828,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(state_object),
 		cmocka_unit_test(recording),
 		cmocka_unit_test(execution),
+		cmocka_unit_test(small_paths),
+		cmocka_unit_test(with_dred),
 		cmocka_unit_test(xs_api),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
