@@ -72,6 +72,7 @@ typedef struct xs_gpu_draw {
 	bool building;               /* ps[ps_tail] is being filled */
 	uint32_t cur_prim;
 	bool early_z;
+	bool oom;                    /* a quad found no PS wave record (host memory): the draw never completes */
 	int blocked[XS_GPU_NSTAGES];
 	uint64_t blocked_since[XS_GPU_NSTAGES];
 	xs_gfx_raster_stats rst;
@@ -236,6 +237,7 @@ static void ps_start(xs_gpu *g, xs_gpu_draw *d, ps_rec *p)
 		grp->lds = xs_malloc(bytes);
 		grp->lds_cap = grp->lds ? bytes : 0;
 	}
+	grp->lds_missing = bytes && !grp->lds;
 	if (bytes && grp->lds) {
 		memset(grp->lds, 0, bytes);
 		for (uint32_t k = 0; k < p->nprims; k++) {
@@ -483,7 +485,7 @@ static int draw_export(void *user, xs_wave *w, const xs_isa_export *e)
 			uint32_t nc = p->cap_px ? p->cap_px * 2 : 64;
 			ps_px *np = xs_realloc(p->px, nc * sizeof(*np));
 			if (!np)
-				return -1;
+				return XS_EXPORT_NO_MEMORY;
 			p->px = np;
 			p->cap_px = nc;
 		}
@@ -551,8 +553,10 @@ static void quad_in(void *user, const xs_gfx_quad *q)
 		p = NULL;
 	}
 	if (!p) {
-		if (!ps_grow(d))
-			return; /* out of host memory: the quad is dropped */
+		if (!ps_grow(d)) {
+			d->oom = true; /* out of host memory: a draw without the quad must not complete */
+			return;
+		}
 		p = &d->ps[d->ps_tail % d->ps_cap];
 		ps_px *keep = p->px;
 		uint32_t cap = p->cap_px;
@@ -617,6 +621,10 @@ static void commit_ready(xs_gpu *g, xs_gpu_draw *d)
 
 static void maybe_done(xs_gpu *g, xs_gpu_draw *d)
 {
+	if (d->oom) {
+		g->host_oom = true; /* the scheduler, finding nothing to run, removes the device */
+		return;
+	}
 	if (all_launched(d) && d->ps_commit == d->ps_tail && d->disp->groups_live == 0) {
 		d->disp->next = d->disp->total;
 		xs_gpu_disp_finish(g, d->disp);

@@ -472,12 +472,14 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 	grp->gfx = NULL;
 	grp->nwaves = grp->live = d->waves_per_group;
 	grp->at_barrier = 0;
+	grp->lds_missing = false;
 	if (d->lds_alloc) {
 		if (grp->lds_cap < d->lds_alloc) {
 			free(grp->lds);
 			grp->lds = xs_malloc(d->lds_alloc);
 			grp->lds_cap = grp->lds ? d->lds_alloc : 0;
 		}
+		grp->lds_missing = !grp->lds;
 		/* LDS contents are undefined at launch; zero them so runs repeat. */
 		if (grp->lds)
 			memset(grp->lds, 0, d->lds_alloc);

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-static const char *vadd_path, *vs_path, *ps_path, *rt_path;
+static const char *vadd_path, *vs_path, *ps_path, *rt_path, *fat_vs_path;
 
 enum { N = 256 };
 
@@ -27,6 +27,9 @@ typedef struct env {
 	ID3D12PipelineState *vadd;
 	ID3D12Resource *a, *b, *out;
 	ID3D12CommandAllocator *list_alloc;
+	ID3D12PipelineState *draw_pso; /* the draw walk's, made on first use */
+	ID3D12Resource *rt;
+	ID3D12DescriptorHeap *rtvs;
 	float ha[N], hb[N];
 	void *vadd_code;
 	size_t vadd_size;
@@ -55,6 +58,11 @@ static void env_close(env *e)
 	ID3D12Resource_Release(e->b);
 	ID3D12Resource_Release(e->out);
 	free(e->vadd_code);
+	if (e->draw_pso) {
+		ID3D12PipelineState_Release(e->draw_pso);
+		ID3D12Resource_Release(e->rt);
+		ID3D12DescriptorHeap_Release(e->rtvs);
+	}
 	ID3D12CommandAllocator_Release(e->list_alloc);
 	t_close(&e->c);
 }
@@ -139,12 +147,13 @@ static void walk_mode(env *e, const path *p, bool sticky)
 	if (p->release && obj)
 		p->release(e, obj);
 	works(e);
-	ULONG refs = device_refs(e->c.dev);
 	long failed_clean = 0, absorbed = 0;
 	for (long k = 0;; k++) {
+		assert_true(k < 4 * n + 16); /* a walk ends */
 		obj = (void *)(uintptr_t)0x5a5a; /* must become NULL on failure */
 		if (p->prepare)
 			p->prepare(e);
+		ULONG refs = device_refs(e->c.dev);
 		long f0 = xs_alloc_failed();
 		xs_alloc_fail_after(k, sticky);
 		HRESULT hr = p->make(e, &obj);
@@ -185,13 +194,13 @@ static void walk_mode(env *e, const path *p, bool sticky)
 			bool debug = e->c.iq != NULL;
 			env_close(e);
 			env_open(e, debug);
-			refs = device_refs(e->c.dev);
+			works(e);
+			continue;
 		}
 		if (device_refs(e->c.dev) != refs)
 			fail_msg("%s: allocation %ld failed: the device holds %u references, %u before (a half-made object)",
 				 p->name, k + 1, (unsigned)device_refs(e->c.dev), (unsigned)refs);
 		works(e);
-		assert_true(k < 4 * n + 16);
 	}
 	printf("# %-40s %4ld allocations: %ld failed with 0x%08x, %ld absorbed (%s)\n", p->name, n, failed_clean,
 	       (unsigned)p->oom, absorbed, sticky ? "sticky" : "one at a time");
@@ -633,6 +642,85 @@ static void execution(void **state)
 	walk_paths(true, &q, 1);
 }
 
+/* A draw through ExecuteCommandLists: the graphics pipe's allocations at
+ * draw time (draw state, parameter cache, PS waves, LDS). A draw that ran
+ * writes as many pixels as the walk's first, unfailed one. */
+static void *fat_vs_code;
+static size_t fat_vs_size;
+static UINT64 draw_pixels;
+
+static void prepare_draw(env *e)
+{
+	if (!e->draw_pso) {
+		D3D12_HEAP_PROPERTIES hp = { .Type = D3D12_HEAP_TYPE_DEFAULT };
+		D3D12_RESOURCE_DESC rd = { .Dimension = D3D12_RESOURCE_DIMENSION_TEXTURE2D, .Width = 16, .Height = 16,
+					   .DepthOrArraySize = 1, .MipLevels = 1, .Format = DXGI_FORMAT_R8G8B8A8_UNORM,
+					   .SampleDesc = { 1, 0 }, .Flags = D3D12_RESOURCE_FLAG_ALLOW_RENDER_TARGET };
+		assert_int_equal(ID3D12Device_CreateCommittedResource(e->c.dev, &hp, D3D12_HEAP_FLAG_NONE, &rd,
+								      D3D12_RESOURCE_STATE_RENDER_TARGET, NULL,
+								      &IID_ID3D12Resource, (void **)&e->rt), S_OK);
+		D3D12_DESCRIPTOR_HEAP_DESC hd = { .Type = D3D12_DESCRIPTOR_HEAP_TYPE_RTV, .NumDescriptors = 1 };
+		assert_int_equal(ID3D12Device_CreateDescriptorHeap(e->c.dev, &hd, &IID_ID3D12DescriptorHeap,
+								   (void **)&e->rtvs), S_OK);
+		ID3D12Device_CreateRenderTargetView(e->c.dev, e->rt, NULL,
+						    ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(e->rtvs));
+		D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
+		memset(&d, 0, sizeof(d));
+		d.VS = (D3D12_SHADER_BYTECODE){ fat_vs_code, fat_vs_size };
+		d.PS = (D3D12_SHADER_BYTECODE){ ps_code, ps_size };
+		d.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+		d.SampleMask = UINT32_MAX;
+		d.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+		d.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+		d.RasterizerState.DepthClipEnable = TRUE;
+		d.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+		d.NumRenderTargets = 1;
+		d.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+		d.SampleDesc.Count = 1;
+		assert_int_equal(ID3D12Device_CreateGraphicsPipelineState(e->c.dev, &d, &IID_ID3D12PipelineState,
+									  (void **)&e->draw_pso), S_OK);
+	}
+	ID3D12GraphicsCommandList6 *l = e->c.list;
+	ID3D12GraphicsCommandList6_SetPipelineState(l, e->draw_pso);
+	ID3D12GraphicsCommandList6_IASetPrimitiveTopology(l, D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+	D3D12_VIEWPORT vp = { 0, 0, 16, 16, 0, 1 };
+	D3D12_RECT sc = { 0, 0, 16, 16 };
+	ID3D12GraphicsCommandList6_RSSetViewports(l, 1, &vp);
+	ID3D12GraphicsCommandList6_RSSetScissorRects(l, 1, &sc);
+	D3D12_CPU_DESCRIPTOR_HANDLE rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(e->rtvs);
+	ID3D12GraphicsCommandList6_OMSetRenderTargets(l, 1, &rtv, FALSE, NULL);
+	ID3D12GraphicsCommandList6_DrawInstanced(l, 3 * 64, 1, 0, 0);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(l), S_OK);
+}
+
+static void check_draw(env *e, HRESULT hr)
+{
+	if (SUCCEEDED(hr) && ID3D12Device_GetDeviceRemovedReason(e->c.dev) == S_OK) {
+		XS12_DRAW_STATISTICS st;
+		assert_int_equal(XS12GetDrawStatistics((ID3D12GraphicsCommandList *)e->c.list, 0, &st), S_OK);
+		if (!draw_pixels)
+			draw_pixels = st.PixelsWritten; /* the counting run's */
+		assert_true(draw_pixels > 0);
+		if (st.PixelsWritten != draw_pixels)
+			fail_msg("a draw under a failed allocation wrote %llu pixels, the unfailed one %llu",
+				 (unsigned long long)st.PixelsWritten, (unsigned long long)draw_pixels);
+	}
+	assert_int_equal(ID3D12CommandAllocator_Reset(e->c.alloc), S_OK);
+	assert_int_equal(ID3D12GraphicsCommandList6_Reset(e->c.list, e->c.alloc, NULL), S_OK);
+}
+
+static void draw_execution(void **state)
+{
+	(void)state;
+	fat_vs_code = t_read_file(fat_vs_path, &fat_vs_size);
+	ps_code = t_read_file(ps_path, &ps_size);
+	const path p = { .name = "ExecuteCommandLists of a draw", .make = make_execute, .oom = E_OUTOFMEMORY,
+			 .no_out = true, .prepare = prepare_draw, .check = check_draw, .removes = true };
+	walk_paths(true, &p, 1);
+	free(fat_vs_code);
+	free(ps_code);
+}
+
 /* Small paths: SetPrivateData (a new GUID: the entry and its copy), SetName,
  * and XS12CreateEvent (NULL when it cannot make one). */
 static const GUID test_guid = { 0x12345678, 0x1234, 0x5678, { 1, 2, 3, 4, 5, 6, 7, 8 } };
@@ -811,15 +899,16 @@ static void xs_api(void **state)
 
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		fprintf(stderr, "usage: test_alloc_fail VADD.hsaco COLOR.vs.o COLOR.ps.o [RT_BASIC.hip.co]\n");
+	if (argc < 5) {
+		fprintf(stderr, "usage: test_alloc_fail VADD.hsaco COLOR.vs.o COLOR.ps.o FAT.vs.o [RT_BASIC.hip.co]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0); /* the walk's lines in order with a debugger's */
 	vadd_path = argv[1];
 	vs_path = argv[2];
 	ps_path = argv[3];
-	rt_path = argc > 4 ? argv[4] : NULL;
+	fat_vs_path = argv[4];
+	rt_path = argc > 5 ? argv[5] : NULL;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(device_creation),
 		cmocka_unit_test(object_creation),
@@ -828,6 +917,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(state_object),
 		cmocka_unit_test(recording),
 		cmocka_unit_test(execution),
+		cmocka_unit_test(draw_execution),
 		cmocka_unit_test(small_paths),
 		cmocka_unit_test(with_dred),
 		cmocka_unit_test(xs_api),
