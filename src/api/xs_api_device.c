@@ -76,7 +76,7 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 		.watchdog_wave_insts = desc->watchdog_wave_insts, .progress = desc->progress,
 		.progress_user = desc->progress_user,
 	};
-	xs_device *dev = calloc(1, sizeof(*dev));
+	xs_device *dev = xs_calloc(1, sizeof(*dev));
 	if (!dev)
 		return xs_api_failf(NULL, XS_E_OUT_OF_MEMORY, "host out of memory");
 	xs_err e;

@@ -92,7 +92,7 @@ void d3d12_info_queue_add(d3d12_device *d, D3D12_MESSAGE_CATEGORY cat, D3D12_MES
 	bool store = passes(&q->storage[q->nstorage - 1], cat, sev, id);
 	if (store) {
 		q->allowed_by_filter++;
-		if (!q->msgs && !(q->msgs = calloc(q->limit, sizeof(*q->msgs))))
+		if (!q->msgs && !(q->msgs = xs_calloc(q->limit, sizeof(*q->msgs))))
 			store = false;
 	} else {
 		q->denied_by_filter++;
@@ -108,7 +108,7 @@ void d3d12_info_queue_add(d3d12_device *d, D3D12_MESSAGE_CATEGORY cat, D3D12_MES
 		m->category = cat;
 		m->severity = sev;
 		m->id = id;
-		m->text = strdup(text);
+		m->text = xs_strdup(text);
 		q->nmsgs++;
 	}
 	/* callbacks, else stderr */
@@ -319,7 +319,7 @@ static bool append(void **list, UINT *n, const void *add, UINT nadd, size_t each
 {
 	if (!nadd)
 		return true;
-	void *p = realloc(*list, (*n + nadd) * each);
+	void *p = xs_realloc(*list, (*n + nadd) * each);
 	if (!p)
 		return false;
 	memcpy((char *)p + *n * each, add, nadd * each);

@@ -73,7 +73,7 @@ XS_PRINTF(2, 3) static xs_status malformed(ctx *c, const char *fmt, ...)
 /* n bytes at va into a new host buffer (NULL on a fault, reported). */
 static void *fetch(ctx *c, uint64_t va, size_t n, const char *what, xs_status *st)
 {
-	uint8_t *p = malloc(n ? n : 1);
+	uint8_t *p = xs_malloc(n ? n : 1);
 	uint64_t bad = va;
 	if (!p) {
 		*st = xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %zu bytes of %s", n, what);
@@ -175,7 +175,7 @@ static xs_status gather_geometry(ctx *c, const uint8_t *gd, uint32_t gi, xs_bvh_
 static uint8_t *out_buffer(ctx *c, unsigned type, uint32_t n, uint64_t cap, size_t *room, xs_status *st)
 {
 	*room = (size_t)XS_MIN(cap, xs_bvh_max_size(type, n));
-	uint8_t *out = malloc(*room ? *room : 1);
+	uint8_t *out = xs_malloc(*room ? *room : 1);
 	*st = out ? XS_OK : xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %zu bytes", *room);
 	return out;
 }
@@ -190,7 +190,7 @@ static xs_status build_bottom(ctx *c, const uint8_t *d, uint32_t count, uint64_t
 	}
 	if (total > MAX_PRIMS)
 		return malformed(c, "%llu triangles: xs12 builds at most %u", (unsigned long long)total, MAX_PRIMS);
-	xs_bvh_triangle *t = malloc((size_t)XS_MAX(total, 1u) * sizeof(*t));
+	xs_bvh_triangle *t = xs_malloc((size_t)XS_MAX(total, 1u) * sizeof(*t));
 	if (!t)
 		return xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %llu triangles",
 				  (unsigned long long)total);
@@ -224,7 +224,7 @@ static xs_status build_top(ctx *c, const uint8_t *d, uint32_t count, uint64_t ca
 	uint64_t *ptrs = pointers && count ? fetch(c, iva, (size_t)count * 8, "the instance pointer array read", &st) : NULL;
 	if (pointers && count && !ptrs)
 		return st;
-	xs_bvh_instance *in = malloc((size_t)XS_MAX(count, 1u) * sizeof(*in));
+	xs_bvh_instance *in = xs_malloc((size_t)XS_MAX(count, 1u) * sizeof(*in));
 	if (!in) {
 		free(ptrs);
 		return xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %u instances", count);

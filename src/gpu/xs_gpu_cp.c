@@ -63,7 +63,7 @@ static xs_status cp_push(xs_gpu *g, xs_gpu_cp *cp, unsigned q, uint64_t va, uint
 	if (ndw == 0 || ndw > XS_CP_MAX_IB_DWORDS)
 		return xs_err_set(e, XS_E_INVALID_ARG, "queue %u: command buffer of %u dwords (1..%u)", q, ndw,
 				  XS_CP_MAX_IB_DWORDS);
-	uint32_t *dw = malloc((size_t)ndw * 4);
+	uint32_t *dw = xs_malloc((size_t)ndw * 4);
 	uint64_t bad;
 	if (!dw)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory for a %u-dword command buffer", ndw);

@@ -107,6 +107,7 @@ struct xs_gpu_group {
 	xs_gpu_wave *waves[XS_GPU_MAX_WAVES_PER_GROUP];
 	uint8_t *lds;
 	uint32_t lds_cap;
+	bool lds_missing;        /* the host had no memory for its LDS: an LDS fault of it is E_OUTOFMEMORY's */
 	uint8_t stage;           /* xs_gpu_trace_stage: compute, or a draw's VS / PS wave (one wave per group) */
 	void *gfx;               /* a draw's record of the wave (xs_gpu_draw.c) */
 };
@@ -291,6 +292,7 @@ struct xs_gpu {
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
 	xs_gpu_cp cp[XS_GPU_MAX_QUEUES];
 	xs_fault cp_fault;       /* the last page fault of a CP (not a shader's): xs_gpu_cp_fault */
+	bool host_oom;           /* a draw lost work for want of host memory: the device goes (no_progress) */
 	char cp_positions[480];  /* where the CPs stood when work was last dropped */
 	uint64_t completions;    /* dispatches finished so far */
 	uint64_t run_stop_at;    /* xs_gpu_run_until also returns at this cycle (a CP's busy end); 0 = never */

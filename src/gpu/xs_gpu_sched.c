@@ -184,7 +184,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		[XS_FAULT_NONE] = "fault", [XS_FAULT_VM] = "VM fault", [XS_FAULT_ILLEGAL] = "illegal instruction",
 		[XS_FAULT_UNIMPLEMENTED] = "unimplemented instruction", [XS_FAULT_LDS] = "LDS fault",
 		[XS_FAULT_WATCHDOG] = "watchdog: the wave ran past its instruction budget",
-		[XS_FAULT_HANG] = "hang",
+		[XS_FAULT_HANG] = "hang", [XS_FAULT_HOST_MEMORY] = "host out of memory",
 	};
 	const xs_fault *f = &g->ctx.fault;
 	char addr[400] = "", place[160];
@@ -197,7 +197,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	}
 	wave_place(g, gw, place, sizeof(place));
 	xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: %s%s, PC 0x%llx (%s); %s, after %llu instructions, cycle %llu",
-		   kind[f->kind <= XS_FAULT_HANG ? f->kind : 0], addr, (unsigned long long)f->pc,
+		   kind[f->kind <= XS_FAULT_HOST_MEMORY ? f->kind : 0], addr, (unsigned long long)f->pc,
 		   f->what[0] ? f->what : "?", place, (unsigned long long)gw->w.insts, (unsigned long long)g->now);
 }
 
@@ -216,17 +216,35 @@ void xs_gpu_abandon_all(xs_gpu *g)
 xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 {
 	xs_gpu_disp *bad = gw->group->disp;
+	if (g->ctx.fault.kind == XS_FAULT_LDS && gw->group->lds_missing) {
+		/* no fault of the shader's: its group's LDS found no host memory */
+		g->ctx.fault.kind = XS_FAULT_HOST_MEMORY;
+		snprintf(g->ctx.fault.what, sizeof(g->ctx.fault.what), "no host memory for the group's LDS");
+	}
+	bool oom = g->ctx.fault.kind == XS_FAULT_HOST_MEMORY;
 	bad->r->fault = g->ctx.fault;
 	bad->r->wave_insts += gw->w.insts;
 	xs_gpu_fault_report(g, gw, e);
 	xs_gpu_abandon_all(g);
-	return XS_E_DEVICE_REMOVED;
+	if (oom)
+		e->status = XS_E_OUT_OF_MEMORY;
+	return oom ? XS_E_OUT_OF_MEMORY : XS_E_DEVICE_REMOVED;
 }
 
 static xs_status no_progress(xs_gpu *g, xs_err *e)
 {
 	uint32_t resident = g->resident;
 	char why[600];
+	if (g->host_oom) {
+		/* a draw dropped work for want of host memory (xs_gpu_draw.c): it
+		 * never completes, and the device goes with E_OUTOFMEMORY */
+		g->host_oom = false;
+		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+			if (g->disp[i].active)
+				g->disp[i].r->fault = (xs_fault){ .kind = XS_FAULT_HOST_MEMORY, .what = "host out of memory" };
+		xs_gpu_abandon_all(g);
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "device removed: a draw's pixel-shader waves found no host memory");
+	}
 	if (g->draw_ops && g->draw_ops->diagnose(g, why, sizeof(why))) {
 		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 			if (g->disp[i].active)

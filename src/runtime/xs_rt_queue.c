@@ -116,6 +116,13 @@ void xs_rt_recover(xs_rt_device *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
+void xs_rt_remove(xs_rt_device *d, const xs_err *e)
+{
+	pthread_mutex_lock(&d->lock);
+	remove_device(d, e);
+	pthread_mutex_unlock(&d->lock);
+}
+
 const xs_err *xs_rt_removed(const xs_rt_device *d)
 {
 	return d->removed ? &d->removed_report : NULL;
@@ -152,6 +159,14 @@ xs_status xs_rt_run_locked(xs_rt_device *d, xs_err *e)
 		remove_device(d, e);
 		return st;
 	}
+	if (st == XS_E_OUT_OF_MEMORY) {
+		/* the host ran out of memory in the middle of the work (a CP
+		 * fetch, a group's LDS): the CPs cannot go back, and a fence
+		 * must not say the work ran; D3D12's reason is E_OUTOFMEMORY */
+		d->removed_fault = (xs_fault){ .kind = XS_FAULT_NONE };
+		remove_device(d, e);
+		return st;
+	}
 	retire(d);
 	if (st == XS_OK)
 		pthread_cond_broadcast(&d->changed);
@@ -164,7 +179,7 @@ static xs_rt_item *push_item(xs_rt_device *d, xs_rt_queue *Q, xs_err *e)
 {
 	if (Q->nitems == Q->cap) {
 		uint32_t ncap = Q->cap ? 2 * Q->cap : 16;
-		xs_rt_item *n = realloc(Q->items, ncap * sizeof(*n));
+		xs_rt_item *n = xs_realloc(Q->items, ncap * sizeof(*n));
 		if (!n) {
 			xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 			return NULL;
@@ -243,7 +258,7 @@ xs_status xs_rt_submit(xs_rt_device *d, unsigned queue, uint64_t va, uint32_t nd
 		it->results = results;
 		it->nresults = nresults;
 		if (!results && nresults) {
-			it->results = calloc(nresults, sizeof(*it->results));
+			it->results = xs_calloc(nresults, sizeof(*it->results));
 			it->own_results = true;
 			if (!it->results)
 				st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
@@ -317,7 +332,7 @@ xs_status xs_rt_queue_wait(xs_rt_device *d, unsigned queue, xs_rt_fence *f, uint
 xs_status xs_rt_fence_create(xs_rt_device *d, uint64_t initial, xs_rt_fence **out, xs_err *e)
 {
 	*out = NULL;
-	xs_rt_fence *f = calloc(1, sizeof(*f));
+	xs_rt_fence *f = xs_calloc(1, sizeof(*f));
 	if (!f)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	uint8_t *host;
