@@ -89,10 +89,12 @@ static void remove_device(xs_rt_device *d, const xs_err *e)
 {
 	if (d->removed)
 		return;
-	d->removed = true;
 	d->removed_report = *e;
 	snprintf(d->removed_positions, sizeof(d->removed_positions), "%s", xs_gpu_cp_positions(d->gpu));
 	d->removed_status = e->status;
+	/* published last (release): xs_rt_removed reads it without the lock
+	 * and then the report */
+	__atomic_store_n(&d->removed, true, __ATOMIC_RELEASE);
 	for (xs_rt_fence *f = d->fences; f; f = f->next)
 		*f->value = UINT64_MAX;
 	/* nothing is in flight any more: allocators may be reset */
@@ -107,7 +109,7 @@ void xs_rt_recover(xs_rt_device *d)
 	pthread_mutex_lock(&d->lock);
 	if (d->removed) {
 		xs_gpu_abandon(d->gpu);
-		d->removed = false;
+		__atomic_store_n(&d->removed, false, __ATOMIC_RELEASE);
 		d->removed_fault = (xs_fault){ .kind = XS_FAULT_NONE };
 		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
 			*d->queues[q].done = d->queues[q].next_seq - 1; /* what was pending is gone */
@@ -125,7 +127,8 @@ void xs_rt_remove(xs_rt_device *d, const xs_err *e)
 
 const xs_err *xs_rt_removed(const xs_rt_device *d)
 {
-	return d->removed ? &d->removed_report : NULL;
+	/* without the device lock: creation methods ask from any thread */
+	return __atomic_load_n(&d->removed, __ATOMIC_ACQUIRE) ? &d->removed_report : NULL;
 }
 
 xs_status xs_rt_run_locked(xs_rt_device *d, xs_err *e)
