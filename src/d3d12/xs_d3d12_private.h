@@ -106,8 +106,11 @@ typedef struct d3d12_filter {
 typedef struct d3d12_info_queue {
 	ID3D12InfoQueue1 iface;        /* a tear-off of the device */
 	pthread_mutex_t lock;
-	d3d12_stored_message *msgs;           /* a ring of the last `limit` stored messages */
-	UINT64 nmsgs, first, limit, discarded;
+	/* A ring of the last `limit` stored messages, allocated as they come
+	 * (`cap` slots, doubling up to the limit): a limit is the client's
+	 * number, not an allocation size. */
+	d3d12_stored_message *msgs;
+	UINT64 nmsgs, first, cap, limit, discarded;
 	UINT64 allowed_by_filter, denied_by_filter;
 	d3d12_filter storage[D3D12_INFO_QUEUE_MAX_FILTERS];
 	UINT nstorage;

@@ -367,6 +367,52 @@ static void fences_and_events(void **state)
 	t_close(&c);
 }
 
+/* One stored message of a broken S1.2 (flags 0); the text names the rule. */
+static void one_message(t_ctx *c)
+{
+	ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c->list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_NONE, 0, 0, 0);
+}
+
+/* The info queue's limit is a count of messages, not an allocation: any
+ * limit keeps the messages that come (up to it), the oldest going first.
+ * (The API-sequence fuzz target found SetMessageCountLimit(2^34) making the
+ * next message allocate its ring for all of them: 400 GB.) */
+static void info_queue_limits(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	ID3D12InfoQueue_SetMuteDebugOutput(c.iq, TRUE);
+	const UINT64 huge = 1ull << 40;
+	assert_int_equal(ID3D12InfoQueue_SetMessageCountLimit(c.iq, huge), S_OK);
+	assert_true(ID3D12InfoQueue_GetMessageCountLimit(c.iq) == huge);
+	for (int i = 0; i < 40; i++)
+		one_message(&c);
+	assert_int_equal(ID3D12InfoQueue_GetNumStoredMessages(c.iq), 40);
+	assert_int_equal(ID3D12InfoQueue_GetNumMessagesDiscardedByMessageCountLimit(c.iq), 0);
+	char text[200];
+	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_SCRATCH_FLAGS);
+	assert_non_null(strstr(text, "S1.2"));
+	/* a limit of 3: the ring keeps the last 3 of 20 */
+	assert_int_equal(ID3D12InfoQueue_SetMessageCountLimit(c.iq, 3), S_OK);
+	for (int i = 0; i < 20; i++)
+		one_message(&c);
+	assert_int_equal(ID3D12InfoQueue_GetNumStoredMessages(c.iq), 3);
+	assert_int_equal(ID3D12InfoQueue_GetNumMessagesDiscardedByMessageCountLimit(c.iq), 17);
+	/* and past it, each message still reads back whole */
+	for (UINT64 i = 0; i < 3; i++) {
+		SIZE_T len = 0;
+		assert_int_equal(ID3D12InfoQueue_GetMessage(c.iq, i, NULL, &len), S_OK);
+		D3D12_MESSAGE *m = malloc(len);
+		assert_int_equal(ID3D12InfoQueue_GetMessage(c.iq, i, m, &len), S_OK);
+		assert_int_equal(m->ID, XS12_MESSAGE_ID_SCRATCH_FLAGS);
+		assert_int_equal(m->DescriptionByteLength, strlen(m->pDescription) + 1);
+		free(m);
+	}
+	ID3D12GraphicsCommandList6_Close(c.list); /* fails: S1.2 was broken */
+	t_close(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -383,6 +429,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(timestamps_and_statistics),
 		cmocka_unit_test(create_device_returns_the_live_one),
 		cmocka_unit_test(fences_and_events),
+		cmocka_unit_test(info_queue_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

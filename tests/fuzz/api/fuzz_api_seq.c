@@ -222,6 +222,18 @@ static void drain_messages(seq *s)
 	ID3D12InfoQueue_ClearStoredMessages(s->iq);
 }
 
+/* The messages as they are made (ID3D12InfoQueue1's callback, which also
+ * keeps them off stderr): each has a text. */
+static void STDMETHODCALLTYPE on_message(D3D12_MESSAGE_CATEGORY cat, D3D12_MESSAGE_SEVERITY sev, D3D12_MESSAGE_ID id,
+					 LPCSTR text, void *ctx)
+{
+	FUZZ_CHECK(text != NULL, "message %d without a text", (int)id);
+	size_t n = strlen(text);
+	if (verbose)
+		fprintf(stderr, "  callback: category %d severity %d #%d: %s\n", (int)cat, (int)sev, (int)id, text);
+	*(size_t *)ctx += n;
+}
+
 /* ---- arguments ------------------------------------------------------------------------------ */
 
 static buf *pick_buf(seq *s, rd *r)
@@ -1005,13 +1017,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		debug_on = true;
 	}
 	enable_dred(head & 2);
-	/* the watchdog: 1 ms of GPU time, 20 s of host time (a sanitized
+	/* the watchdog: 0.2 ms of GPU time, 20 s of host time (a sanitized
 	 * simulation is slow; libFuzzer's own timeout is the real bound) and
 	 * a budget per wave that any kernel of the corpus keeps */
 	XS12_DEVICE_DESC dd = {
 		.Machine = (head & 4) ? XS12_MACHINE_SERIES_S : XS12_MACHINE_SERIES_X, .DebugLayer = TRUE,
 		.Functional = (head & 1) ? TRUE : FALSE, .HostThreads = 1,
-		.HangGpuMicroseconds = 1000, .HangHostMilliseconds = 20000, .WaveInstructionBudget = 1u << 18,
+		.HangGpuMicroseconds = 200, .HangHostMilliseconds = 20000, .WaveInstructionBudget = 1u << 16,
 	};
 	seq s;
 	memset(&s, 0, sizeof(s));
@@ -1023,6 +1035,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (FAILED(ID3D12Device_QueryInterface(s.dev, &IID_ID3D12InfoQueue, (void **)&s.iq)))
 		s.iq = NULL;
 	FUZZ_CHECK(s.iq != NULL, "the debug layer is on but there is no ID3D12InfoQueue");
+	ID3D12InfoQueue1 *iq1 = NULL;
+	DWORD cookie = 0;
+	static size_t message_bytes;
+	if (SUCCEEDED(ID3D12Device_QueryInterface(s.dev, &IID_ID3D12InfoQueue1, (void **)&iq1))) {
+		hr = ID3D12InfoQueue1_RegisterMessageCallback(iq1, on_message, D3D12_MESSAGE_CALLBACK_FLAG_NONE,
+							      &message_bytes, &cookie);
+		FUZZ_CHECK(hr == S_OK, "RegisterMessageCallback: 0x%08x", (unsigned)hr);
+	}
 	if (FAILED(ID3D12Device_QueryInterface(s.dev, &IID_ID3D12Device5, (void **)&s.dev5)))
 		s.dev5 = NULL;
 	for (unsigned i = 0; i < NQUEUE; i++) {
@@ -1051,6 +1071,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (removed(&s) && (head & 2))
 		read_dred(&s);
 	drain_messages(&s);
+	if (iq1) {
+		ID3D12InfoQueue1_UnregisterMessageCallback(iq1, cookie);
+		ID3D12InfoQueue1_Release(iq1);
+	}
 	release_all(&s);
 	return 0;
 }
