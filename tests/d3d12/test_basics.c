@@ -375,8 +375,8 @@ static void one_message(t_ctx *c)
 
 /* The info queue's limit is a count of messages, not an allocation: any
  * limit keeps the messages that come (up to it), the oldest going first.
- * (The API-sequence fuzz target found SetMessageCountLimit(2^34) making the
- * next message allocate its ring for all of them: 400 GB.) */
+ * (The API-sequence fuzz target found a limit of 2 billion making the
+ * next message allocate a ring for all of them: 48 GB.) */
 static void info_queue_limits(void **state)
 {
 	(void)state;
