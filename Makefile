@@ -16,7 +16,7 @@ SAN_MESON_ARGS = -Ddebug=true -Doptimization=1 -Db_ndebug=false \
 # CI builds with warnings as errors.
 MESON_ARGS ?= $(if $(CI),--werror,)
 
-.PHONY: all san demo test bench clean bootstrap
+.PHONY: all san demo test bench clean bootstrap fuzz
 
 all: bootstrap
 	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) $(MESON_ARGS)
@@ -45,6 +45,20 @@ demo: all
 # Every test of both builds; the last line counts them all.
 test: all san
 	scripts/run-tests $(BUILD) $(SAN_BUILD)
+
+# Fuzzing (tests/fuzz, docs/reliability.md "Fuzzing"): a build of its own,
+# clang-15 with ASan + UBSan, every file compiled with
+# -fsanitize=fuzzer-no-link so that libFuzzer sees the parsers' coverage;
+# only the fuzz targets are built. scripts/fuzz runs each for FUZZ_TIME
+# seconds and keeps what it finds in $(FUZZ_BUILD)/fuzz-findings/.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 300
+fuzz: bootstrap
+	@test -f $(FUZZ_BUILD)/build.ninja || \
+		CC=$(SAN_CC) CXX=$(SAN_CXX) meson setup $(FUZZ_BUILD) $(SAN_MESON_ARGS) \
+			-Dc_args=-fsanitize=fuzzer-no-link -Dcpp_args=-fsanitize=fuzzer-no-link
+	ninja -C $(FUZZ_BUILD) fuzz-targets
+	FUZZ_TIME=$(FUZZ_TIME) scripts/fuzz $(FUZZ_BUILD)
 
 bench: all
 	python3 bench/xs12_bench.py $(BUILD)
