@@ -1017,13 +1017,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		debug_on = true;
 	}
 	enable_dred(head & 2);
-	/* the watchdog: 0.2 ms of GPU time, 20 s of host time (a sanitized
+	/* the watchdog: 50 us of GPU time, 20 s of host time (a sanitized
 	 * simulation is slow; libFuzzer's own timeout is the real bound) and
 	 * a budget per wave that any kernel of the corpus keeps */
 	XS12_DEVICE_DESC dd = {
 		.Machine = (head & 4) ? XS12_MACHINE_SERIES_S : XS12_MACHINE_SERIES_X, .DebugLayer = TRUE,
 		.Functional = (head & 1) ? TRUE : FALSE, .HostThreads = 1,
-		.HangGpuMicroseconds = 200, .HangHostMilliseconds = 20000, .WaveInstructionBudget = 1u << 16,
+		.HangGpuMicroseconds = 50, .HangHostMilliseconds = 20000, .WaveInstructionBudget = 1u << 14,
 	};
 	seq s;
 	memset(&s, 0, sizeof(s));
