@@ -514,6 +514,8 @@ static inline void d3d12_list_use(d3d12_list *l, uint64_t va)
 	if (l->obj.device->debug)
 		d3d12_list_note_use(l, va);
 }
+/* False (the list fails to Close) for a dispatch on a COPY list. */
+bool d3d12_list_can_dispatch(d3d12_list *l, const char *method);
 /* A dispatch with the list's state: direct or indirect (ExecuteIndirect). */
 void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va, uint64_t launch_va,
 			 const xs_rt_kernarg_copy *copies, uint32_t ncopies);

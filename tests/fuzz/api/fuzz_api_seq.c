@@ -1066,8 +1066,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			drain_messages(&s);
 	}
 	drain(&s);
-	if (verbose)
+	if (verbose) {
 		fprintf(stderr, "end: device removed reason 0x%08x\n", (unsigned)ID3D12Device_GetDeviceRemovedReason(s.dev));
+		for (unsigned i = 0; i < NLIST; i++) {
+			XS12_DISPATCH_STATISTICS st;
+			for (UINT k = 0; s.ls[i].l && k < 8; k++)
+				if (SUCCEEDED(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)s.ls[i].l, k, &st)))
+					fprintf(stderr, "  list %u dispatch %u: %llu waves, %llu cycles\n", i, k,
+						(unsigned long long)st.WavesLaunched, (unsigned long long)st.Cycles);
+		}
+	}
 	if (removed(&s) && (head & 2))
 		read_dred(&s);
 	drain_messages(&s);
