@@ -19,7 +19,8 @@
  *    Signal fails (D3D12's behaviour after a removal);
  *  - at the end every queue drains: a blocking wait for a final signal on
  *    each returns, and then either the device was removed or the value
- *    was reached (xs12's deadlock and hang detection end every wait).
+ *    was reached (xs12's deadlock and hang detection end every wait);
+ *  - a COPY list ran no dispatch.
  * Work is bounded per input: at most 64 operations, dispatches of at most
  * 64 groups (unless a call that D3D12 rejects asks for more), rays grids of
  * at most 16x4x2 lanes, the GPU-time watchdog and a per-wave instruction
@@ -1066,6 +1067,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			drain_messages(&s);
 	}
 	drain(&s);
+	/* a COPY list records no dispatch (COMPUTE_LIST_TYPE) */
+	for (unsigned i = 0; i < NLIST; i++) {
+		XS12_DISPATCH_STATISTICS st;
+		if (s.ls[i].l && s.ls[i].type == D3D12_COMMAND_LIST_TYPE_COPY)
+			FUZZ_CHECK(FAILED(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)s.ls[i].l, 0, &st)),
+				   "list %u (COPY) ran a dispatch", i);
+	}
 	if (verbose) {
 		fprintf(stderr, "end: device removed reason 0x%08x\n", (unsigned)ID3D12Device_GetDeviceRemovedReason(s.dev));
 		for (unsigned i = 0; i < NLIST; i++) {
