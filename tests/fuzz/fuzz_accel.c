@@ -39,15 +39,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	const uint8_t *img = data + FUZZ_ACCEL_HDR;
 	size_t n = size - FUZZ_ACCEL_HDR;
-	xs_vm *vm = xs_vm_create();
+	/* One GPU and address space for the whole run (creating a GPU costs
+	 * more than most builds); each input maps its memory and unmaps it. */
+	static xs_vm *vm;
+	static xs_gpu *g;
+	if (!vm && (vm = xs_vm_create()))
+		g = xs_gpu_create(xs_devinfo_get(XS_MACHINE_SERIES_X), vm);
+	if (!g)
+		return 0;
 	xs_err e = { 0 };
-	if (!vm)
-		return 0;
 	uint64_t mem = XS_ALIGN_UP((uint64_t)XS_MAX(n, (size_t)1), (uint64_t)XS_VM_PAGE_SIZE);
-	if (xs_vm_alloc_at(vm, MEM_VA, mem, &e) || (n && !xs_vm_write(vm, MEM_VA, img, n, NULL))) {
-		xs_vm_destroy(vm);
+	if (xs_vm_alloc_at(vm, MEM_VA, mem, &e))
 		return 0;
-	}
+	if (n && !xs_vm_write(vm, MEM_VA, img, n, NULL))
+		goto out;
 	uint64_t desc = MEM_VA + rd32(data + 4);
 	uint32_t pkt[1 + PKT3_XS_BUILD_AS_BODY_DW] = {
 		PKT3(PKT3_XS_BUILD_AS, PKT3_XS_BUILD_AS_BODY_DW - 1, 0), rd32(data), (uint32_t)desc,
@@ -59,19 +64,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (xs_pm4_next(&it, &p, &e) <= 0)
 		FUZZ_SAY("packet refused: %s", e.msg);
 	else if (p.type == 3 && p.opcode == PKT3_XS_BUILD_AS) {
-		xs_gpu *g = xs_gpu_create(xs_devinfo_get(XS_MACHINE_SERIES_X), vm);
-		if (g) {
-			uint64_t cycles = 0;
-			memset(&e, 0, sizeof(e));
-			xs_status st = xs_gpu_cp_build_as(g, 0, &p, &cycles, &e);
-			FUZZ_SAY("XS_BUILD_AS: %s, %llu cycles", st ? e.msg : "done", (unsigned long long)cycles);
-			FUZZ_CHECK(!st || ((st == XS_E_DEVICE_REMOVED || st == XS_E_OUT_OF_MEMORY) && e.msg[0]),
-				   "status %d without a removal message", (int)st);
-			/* 4000 + 32 per primitive + bytes / 64: far below this for 1 MiB of memory */
-			FUZZ_CHECK(cycles < (1ull << 40), "%llu CP cycles", (unsigned long long)cycles);
-			xs_gpu_destroy(g);
-		}
+		uint64_t cycles = 0;
+		memset(&e, 0, sizeof(e));
+		xs_status st = xs_gpu_cp_build_as(g, 0, &p, &cycles, &e);
+		FUZZ_SAY("XS_BUILD_AS: %s, %llu cycles", st ? e.msg : "done", (unsigned long long)cycles);
+		FUZZ_CHECK(!st || ((st == XS_E_DEVICE_REMOVED || st == XS_E_OUT_OF_MEMORY) && e.msg[0]),
+			   "status %d without a removal message", (int)st);
+		/* 4000 + 32 per primitive + bytes / 64: far below this for 1 MiB of memory */
+		FUZZ_CHECK(cycles < (1ull << 40), "%llu CP cycles", (unsigned long long)cycles);
 	}
-	xs_vm_destroy(vm);
+out:
+	xs_vm_free(vm, MEM_VA, NULL);
 	return 0;
 }

@@ -8,8 +8,13 @@
  *   - decoding the same words again gives the same instruction, and
  *     disassembling them again the same text and result (no state leaks
  *     between calls);
- *   - the text is NUL-terminated within its buffer;
- *   - the disassembler's size agrees with the decoder's for valid words.
+ *   - the text is NUL-terminated within its buffer, and a shorter buffer
+ *     gets a prefix of the same text.
+ * The disassembler's length may differ from the decoder's: it follows
+ * llvm-objdump where LLVM reads more or fewer words than the hardware
+ * (a MUBUF literal soffset: LLVM takes the dword after it).
+ * Words past the first 1 KiB are not read: 256 instructions are enough for
+ * the decoder (it is per instruction) and keep the rate up under ASan.
  */
 #include <string.h>
 
@@ -26,9 +31,7 @@ static const char *label_at(void *ctx, uint64_t addr)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > FUZZ_MAX_INPUT / 4)
-		return 0;
-	size_t n = size / 4;
+	size_t n = (size < 1024 ? size : 1024) / 4;
 	if (!n)
 		return 0;
 	uint32_t *w = malloc(n * 4);
@@ -56,8 +59,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   !strcmp(r1.comment, r2.comment), "word %zu: two disassemblies differ: '%s' / '%s'", i, t1, t2);
 		FUZZ_CHECK(r1.size >= 4 && r1.size % 4 == 0 && r1.size / 4 <= n - i,
 			   "word %zu: disassembly length %u of %zu words left", i, r1.size, n - i);
-		FUZZ_CHECK(!r1.valid || !sa || r1.size == sa, "word %zu: decoder %u bytes, disassembler %u ('%s')", i, sa,
-			   r1.size, t1);
 		/* a small buffer: truncation, still terminated */
 		char small[8];
 		xs_isa_disasm(w + i, n - i, 4 * i, &opts, small, sizeof(small), &r2);

@@ -9,4 +9,11 @@
 #define FUZZ_ACCEL_HDR 12
 #define FUZZ_ACCEL_VA 0x100000000ull
 
+/* fuzz_bvh.c: 4 bytes of settings, FUZZ_BVH_RAYS rays of 11 words, then
+ * the BVH's memory at FUZZ_BVH_VA (a 256-byte aligned T# base). */
+#define FUZZ_BVH_RAYS 8
+#define FUZZ_BVH_RAY_BYTES 44
+#define FUZZ_BVH_HDR (4 + FUZZ_BVH_RAYS * FUZZ_BVH_RAY_BYTES)
+#define FUZZ_BVH_VA 0x200000000ull
+
 #endif

@@ -125,7 +125,7 @@ def hexfile(path):
 def seeds():
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([os.path.join(SEEDS_BUILD, "tests", "fuzz", "fuzz_seeds"), tmp], check=True)
-        for t in ["pm4", "rootsig", "accel"]:
+        for t in ["pm4", "rootsig", "accel", "bvh"]:
             d = fresh(t)
             for f in os.listdir(os.path.join(tmp, t)):
                 shutil.copy(os.path.join(tmp, t, f), os.path.join(d, f))

@@ -27,6 +27,7 @@
 #include "fuzz_layouts.h"
 #include "hw/xs_hw_pm4.h"
 #include "hw/xs_hw_regs.h"
+#include "isa/xs_isa_priv.h"
 #include "pm4/xs_pm4_build.h"
 #include "pm4/xs_pm4_parse.h"
 #include "pm4/xs_pm4_regdb.h"
@@ -196,7 +197,7 @@ static void rootsig_seeds(void)
 /* ---- acceleration structures ---------------------------------------------- */
 
 typedef struct image {
-	uint8_t b[FUZZ_ACCEL_HDR + 8192];
+	uint8_t b[FUZZ_ACCEL_HDR + 16384];
 	size_t n; /* bytes of the memory image used */
 } image;
 
@@ -332,6 +333,61 @@ static void accel_seeds(void)
 	put_accel("postbuild", &im, XS_AS_OP_POSTBUILD, 0, XS_AS_POSTBUILD_BYTES + 16);
 }
 
+/* ---- BVH node reads (fuzz_bvh.c) ------------------------------------------- */
+
+static void put_ray(uint8_t *r, const float o[3], const float d[3], float extent)
+{
+	uint32_t root = XS_BVH_ROOT_PTR;
+	memcpy(r, &root, 4);
+	memcpy(r + 4, &extent, 4);
+	memcpy(r + 8, o, 12);
+	memcpy(r + 20, d, 12);
+	float inv[3];
+	for (int k = 0; k < 3; k++)
+		inv[k] = 1.0f / d[k];
+	memcpy(r + 32, inv, 12);
+}
+
+static void bvh_seeds(void)
+{
+	static uint8_t in[FUZZ_BVH_HDR + 8192];
+	uint8_t blas[4096];
+	size_t n = make_blas(blas, sizeof(blas));
+	uint32_t root;
+	memcpy(&root, blas + XS_BVH_HDR_ROOT_OFFSET, 4);
+	static const float dirs[FUZZ_BVH_RAYS][3] = { { 0, 0, 1 }, { 0, 0, -1 }, { 0.1f, 0.2f, 1 }, { 1, 1, 1 },
+						      { -1, 0, 0.5f }, { 0, 1, 0 }, { 0.5f, 0.5f, 0.7f }, { 1, 0, 0 } };
+	static const float orgs[FUZZ_BVH_RAYS][3] = { { 0.25f, 0.25f, -1 }, { 0.6f, 0.6f, 2 }, { 2.2f, 2.2f, 0 },
+						      { -1, -1, -1 }, { 5, 0.5f, 0 }, { 0.5f, -3, 0 },
+						      { 0, 0, -2 }, { -2, 2.5f, 1 } };
+	for (unsigned prog = 0; prog < 3; prog++)
+		for (unsigned flags = 0; flags < 4; flags += 3) {
+			memset(in, 0, sizeof(in));
+			in[0] = (uint8_t)prog;
+			in[1] = (uint8_t)flags;
+			in[2] = flags ? 255 : 0;
+			for (unsigned r = 0; r < FUZZ_BVH_RAYS; r++)
+				put_ray(in + 4 + FUZZ_BVH_RAY_BYTES * r, orgs[r], dirs[r], 100.0f);
+			if (prog == 2) { /* a16: direction and inverse as halves, 3 words */
+				for (unsigned r = 0; r < FUZZ_BVH_RAYS; r++) {
+					uint8_t *w = in + 4 + FUZZ_BVH_RAY_BYTES * r + 20;
+					uint16_t h[6];
+					for (int k = 0; k < 3; k++) {
+						h[k] = xs_f32_to_f16(dirs[r][k]);
+						h[3 + k] = xs_f32_to_f16(1.0f / dirs[r][k]);
+					}
+					memcpy(w, h, 12);
+					memset(w + 12, 0, 12);
+				}
+			}
+			/* the T# base is the root node: the structure from its root offset on */
+			memcpy(in + FUZZ_BVH_HDR, blas + root, n - root);
+			char name[64];
+			snprintf(name, sizeof(name), "blas3_prog%u_flags%u", prog, flags);
+			put("bvh", name, in, FUZZ_BVH_HDR + n - root);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -354,5 +410,6 @@ int main(int argc, char **argv)
 	fclose(dict);
 	rootsig_seeds();
 	accel_seeds();
+	bvh_seeds();
 	return 0;
 }
