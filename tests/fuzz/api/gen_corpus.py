@@ -2,7 +2,8 @@
 """Writes the seed corpus of the API-sequence target (fuzz_api_seq.c):
 meaningful D3D12 call sequences in its byte encoding, one file each.
 
-    tests/fuzz/api/gen_corpus.py [OUT_DIR]   (default: tests/fuzz/corpus/api_seq)
+    tests/fuzz/api/gen_corpus.py [CORPUS_DIR [REGRESS_DIR]]
+        (default: tests/fuzz/corpus/api_seq and tests/fuzz/regress/api_seq)
 
 The encoding is fuzz_api_seq.c's: a header byte (bit 0 functional mode,
 bit 1 DRED, bit 2 Series S), then per operation its index in ops[] and the
@@ -230,15 +231,27 @@ SEQS['info_queue'] = bytes([0]) + b''.join([
     op(INFO_QUEUE, 1 | 3 << 2),
 ])
 
+# Findings, as sequences (regress/api_seq; the fuzzer's own inputs sit
+# beside them): vadd on a COPY list ran on the copy queue before
+# COMPUTE_LIST_TYPE (the harness checks a COPY list ran no dispatch)
+REGRESS = {}
+REGRESS['copy-list-dispatch'] = bytes([0]) + b''.join([
+    create_buffer(0, DEFAULT | UAV, 65536), create_list(0, COPYQ),
+    set_pipeline(0, VADD), root(0, 1, 0, va_buf(0)), root(0, 1, 1, va_buf(0)), root(0, 0, 2, va_buf(0)),
+    root(0, 3, 3, c0=64), dispatch(0, 1), close(0), execute(COPYQ, 0), signal(COPYQ, 0), host_wait(0),
+])
+
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
-                                                             'corpus', 'api_seq')
-    os.makedirs(out, exist_ok=True)
-    for name, data in SEQS.items():
-        with open(os.path.join(out, name), 'wb') as f:
-            f.write(data)
-    print(f'{len(SEQS)} sequences in {out}')
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, '..', 'corpus', 'api_seq')
+    regress = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, '..', 'regress', 'api_seq')
+    for folder, seqs in ((out, SEQS), (regress, REGRESS)):
+        os.makedirs(folder, exist_ok=True)
+        for name, data in seqs.items():
+            with open(os.path.join(folder, name), 'wb') as f:
+                f.write(data)
+        print(f'{len(seqs)} sequences in {folder}')
 
 
 if __name__ == '__main__':
