@@ -83,7 +83,8 @@ static int run_dir(const char *dir, unsigned *count)
 		snprintf(names[n++], len, "%s/%s", dir, de->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n) /* qsort wants a non-null array even for 0 elements */
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		if (!bad && stat(names[i], &st) == 0 && S_ISREG(st.st_mode))

@@ -12,7 +12,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/xs12-fuzz-smoke.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/new" "$tmp/crash"
 rc=0
-"$fuzzer" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=2048 \
+"$fuzzer" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=256 \
 	-print_final_stats=1 -artifact_prefix="$tmp/crash/" "$@" "$tmp/new" "$corpus" "$regress" || rc=$?
 if [ "$rc" -ne 0 ]; then
 	for f in "$tmp"/crash/*; do
