@@ -30,7 +30,7 @@ TSAN_TARGETS = tests/load/test_load tests/d3d12/test_d3d12_threads \
 # CI builds with warnings as errors.
 MESON_ARGS ?= $(if $(CI),--werror,)
 
-.PHONY: all san tsan demo test bench clean bootstrap
+.PHONY: all san tsan demo test bench clean bootstrap fuzz
 
 all: bootstrap
 	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) $(MESON_ARGS)
@@ -65,6 +65,20 @@ demo: all
 # line counts them all.
 test: all san tsan
 	scripts/run-tests $(BUILD) $(SAN_BUILD) $(TSAN_BUILD):threads
+
+# Fuzzing (tests/fuzz, docs/reliability.md "Fuzzing"): a build of its own,
+# clang-15 with ASan + UBSan, every file compiled with
+# -fsanitize=fuzzer-no-link so that libFuzzer sees the parsers' coverage;
+# only the fuzz targets are built. scripts/fuzz runs each for FUZZ_TIME
+# seconds and keeps what it finds in $(FUZZ_BUILD)/fuzz-findings/.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 300
+fuzz: bootstrap
+	@test -f $(FUZZ_BUILD)/build.ninja || \
+		CC=$(SAN_CC) CXX=$(SAN_CXX) meson setup $(FUZZ_BUILD) $(SAN_MESON_ARGS) \
+			-Dc_args=-fsanitize=fuzzer-no-link -Dcpp_args=-fsanitize=fuzzer-no-link
+	ninja -C $(FUZZ_BUILD) fuzz-targets
+	FUZZ_TIME=$(FUZZ_TIME) scripts/fuzz $(FUZZ_BUILD)
 
 bench: all
 	python3 bench/xs12_bench.py $(BUILD)

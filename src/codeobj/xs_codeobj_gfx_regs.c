@@ -140,6 +140,12 @@ static xs_status parse_pipeline(const msgpack_object *pl, xs_gfx_shader *sh, xs_
 xs_status xs_gfx_parse_pal(const uint8_t *desc, size_t size, uint64_t off, xs_gfx_shader *sh, xs_gfx_regsrc *rs,
                            xs_err *e)
 {
+	/* msgpack-c trusts the element counts: a 5-byte array header could make
+	 * it allocate 100 GB (found by tests/fuzz, regress/codeobj) */
+	xs_err why = { 0 };
+	if (xs_codeobj_msgpack_check(desc, size, off, false, &why))
+		return xs_err_set(e, XS_E_INVALID_ARG, "PAL metadata (NT_AMDGPU_METADATA at file offset 0x%llx, %zu bytes): "
+				  "not valid msgpack (%.900s)", (unsigned long long)off, size, why.msg);
 	msgpack_unpacked u;
 	msgpack_unpacked_init(&u);
 	size_t at = 0;

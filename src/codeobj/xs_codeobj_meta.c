@@ -5,10 +5,11 @@
  *
  * msgpack-c's unpacker allocates room for an array or map as soon as it reads
  * the header's element count (up to 2^32 - 1 elements of 24 bytes each), so a
- * five-byte hostile note could make it ask for ~100 GB. check_msgpack() walks
+ * five-byte hostile note could make it ask for ~100 GB. xs_codeobj_msgpack_check() walks
  * the encoding first and rejects any container whose count exceeds the bytes
  * left (every element takes at least one byte), which bounds what msgpack-c
- * allocates to a small multiple of the note size.
+ * allocates to a small multiple of the note size. The graphics loader's PAL
+ * metadata (xs_codeobj_gfx_regs.c) goes through the same check.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,9 +83,10 @@ static bool mp_classify(uint8_t c, mp_head *h)
 	return true;
 }
 
-/* Exactly one well-formed object filling the note, nesting at most
- * MAX_DEPTH, no container claiming more elements than bytes remain. */
-static xs_status check_msgpack(const uint8_t *p, size_t n, uint64_t off, xs_err *e)
+/* Exactly one well-formed object filling the note (or, !whole, starting
+ * it: PAL's notes may be padded), nesting at most MAX_DEPTH, no container
+ * claiming more elements than bytes remain. */
+xs_status xs_codeobj_msgpack_check(const uint8_t *p, size_t n, uint64_t off, bool whole, xs_err *e)
 {
 	uint64_t stack[MAX_DEPTH];
 	unsigned depth = 0;
@@ -140,7 +142,7 @@ static xs_status check_msgpack(const uint8_t *p, size_t n, uint64_t off, xs_err 
 		while (depth > 0 && stack[depth - 1] == 0)
 			depth--;
 	}
-	if (pos != n)
+	if (whole && pos != n)
 		return xs_err_set(e, XS_E_BAD_CODE_OBJECT,
 		                  "metadata note (msgpack, file offset 0x%llx): %zu trailing bytes after the "
 		                  "root object (at byte %zu)",
@@ -449,7 +451,7 @@ xs_status xs_codeobj_meta_parse(const uint8_t *meta, size_t size, uint64_t meta_
 	if (size == 0)
 		return xs_err_set(e, XS_E_BAD_CODE_OBJECT,
 		                  "metadata note (file offset 0x%llx) is empty", (unsigned long long)meta_off);
-	TRY(check_msgpack(meta, size, meta_off, e));
+	TRY(xs_codeobj_msgpack_check(meta, size, meta_off, true, e));
 
 	meta_ctx c = {.co = co, .off = meta_off, .e = e};
 	c.cap = 2 * size + 64;

@@ -129,6 +129,11 @@ const char *xs_codeobj_elf_secname(const xs_codeobj_elf *ev, size_t i);
 
 /* Parses the msgpack metadata into co->target, co->kernels (info from the
  * metadata, args, symbol) and co->strings. */
+/* Walks a msgpack encoding before msgpack-c unpacks it: msgpack-c
+ * allocates an array's or map's elements from the count in its header, so
+ * a count larger than the bytes left is refused here (XS_E_BAD_CODE_OBJECT
+ * naming the byte). whole: the object must fill all n bytes. */
+xs_status xs_codeobj_msgpack_check(const uint8_t *p, size_t n, uint64_t off, bool whole, xs_err *e);
 xs_status xs_codeobj_meta_parse(const uint8_t *meta, size_t size, uint64_t meta_off,
                                 xs_codeobj *co, xs_err *e);
 

@@ -420,11 +420,25 @@ static __attribute__((noinline)) bool dispatch_long(d3d12_list *l, const d3d12_p
 	return true;
 }
 
+/* A COPY list records copies, barriers and queries; a dispatch on it is
+ * refused (the D3D12 debug layer's rule), not run on the queue's compute
+ * engine as xs12 otherwise would. */
+bool d3d12_list_can_dispatch(d3d12_list *l, const char *method)
+{
+	if (l->type != D3D12_COMMAND_LIST_TYPE_COPY)
+		return true;
+	d3d12_list_error(l, XS_MSG_COMPUTE_LIST_TYPE, "%s on a COPY command list: D3D12 takes dispatches on DIRECT and "
+			 "COMPUTE lists only", method);
+	return false;
+}
+
 void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va, uint64_t launch_va,
 			 const xs_rt_kernarg_copy *copies, uint32_t ncopies)
 {
 	d3d12_device *d = l->obj.device;
 	d3d12_pipeline *p = l->pso;
+	if (!d3d12_list_can_dispatch(l, dims_va ? "ExecuteIndirect" : "Dispatch"))
+		return;
 	if (!p) {
 		d3d12_list_error(l, XS_MSG_DISPATCH_NO_PIPELINE, "Dispatch(%u, %u, %u) with no compute pipeline set", x, y, z);
 		return;

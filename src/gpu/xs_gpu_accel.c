@@ -70,11 +70,37 @@ XS_PRINTF(2, 3) static xs_status malformed(ctx *c, const char *fmt, ...)
 			  c->dword, why);
 }
 
+/* Whether [va, va + n) is GPU memory; *bad is the first byte that is not.
+ * Checked before host memory is allocated for what a descriptor's counts
+ * say is there: a 56-byte descriptor can declare 16 M instances, and the
+ * host must not allocate for them before the GPU memory that holds them
+ * is known to exist (found while writing tests/fuzz's accel target). */
+static bool mapped(const ctx *c, uint64_t va, uint64_t n, uint64_t *bad)
+{
+	if (n && va + n < va) {
+		*bad = va;
+		return false;
+	}
+	for (uint64_t at = va; at < va + n;) {
+		uint64_t end = xs_vm_first_bad(c->g->vm, at);
+		if (end == at) {
+			*bad = at;
+			return false;
+		}
+		at = end;
+	}
+	return true;
+}
+
 /* n bytes at va into a new host buffer (NULL on a fault, reported). */
 static void *fetch(ctx *c, uint64_t va, size_t n, const char *what, xs_status *st)
 {
-	uint8_t *p = xs_malloc(n ? n : 1);
 	uint64_t bad = va;
+	if (!mapped(c, va, n, &bad)) {
+		*st = page_fault(c, bad, what);
+		return NULL;
+	}
+	uint8_t *p = xs_malloc(n ? n : 1);
 	if (!p) {
 		*st = xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %zu bytes of %s", n, what);
 		return NULL;
@@ -190,6 +216,19 @@ static xs_status build_bottom(ctx *c, const uint8_t *d, uint32_t count, uint64_t
 	}
 	if (total > MAX_PRIMS)
 		return malformed(c, "%llu triangles: xs12 builds at most %u", (unsigned long long)total, MAX_PRIMS);
+	/* the buffers the counts need (at least 2 bytes an index, 12 a vertex)
+	 * must be GPU memory before room for their triangles is allocated */
+	for (uint32_t i = 0; i < count; i++) {
+		const uint8_t *gd = d + XS_AS_BUILD_BYTES + (size_t)i * XS_AS_GEOM_BYTES;
+		unsigned ifmt = rd32(gd, 4);
+		bool indexed = ifmt != XS_AS_INDEX_NONE;
+		if (ifmt > XS_AS_INDEX_U32)
+			continue; /* gather_geometry names it */
+		uint64_t va = rd64(gd, indexed ? 16 : 24), bad = va;
+		uint64_t need = indexed ? 2ull * rd32(gd, 8) : 12ull * rd32(gd, 12);
+		if (need && !mapped(c, va, need, &bad))
+			return page_fault(c, bad, indexed ? "an index buffer read" : "a vertex buffer read");
+	}
 	xs_bvh_triangle *t = xs_malloc((size_t)XS_MAX(total, 1u) * sizeof(*t));
 	if (!t)
 		return xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %llu triangles",
@@ -224,6 +263,9 @@ static xs_status build_top(ctx *c, const uint8_t *d, uint32_t count, uint64_t ca
 	uint64_t *ptrs = pointers && count ? fetch(c, iva, (size_t)count * 8, "the instance pointer array read", &st) : NULL;
 	if (pointers && count && !ptrs)
 		return st;
+	uint64_t missing = iva;
+	if (!pointers && !mapped(c, iva, 64ull * count, &missing))
+		return page_fault(c, missing, "an instance desc read");
 	xs_bvh_instance *in = xs_malloc((size_t)XS_MAX(count, 1u) * sizeof(*in));
 	if (!in) {
 		free(ptrs);
@@ -334,8 +376,12 @@ static xs_status op_build(ctx *c, const uint8_t *d, uint32_t bytes, xs_bvh_stats
 
 static xs_status op_copy(ctx *c, const uint8_t *d, uint32_t bytes)
 {
-	if (bytes != XS_AS_COPY_BYTES || rd32(d, 0) > XS_AS_COPY_COMPACT)
-		return malformed(c, "a copy descriptor of %u bytes, mode %u", bytes, rd32(d, 0));
+	/* the mode is read only from a descriptor that has one (a 1-byte
+	 * descriptor was read past its end: found by tests/fuzz, regress/accel) */
+	if (bytes != XS_AS_COPY_BYTES)
+		return malformed(c, "a copy descriptor of %u bytes (%u)", bytes, XS_AS_COPY_BYTES);
+	if (rd32(d, 0) > XS_AS_COPY_COMPACT)
+		return malformed(c, "a copy descriptor of mode %u (CLONE 0 or COMPACT 1)", rd32(d, 0));
 	uint64_t dst = rd64(d, 8), src = rd64(d, 16);
 	uint8_t hdr[XS_BVH_HEADER_BYTES];
 	xs_status st = read_header(c, src, hdr, "the copy's source");

@@ -384,6 +384,10 @@ bool xs_rt_is_recording(const void *bytes, size_t size);
 typedef xs_status (*xs_rt_walk_fn)(void *user, uint32_t batch, uint32_t queue, uint64_t va, uint32_t ndw,
 				   xs_vm *vm, xs_err *e);
 xs_status xs_rt_record_walk(const char *path, xs_rt_walk_fn fn, void *user, xs_err *e);
+/* The same over a recording in memory (the fuzz harness, tests/fuzz);
+ * name stands for the path in messages. */
+xs_status xs_rt_record_walk_mem(const void *bytes, size_t size, const char *name, xs_rt_walk_fn fn, void *user,
+				xs_err *e);
 /* Replays a recording through the GPU model alone (xs12 replay). */
 xs_status xs_rt_replay(const char *path, xs_replay_report *rep, xs_err *e);
 

@@ -400,13 +400,10 @@ out:
 	return st;
 }
 
-/* Opens a recording and checks its header. */
-static xs_status open_recording(const char *path, reader *r, xs_err *e)
+/* Takes a stream of a recording (a file, or memory through fmemopen)
+ * and checks its header; closes f when that fails. */
+static xs_status open_stream(FILE *f, const char *path, reader *r, xs_err *e)
 {
-	r->f = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return xs_err_set(e, XS_E_IO, "%s: cannot open: %s", path, strerror(errno));
 	fseek(f, 0, SEEK_END);
 	*r = (reader){ f, path, ftell(f), e };
 	rewind(f);
@@ -420,46 +417,80 @@ static xs_status open_recording(const char *path, reader *r, xs_err *e)
 	return XS_OK;
 }
 
+/* Opens a recording file and checks its header. */
+static xs_status open_recording(const char *path, reader *r, xs_err *e)
+{
+	r->f = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return xs_err_set(e, XS_E_IO, "%s: cannot open: %s", path, strerror(errno));
+	return open_stream(f, path, r, e);
+}
+
 bool xs_rt_is_recording(const void *bytes, size_t size)
 {
 	return size >= 8 && !memcmp(bytes, MAGIC, 8);
 }
 
-xs_status xs_rt_record_walk(const char *path, xs_rt_walk_fn fn, void *user, xs_err *err)
+/* The walk of an opened recording (r->f NULL: opening failed with st). */
+static xs_status walk(reader *r, xs_status st, xs_rt_walk_fn fn, void *user, xs_err *err)
 {
-	xs_err e = { 0 };
-	reader r;
-	xs_status st = open_recording(path, &r, &e);
+	xs_err *e = r->e;
 	uint32_t tag, nb = 0;
 	batch *b = st ? NULL : xs_malloc(sizeof(*b));
 	if (!st && !b)
-		st = xs_err_set(&e, XS_E_OUT_OF_MEMORY, "host out of memory");
-	while (!st && fread(&tag, 4, 1, r.f) == 1) {
+		st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	while (!st && fread(&tag, 4, 1, r->f) == 1) {
 		if (tag != 'B') {
-			st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", path, ftell(r.f) - 4);
+			st = xs_err_set(e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", r->path, ftell(r->f) - 4);
 			break;
 		}
-		if ((st = read_batch(&r, b)))
+		if ((st = read_batch(r, b)))
 			break;
 		uint64_t digest;
-		if (!rd64(&r, &digest, "digest")) {
-			st = e.status;
+		if (!rd64(r, &digest, "digest")) {
+			st = e->status;
 			batch_free(b);
 			break;
 		}
 		nb++;
 		for (uint32_t i = 0; i < b->nsub && !st; i++)
-			st = fn(user, nb, b->subs[i].queue, b->subs[i].va, b->subs[i].ndw, b->vm, &e);
+			st = fn(user, nb, b->subs[i].queue, b->subs[i].va, b->subs[i].ndw, b->vm, e);
 		batch_free(b);
 	}
 	free(b);
-	if (r.f)
-		fclose(r.f);
+	if (r->f)
+		fclose(r->f);
 	if (!st && nb == 0)
-		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: the recording holds no batch", path);
+		st = xs_err_set(e, XS_E_INVALID_ARG, "%s: the recording holds no batch", r->path);
 	if (st)
-		*err = e;
+		*err = *e;
 	return st;
+}
+
+xs_status xs_rt_record_walk(const char *path, xs_rt_walk_fn fn, void *user, xs_err *err)
+{
+	xs_err e = { 0 };
+	reader r = { .path = path, .e = &e };
+	xs_status st = open_recording(path, &r, &e);
+	return walk(&r, st, fn, user, err);
+}
+
+xs_status xs_rt_record_walk_mem(const void *bytes, size_t size, const char *name, xs_rt_walk_fn fn, void *user,
+				xs_err *err)
+{
+	xs_err e = { 0 };
+	reader r = { .path = name, .e = &e };
+	xs_status st = XS_OK;
+	/* fmemopen refuses a buffer of 0 bytes; the header check says why */
+	FILE *f = size ? fmemopen((void *)(uintptr_t)bytes, size, "rb") : NULL;
+	if (!size)
+		st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: not an xs12 recording of version %d", name, VERSION);
+	else if (!f)
+		st = xs_err_set(&e, XS_E_OUT_OF_MEMORY, "%s: cannot read from memory: %s", name, strerror(errno));
+	else
+		st = open_stream(f, name, &r, &e);
+	return walk(&r, st, fn, user, err);
 }
 
 xs_status xs_rt_replay(const char *path, xs_replay_report *rep, xs_err *err)

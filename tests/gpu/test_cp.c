@@ -7,6 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "bvh/xs_bvh.h"
 #include "gpu/xs_gpu.h"
 #include "hw/xs_hw_pm4.h"
 #include "pm4/xs_pm4_build.h"
@@ -216,6 +217,42 @@ static void build_as(void **state)
 	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
 	assert_non_null(strstr(e.msg, "build descriptor"));
 	assert_int_equal(xs_gpu_cp_fault(f->gpu).kind, XS_FAULT_ILLEGAL);
+	/* a COPY descriptor of 1 byte: refused by its size before any field is
+	 * read (its mode was read past the end: a fuzz finding,
+	 * tests/fuzz/regress/accel/copy-descriptor-of-1-byte) */
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_COPY, desc, 1);
+	submit(f, 2);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "a copy descriptor of 1 bytes (24)"));
+}
+
+/* A 56-byte top-level descriptor may declare up to 2^24 instances; the CP
+ * checks that the GPU memory holding them exists before it allocates host
+ * memory for them (1.6 GB here): the build removes the device with a page
+ * fault at the first byte past the 64 KiB allocation, the instance array's
+ * first missing byte. (Found while writing the accel fuzz target; its
+ * input is tests/fuzz/regress/accel/tlas-16M-instances-in-8K.) */
+static void build_as_counts_need_memory(void **state)
+{
+	fx *f = *state;
+	uint64_t desc = f->mem + 8192, inst = f->mem + 16384, dst = f->mem + 32768;
+	uint8_t d[XS_AS_BUILD_BYTES] = { 0 };
+	uint32_t type = XS_BVH_TYPE_TOP, count = 1u << 24;
+	uint64_t cap = 4096;
+	memcpy(d + 0, &type, 4);
+	memcpy(d + 8, &count, 4);
+	memcpy(d + 16, &dst, 8);
+	memcpy(d + 24, &cap, 8);
+	memcpy(d + 32, &inst, 8);
+	assert_true(xs_vm_write(f->vm, desc, d, sizeof(d), NULL));
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d));
+	submit(f, 2);
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "instance desc read"));
+	xs_fault cpf = xs_gpu_cp_fault(f->gpu);
+	assert_int_equal(cpf.kind, XS_FAULT_VM);
+	assert_true(cpf.addr == f->mem + 65536);
 }
 
 int main(void)
@@ -227,6 +264,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(indirect_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_and_unsupported, setup, teardown),
 		cmocka_unit_test_setup_teardown(build_as, setup, teardown),
+		cmocka_unit_test_setup_teardown(build_as_counts_need_memory, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
