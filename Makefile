@@ -13,10 +13,24 @@ SAN_CC ?= clang-15
 SAN_CXX ?= clang++-15
 SAN_MESON_ARGS = -Ddebug=true -Doptimization=1 -Db_ndebug=false \
 	-Db_sanitize=address,undefined -Db_lundef=false
+# The ThreadSanitizer build of `make test`: only what the threaded tests
+# need is built (meson suite 'threads': tests/load, tests/determinism's
+# host-thread runs, tests/d3d12/test_threads.c, tests/api's removal on
+# host threads), and only that suite runs (scripts/run-tests
+# build-tsan:threads): TSan costs several times the run time of the plain
+# build, and the whole suite would take far longer than the few minutes
+# CI gives it on a 2-core machine.
+TSAN_BUILD ?= build-tsan
+TSAN_MESON_ARGS = -Ddebug=true -Doptimization=1 -Db_ndebug=false \
+	-Db_sanitize=thread -Db_lundef=false
+TSAN_TARGETS = tests/load/test_load tests/d3d12/test_d3d12_threads \
+	tests/determinism/test_determinism tests/api/test_api \
+	kernels/private_spill.O2.w32.hsaco kernels/vadd.O2.w32.hsaco \
+	kernels/lds_reduce.O2.w32.hsaco kernels/faults.O2.w32.hsaco
 # CI builds with warnings as errors.
 MESON_ARGS ?= $(if $(CI),--werror,)
 
-.PHONY: all san demo test bench clean bootstrap fuzz
+.PHONY: all san tsan demo test bench clean bootstrap fuzz
 
 all: bootstrap
 	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) $(MESON_ARGS)
@@ -26,6 +40,11 @@ san: bootstrap
 	@test -f $(SAN_BUILD)/build.ninja || \
 		CC=$(SAN_CC) CXX=$(SAN_CXX) meson setup $(SAN_BUILD) $(MESON_ARGS) $(SAN_MESON_ARGS)
 	ninja -C $(SAN_BUILD)
+
+tsan: bootstrap
+	@test -f $(TSAN_BUILD)/build.ninja || \
+		CC=$(SAN_CC) CXX=$(SAN_CXX) meson setup $(TSAN_BUILD) $(MESON_ARGS) $(TSAN_MESON_ARGS)
+	ninja -C $(TSAN_BUILD) $(TSAN_TARGETS)
 
 bootstrap:
 	@scripts/bootstrap
@@ -42,9 +61,10 @@ demo: all
 		$(BUILD)/examples/rays_scene $(BUILD)/examples/rays_scene.hip.co $(BUILD)/rays_scene.png 640 360 $(RAYS_MODEL); \
 	else echo "== ray-tracing scene skipped: needs hipcc, libassimp and $(RAYS_MODEL)"; fi
 
-# Every test of both builds; the last line counts them all.
-test: all san
-	scripts/run-tests $(BUILD) $(SAN_BUILD)
+# Every test of both builds and the threaded tests under TSan; the last
+# line counts them all.
+test: all san tsan
+	scripts/run-tests $(BUILD) $(SAN_BUILD) $(TSAN_BUILD):threads
 
 # Fuzzing (tests/fuzz, docs/reliability.md "Fuzzing"): a build of its own,
 # clang-15 with ASan + UBSan, every file compiled with
@@ -64,4 +84,4 @@ bench: all
 	python3 bench/xs12_bench.py $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(SAN_BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD) $(TSAN_BUILD)

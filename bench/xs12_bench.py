@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """xs12 benchmark: a fixed kernel mix run in xs12 and on PoCL in the same run.
 
-  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--calls-only]
+  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--calls-only | --bvh-only | --soak-only | --rays-only]
 
 For each kernel (compute-bound, memory-bound, scratch-heavy, and a small
 streaming one) it runs `xs12 run --functional` and `xs12 run --timing` on one
@@ -23,6 +23,11 @@ Then bench/bvh_build (the acceleration-structure builder: SAH cost, box
 nodes, depth and host build time per mesh, against a 4-wide median split);
 --bvh-only runs just that.
 
+Then bench/soak (issue 12: 20,000 small submissions on one device, with the
+debug layer off, on, and on with a scratch ring change in every list): submissions per second and the resident memory
+after the first and the last 1,000; it fails when that grows 5 % or more,
+and so does this script. --soak-only runs just that.
+
 Last, examples/rays_scene (the ray-tracing scene on the simulated GPU,
 docs/rays.md): rays per host second and per simulated second of
 DispatchRays and of DispatchRaysX on rings of 1-64 waves, 320x180 in timing
@@ -36,6 +41,7 @@ XS12 = os.path.join(BUILD, "tools", "xs12")
 POCL = os.path.join(BUILD, "tests", "e2e", "pocl_run")
 CALLS = os.path.join(BUILD, "bench", "d3d12_calls")
 BVH = os.path.join(BUILD, "bench", "bvh_build")
+SOAK = os.path.join(BUILD, "bench", "soak")
 RAYS = os.path.join(BUILD, "examples", "rays_scene")
 RAYS_MODEL = "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"
 K = os.path.join(BUILD, "kernels")
@@ -123,6 +129,28 @@ def bvh_build():
     return rows
 
 
+def soak():
+    """bench/soak with the debug layer off, on, and on with a scratch ring change per list, printed, as
+    {variant: figures}; a resident-memory growth of 5 % or more (soak's exit 1) fails the benchmark."""
+    res = {}
+    for layer in ("off", "on", "on, scratch rings"):
+        args = [SOAK, os.path.join(K, "vadd.O2.w32.hsaco"), "20000", "1000", "--json"]
+        if layer != "off":
+            args.append("--debug")
+        if "scratch" in layer:  # a SetShaderScratchSpaceX ring change in every list
+            args += ["--scratch", os.path.join(K, "private_spill.O2.w32.hsaco")]
+        p = subprocess.run(args, capture_output=True, text=True)
+        if p.returncode not in (0, 1) or not p.stdout.strip():
+            raise SystemExit(f"soak failed ({p.returncode}): {p.stderr}")
+        r = res[layer] = json.loads(p.stdout)
+        print(f"soak, debug layer {layer}: {r['submissions']} submissions, {r['submissions_per_second']:.0f}/s; "
+              f"VmRSS {r['rss_first_kb']} KB after the first {r['window']}, {r['rss_last_kb']} KB after the last "
+              f"({r['rss_growth_percent']:+.2f} %)" + ("" if p.returncode == 0 else " MISS: " + p.stderr.strip()))
+        if p.returncode:
+            raise SystemExit(f"soak: {p.stderr.strip()}")
+    return res
+
+
 def rays_scene():
     """examples/rays_scene's frames, printed, as {dispatch: {rays, sim_rays_per_s, host_rays_per_s, ...}}."""
     if not os.path.exists(RAYS):
@@ -160,6 +188,12 @@ def main():
         if out_json:
             with open(out_json, "w") as fo:
                 json.dump({"rays_scene": rows}, fo, indent=1)
+        return
+    if "--soak-only" in sys.argv:
+        res = soak()
+        if out_json:
+            with open(out_json, "w") as fo:
+                json.dump({"soak": res}, fo, indent=1)
         return
     if "--calls-only" in sys.argv:
         calls, met = d3d12_calls()
@@ -218,6 +252,8 @@ def main():
     summary["d3d12_calls_under_50ns"] = met
     print()
     summary["bvh_build"] = bvh_build()
+    print()
+    summary["soak"] = soak()
     print()
     summary["rays_scene"] = rays_scene()
     if out_json:

@@ -29,6 +29,11 @@ xs_status xs_api_failf(const xs_device *dev, xs_status s, const char *fmt, ...)
 	return xs_api_fail(dev, &e);
 }
 
+uint32_t xs_api_last_message(void)
+{
+	return last_err.id;
+}
+
 XS_API const char *xs_last_error(const xs_device *dev)
 {
 	(void)dev;
@@ -71,7 +76,7 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 		.watchdog_wave_insts = desc->watchdog_wave_insts, .progress = desc->progress,
 		.progress_user = desc->progress_user,
 	};
-	xs_device *dev = calloc(1, sizeof(*dev));
+	xs_device *dev = xs_calloc(1, sizeof(*dev));
 	if (!dev)
 		return xs_api_failf(NULL, XS_E_OUT_OF_MEMORY, "host out of memory");
 	xs_err e;

@@ -125,11 +125,18 @@ XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs
 	}
 	/* Synchronous: everything submitted runs to completion (the queues
 	 * start together, at the GPU's current time). */
-	if (!st)
+	if (!st) {
 		st = xs_rt_finish(dev->rt, &e);
+	} else {
+		/* a queue's submission failed (host memory): the queues
+		 * submitted before it run out before their command memory is
+		 * reset below */
+		xs_err drain;
+		xs_rt_finish(dev->rt, &drain);
+	}
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
 		xs_pm4_builder_free(&cb[q]);
-	if (st == XS_E_DEVICE_REMOVED || st == XS_E_INTERRUPTED)
+	if (st == XS_E_DEVICE_REMOVED || st == XS_E_INTERRUPTED || xs_rt_removed(dev->rt))
 		xs_rt_recover(dev->rt); /* the native device lives on: the next call starts afresh */
 	xs_rt_cmdmem_reset(&dev->mem);
 	double host = xs_now_seconds() - t0;
@@ -142,7 +149,10 @@ XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs
 
 XS_API xs_status xs_dispatch(xs_device *dev, const xs_dispatch_desc *d, xs_dispatch_stats *stats)
 {
-	return xs_dispatch_batch(dev, d, d ? 1 : 0, stats);
+	/* a batch of none is fine, a dispatch of nothing is not */
+	if (!d)
+		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_dispatch: NULL descriptor");
+	return xs_dispatch_batch(dev, d, 1, stats);
 }
 
 /* SetShaderScratchSpaceX for one queue's compute ring (SPEC S1). */

@@ -12,7 +12,7 @@ XS_API xs_status xs_module_load(xs_device *dev, const void *bytes, size_t size, 
 	if (!dev || !bytes || !out)
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_module_load: NULL argument");
 	*out = NULL;
-	xs_module *m = calloc(1, sizeof(*m));
+	xs_module *m = xs_calloc(1, sizeof(*m));
 	if (!m)
 		return xs_api_failf(dev, XS_E_OUT_OF_MEMORY, "host out of memory");
 	xs_err e;
@@ -29,6 +29,7 @@ XS_API xs_status xs_module_load_file(xs_device *dev, const char *path, xs_module
 {
 	if (!dev || !path || !out)
 		return xs_api_failf(dev, XS_E_INVALID_ARG, "xs_module_load_file: NULL argument");
+	*out = NULL; /* also when the file cannot be read */
 	uint8_t *data;
 	size_t size;
 	xs_err e;

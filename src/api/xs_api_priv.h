@@ -24,5 +24,9 @@ struct xs_module {
 /* Records an error as the calling thread's last (xs_last_error). */
 xs_status xs_api_fail(const xs_device *dev, const xs_err *e);
 xs_status xs_api_failf(const xs_device *dev, xs_status s, const char *fmt, ...) XS_PRINTF(3, 4);
+/* The message-table ID (xs_rt_msg_id) of the calling thread's last error,
+ * XS_MSG_NONE for one with no rule of its own. Hidden: the rejection tests
+ * (tests/api/test_api_reject.c) assert IDs, not texts. */
+uint32_t xs_api_last_message(void);
 
 #endif

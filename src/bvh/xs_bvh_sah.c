@@ -144,9 +144,9 @@ xs_status xs_bvh_tree_build(const xs_bvh_box *boxes, uint32_t n, xs_bvh_tree *t,
 {
 	memset(t, 0, sizeof(*t));
 	uint32_t cap = (uint32_t)xs_bvh_max_box_nodes(n);
-	builder B = { malloc((size_t)XS_MAX(n, 1u) * sizeof(*B.r)) };
-	work *stack = malloc((size_t)cap * sizeof(*stack));
-	t->node = calloc(cap, sizeof(*t->node));
+	builder B = { xs_malloc((size_t)XS_MAX(n, 1u) * sizeof(*B.r)) };
+	work *stack = xs_malloc((size_t)cap * sizeof(*stack));
+	t->node = xs_calloc(cap, sizeof(*t->node));
 	if (!B.r || !stack || !t->node) {
 		free(B.r);
 		free(stack);

@@ -132,7 +132,7 @@ xs_status xs_bvh_build_triangles(const xs_bvh_triangle *t, uint32_t n, uint32_t 
 {
 	if (n > MAX_PRIMS)
 		return xs_err_set(e, XS_E_INVALID_ARG, "%u triangles: xs12 builds at most %u", n, MAX_PRIMS);
-	xs_bvh_box *boxes = malloc((size_t)XS_MAX(n, 1u) * sizeof(*boxes));
+	xs_bvh_box *boxes = xs_malloc((size_t)XS_MAX(n, 1u) * sizeof(*boxes));
 	if (!boxes)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "acceleration structure build: no host memory for %u triangles", n);
 	for (uint32_t i = 0; i < n; i++) {
@@ -159,7 +159,7 @@ xs_status xs_bvh_build_instances(const xs_bvh_instance *in, uint32_t n, uint32_t
 {
 	if (n > MAX_PRIMS)
 		return xs_err_set(e, XS_E_INVALID_ARG, "%u instances: xs12 builds at most %u", n, MAX_PRIMS);
-	xs_bvh_box *boxes = malloc((size_t)XS_MAX(n, 1u) * sizeof(*boxes));
+	xs_bvh_box *boxes = xs_malloc((size_t)XS_MAX(n, 1u) * sizeof(*boxes));
 	if (!boxes)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "acceleration structure build: no host memory for %u instances", n);
 	for (uint32_t i = 0; i < n; i++)

@@ -86,12 +86,12 @@ xs_status xs_codeobj_parse(const uint8_t *bytes, size_t size, xs_codeobj **out, 
 	if (s != XS_OK)
 		return s;
 
-	xs_codeobj *co = calloc(1, sizeof(*co));
+	xs_codeobj *co = xs_calloc(1, sizeof(*co));
 	if (!co)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory");
 	/* a copy: libelf wants a mutable buffer, and the kernels' names and the
 	 * loader's segment bytes must outlive the caller's */
-	co->image = malloc(src.size ? src.size : 1);
+	co->image = xs_malloc(src.size ? src.size : 1);
 	if (!co->image) {
 		free(co);
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory for a %zu-byte image", src.size);

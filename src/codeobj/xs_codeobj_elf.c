@@ -257,7 +257,7 @@ xs_status xs_codeobj_elf_segments(xs_codeobj_elf *ev, xs_codeobj *co, xs_err *e)
 	size_t phnum;
 	if (elf_getphdrnum(ev->elf, &phnum) != 0)
 		return bad(e, "program headers: %s", elf_errmsg(-1));
-	co->segs = calloc(phnum, sizeof(*co->segs));
+	co->segs = xs_calloc(phnum, sizeof(*co->segs));
 	if (!co->segs)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory for %zu segments", phnum);
 	uint64_t end = 0;
@@ -327,7 +327,7 @@ xs_status xs_codeobj_elf_symbols(xs_codeobj_elf *ev, xs_err *e)
 		    (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
 			total += sh.sh_size / SYM_SIZE;  /* bounded by the image size */
 	}
-	ev->syms = calloc(total ? total : 1, sizeof(*ev->syms));
+	ev->syms = xs_calloc(total ? total : 1, sizeof(*ev->syms));
 	if (!ev->syms)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory for %zu symbols", total);
 	for (size_t i = 1; i < ev->shnum; i++) {
@@ -445,7 +445,7 @@ xs_status xs_codeobj_elf_relocs(xs_codeobj_elf *ev, xs_codeobj *co, xs_err *e)
 	}
 	if (total == 0)
 		return XS_OK;
-	co->relocs = calloc(total, sizeof(*co->relocs));
+	co->relocs = xs_calloc(total, sizeof(*co->relocs));
 	if (!co->relocs)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory for %zu relocations", total);
 	for (size_t i = 1; i < ev->shnum; i++) {

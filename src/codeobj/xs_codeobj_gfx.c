@@ -103,7 +103,7 @@ static xs_status read_sections(gelf *g, xs_err *e)
 	if (!g->shnum || !shstr || shstr >= g->shnum)
 		return xs_err_set(e, XS_E_INVALID_ARG, "e_shnum %zu / e_shstrndx %zu (bytes 60/62): no section table",
 		                  g->shnum, shstr);
-	g->sec = calloc(g->shnum, sizeof(*g->sec));
+	g->sec = xs_calloc(g->shnum, sizeof(*g->sec));
 	if (!g->sec)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory");
 	for (size_t i = 0; i < g->shnum; i++) {
@@ -410,7 +410,7 @@ xs_status xs_gfx_shader_parse(const void *data, size_t size, const char *entry, 
 		uint64_t rsz = g.rodata ? g.sec[g.rodata].size : 0;
 		rodata_off = (t->size + 255) & ~255ull;
 		out->image_size = (size_t)(rsz ? rodata_off + rsz : t->size);
-		out->image = calloc(1, out->image_size);
+		out->image = xs_calloc(1, out->image_size);
 		if (!out->image)
 			st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory (%zu-byte image)", out->image_size);
 		else {

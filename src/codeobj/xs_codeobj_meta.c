@@ -379,10 +379,10 @@ static xs_status parse_kernel(meta_ctx *c, const msgpack_object *m, uint32_t idx
 		return meta_bad(c, ".args has %u entries (limit %d)", n, XS_CODEOBJ_MAX_ARGS);
 	if (n == 0)
 		return XS_OK;
-	k->args = calloc(n, sizeof(*k->args));
-	k->arg_address_space = calloc(n, sizeof(*k->arg_address_space));
-	k->arg_hidden = calloc(n, 1);
-	k->arg_const = calloc(n, 1);
+	k->args = xs_calloc(n, sizeof(*k->args));
+	k->arg_address_space = xs_calloc(n, sizeof(*k->arg_address_space));
+	k->arg_hidden = xs_calloc(n, 1);
+	k->arg_const = xs_calloc(n, 1);
 	if (!k->args || !k->arg_address_space || !k->arg_hidden || !k->arg_const)
 		return xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "out of memory for %u kernel arguments", n);
 	ki->args = k->args;
@@ -431,7 +431,7 @@ static xs_status parse_root(meta_ctx *c, const msgpack_object *root)
 	uint32_t n = ks->via.array.size;
 	if (n > XS_CODEOBJ_MAX_KERNELS)
 		return meta_bad(c, "amdhsa.kernels has %u entries (limit %d)", n, XS_CODEOBJ_MAX_KERNELS);
-	co->kernels = calloc(n ? n : 1, sizeof(*co->kernels));
+	co->kernels = xs_calloc(n ? n : 1, sizeof(*co->kernels));
 	if (!co->kernels)
 		return xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "out of memory for %u kernels", n);
 	for (uint32_t i = 0; i < n; i++) {
@@ -455,7 +455,7 @@ xs_status xs_codeobj_meta_parse(const uint8_t *meta, size_t size, uint64_t meta_
 
 	meta_ctx c = {.co = co, .off = meta_off, .e = e};
 	c.cap = 2 * size + 64;
-	co->strings = c.arena = malloc(c.cap);
+	co->strings = c.arena = xs_malloc(c.cap);
 	if (!co->strings)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory for %zu bytes of names", c.cap);
 

@@ -82,9 +82,9 @@ static xs_status read_image(xs_codeobj_code *c, Elf *elf, xs_err *e)
 			c->stack_sizes_size = sh.sh_size;
 		}
 	}
-	c->texts = calloc(ntext ? ntext : 1, sizeof(*c->texts));
-	c->all = calloc(cap_all ? cap_all : 1, sizeof(*c->all));
-	size_t *sec_of_text = calloc(ntext ? ntext : 1, sizeof(size_t));
+	c->texts = xs_calloc(ntext ? ntext : 1, sizeof(*c->texts));
+	c->all = xs_calloc(cap_all ? cap_all : 1, sizeof(*c->all));
+	size_t *sec_of_text = xs_calloc(ntext ? ntext : 1, sizeof(size_t));
 	if (!c->texts || !c->all || !sec_of_text) {
 		free(sec_of_text);
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory");
@@ -149,8 +149,8 @@ xs_status xs_codeobj_code_open(const uint8_t *bytes, size_t size, xs_codeobj_cod
 	xs_status s = select_elf(bytes, size, &src, e);
 	if (s != XS_OK)
 		return s;
-	xs_codeobj_code *c = calloc(1, sizeof(*c));
-	if (!c || !(c->image = malloc(src.size ? src.size : 1))) {
+	xs_codeobj_code *c = xs_calloc(1, sizeof(*c));
+	if (!c || !(c->image = xs_malloc(src.size ? src.size : 1))) {
 		free(c);
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "out of memory");
 	}

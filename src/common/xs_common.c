@@ -58,7 +58,7 @@ xs_status xs_read_file(const char *path, size_t max_size, uint8_t **data, size_t
 		return xs_err_set(e, XS_E_IO, "%s: size %ld is over the limit of %zu bytes", path, n, max_size);
 	}
 	rewind(f);
-	uint8_t *buf = malloc(n ? (size_t)n : 1);
+	uint8_t *buf = xs_malloc(n ? (size_t)n : 1);
 	if (!buf) {
 		fclose(f);
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "%s: out of memory for %ld bytes", path, n);

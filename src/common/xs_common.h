@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "xs12/xs12.h"
+#include "common/xs_alloc.h"
 
 #define XS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* Both evaluate an argument twice: never pass a call with side effects. */

@@ -123,7 +123,7 @@ HRESULT d3d12_allocator_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, RE
 		d3d12_message(d, XS_MSG_LIST_TYPE, "CreateCommandAllocator: type %d (DIRECT, COMPUTE or COPY)", (int)type);
 		return E_INVALIDARG;
 	}
-	d3d12_allocator *a = calloc(1, sizeof(*a));
+	d3d12_allocator *a = xs_calloc(1, sizeof(*a));
 	if (!a)
 		return E_OUTOFMEMORY;
 	a->iface.lpVtbl = &allocator_vtbl;
@@ -182,13 +182,24 @@ void d3d12_list_error_err(d3d12_list *l, const xs_err *e)
 	keep_error(l, e);
 }
 
+/* Host memory ran out while recording: Close fails with E_OUTOFMEMORY (as
+ * D3D12's), rather than the list running without what was lost. */
+static void list_out_of_memory(d3d12_list *l, const char *what)
+{
+	xs_err e;
+	xs_err_set(&e, XS_E_OUT_OF_MEMORY, "host out of memory for the list's %s", what);
+	keep_error(l, &e);
+}
+
 void d3d12_list_breadcrumb_add(d3d12_list *l, D3D12_AUTO_BREADCRUMB_OP op)
 {
 	if (l->nops == l->cap_ops) {
 		uint32_t ncap = l->cap_ops ? 2 * l->cap_ops : 32;
-		D3D12_AUTO_BREADCRUMB_OP *n = realloc(l->ops, ncap * sizeof(*n));
-		if (!n)
+		D3D12_AUTO_BREADCRUMB_OP *n = xs_realloc(l->ops, ncap * sizeof(*n));
+		if (!n) {
+			list_out_of_memory(l, "breadcrumbs");
 			return;
+		}
 		l->ops = n;
 		l->cap_ops = ncap;
 	}
@@ -205,9 +216,11 @@ void d3d12_list_note_use(d3d12_list *l, uint64_t va)
 		return;
 	if (l->nused == l->cap_used) {
 		uint32_t ncap = l->cap_used ? 2 * l->cap_used : 16;
-		uint64_t *n = realloc(l->used_va, ncap * sizeof(*n));
-		if (!n)
+		uint64_t *n = xs_realloc(l->used_va, ncap * sizeof(*n));
+		if (!n) {
+			list_out_of_memory(l, "resource list");
 			return;
+		}
 		l->used_va = n;
 		l->cap_used = ncap;
 	}
@@ -256,9 +269,11 @@ bool d3d12_list_add_scratch_use(d3d12_list *l, const xs_rt_launch_info *info, co
 			return true;
 	if (l->nuses == l->cap_uses) {
 		uint32_t ncap = l->cap_uses ? 2 * l->cap_uses : 8;
-		d3d12_scratch_use *n = realloc(l->uses, ncap * sizeof(*n));
-		if (!n)
-			return true;
+		d3d12_scratch_use *n = xs_realloc(l->uses, ncap * sizeof(*n));
+		if (!n) {
+			list_out_of_memory(l, "scratch uses");
+			return false;
+		}
 		l->uses = n;
 		l->cap_uses = ncap;
 	}
@@ -405,11 +420,25 @@ static __attribute__((noinline)) bool dispatch_long(d3d12_list *l, const d3d12_p
 	return true;
 }
 
+/* A COPY list records copies, barriers and queries; a dispatch on it is
+ * refused (the D3D12 debug layer's rule), not run on the queue's compute
+ * engine as xs12 otherwise would. */
+bool d3d12_list_can_dispatch(d3d12_list *l, const char *method)
+{
+	if (l->type != D3D12_COMMAND_LIST_TYPE_COPY)
+		return true;
+	d3d12_list_error(l, XS_MSG_COMPUTE_LIST_TYPE, "%s on a COPY command list: D3D12 takes dispatches on DIRECT and "
+			 "COMPUTE lists only", method);
+	return false;
+}
+
 void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va, uint64_t launch_va,
 			 const xs_rt_kernarg_copy *copies, uint32_t ncopies)
 {
 	d3d12_device *d = l->obj.device;
 	d3d12_pipeline *p = l->pso;
+	if (!d3d12_list_can_dispatch(l, dims_va ? "ExecuteIndirect" : "Dispatch"))
+		return;
 	if (!p) {
 		d3d12_list_error(l, XS_MSG_DISPATCH_NO_PIPELINE, "Dispatch(%u, %u, %u) with no compute pipeline set", x, y, z);
 		return;
@@ -547,8 +576,8 @@ static HRESULT STDMETHODCALLTYPE list_Close(ID3D12GraphicsCommandList6 *This)
 		l->allocator->recording = NULL;
 	if (xs_pm4_builder_failed(&l->pm4) && !l->err.status)
 		keep_error(l, &l->pm4.err);
-	if (l->err.status)
-		return E_INVALIDARG;
+	if (l->err.status) /* E_OUTOFMEMORY is no broken rule */
+		return l->err.status == XS_E_OUT_OF_MEMORY ? E_OUTOFMEMORY : E_INVALIDARG;
 	if (l->pm4.cdw) {
 		uint8_t *host;
 		xs_err e;
@@ -872,7 +901,9 @@ static void STDMETHODCALLTYPE list_ExecuteIndirect(ID3D12GraphicsCommandList6 *T
 		d3d12_list_error(l, XS_MSG_INDIRECT_SIGNATURE, "ExecuteIndirect: a NULL or foreign signature or buffer");
 		return;
 	}
-	if (args_off + (uint64_t)max * s->stride > a->desc.Width || (c && (count_off % 4 || count_off + 4 > c->desc.Width))) {
+	/* offsets compared without sums that wrap past 2^64 */
+	if (args_off > a->desc.Width || (uint64_t)max * s->stride > a->desc.Width - args_off ||
+	    (c && (count_off % 4 || count_off > c->desc.Width || c->desc.Width - count_off < 4))) {
 		d3d12_list_error(l, XS_MSG_INDIRECT_BUFFER,
 				 "ExecuteIndirect: %u commands of %u bytes from +%llu do not fit the %llu-byte argument "
 				 "buffer (or the count is outside its buffer)", max, s->stride, (unsigned long long)args_off,
@@ -1015,6 +1046,12 @@ HRESULT d3d12_list_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, ID3D12C
 	if (!out)
 		return E_POINTER;
 	*out = NULL;
+	/* CreateCommandList1 has no allocator to take the type from: check it here */
+	if (type != D3D12_COMMAND_LIST_TYPE_DIRECT && type != D3D12_COMMAND_LIST_TYPE_COMPUTE &&
+	    type != D3D12_COMMAND_LIST_TYPE_COPY) {
+		d3d12_message(d, XS_MSG_LIST_TYPE, "CreateCommandList: type %d (DIRECT, COMPUTE or COPY)", (int)type);
+		return E_INVALIDARG;
+	}
 	d3d12_allocator *a = alloc ? d3d12_allocator_from_iface(alloc) : NULL;
 	if ((alloc && !a) || (a && a->type != type)) {
 		d3d12_message(d, XS_MSG_LIST_TYPE, "CreateCommandList: the allocator is not an xs12 allocator of type %d",
@@ -1025,7 +1062,7 @@ HRESULT d3d12_list_create(d3d12_device *d, D3D12_COMMAND_LIST_TYPE type, ID3D12C
 		d3d12_message(d, XS_MSG_ALLOCATOR_IN_USE, "CreateCommandList: another open list records into the allocator");
 		return E_INVALIDARG;
 	}
-	d3d12_list *l = calloc(1, sizeof(*l));
+	d3d12_list *l = xs_calloc(1, sizeof(*l));
 	if (!l)
 		return E_OUTOFMEMORY;
 	l->iface.lpVtbl = &d3d12_list_vtbl.Base;

@@ -181,6 +181,8 @@ static bool rays_ready(d3d12_list *l, const void *desc, const char *method)
 		d3d12_list_error(l, XS_MSG_LIST_CLOSED, "%s on a closed command list", method);
 		return false;
 	}
+	if (!d3d12_list_can_dispatch(l, method))
+		return false;
 	if (!desc) {
 		d3d12_list_error(l, XS_MSG_RAYS_ARGS, "%s: NULL description", method);
 		return false;

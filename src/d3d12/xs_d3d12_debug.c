@@ -46,7 +46,7 @@ static void filter_clear(d3d12_filter *f)
 void d3d12_info_queue_fini(d3d12_info_queue *q)
 {
 	for (UINT64 i = 0; i < q->nmsgs; i++)
-		free(q->msgs[(q->first + i) % q->limit].text);
+		free(q->msgs[(q->first + i) % q->cap].text);
 	free(q->msgs);
 	for (UINT i = 0; i < q->nstorage; i++)
 		filter_clear(&q->storage[i]);
@@ -79,6 +79,23 @@ static const char *severity_name(D3D12_MESSAGE_SEVERITY s)
 	return (unsigned)s < 5 ? n[s] : "?";
 }
 
+/* Twice the slots (16 at first, at most the limit), the messages moved to
+ * the front in order. */
+static bool ring_grow(d3d12_info_queue *q)
+{
+	UINT64 cap = XS_MIN(XS_MAX(q->cap * 2, 16), q->limit);
+	d3d12_stored_message *m = xs_calloc(cap, sizeof(*m));
+	if (!m)
+		return false;
+	for (UINT64 i = 0; i < q->nmsgs; i++)
+		m[i] = q->msgs[(q->first + i) % q->cap];
+	free(q->msgs);
+	q->msgs = m;
+	q->cap = cap;
+	q->first = 0;
+	return true;
+}
+
 void d3d12_info_queue_add(d3d12_device *d, D3D12_MESSAGE_CATEGORY cat, D3D12_MESSAGE_SEVERITY sev,
 			  D3D12_MESSAGE_ID id, const char *text)
 {
@@ -92,23 +109,23 @@ void d3d12_info_queue_add(d3d12_device *d, D3D12_MESSAGE_CATEGORY cat, D3D12_MES
 	bool store = passes(&q->storage[q->nstorage - 1], cat, sev, id);
 	if (store) {
 		q->allowed_by_filter++;
-		if (!q->msgs && !(q->msgs = calloc(q->limit, sizeof(*q->msgs))))
-			store = false;
+		if (q->nmsgs == q->cap && q->cap < q->limit && !ring_grow(q))
+			store = q->cap > 0; /* out of memory: keep the ring as it is */
 	} else {
 		q->denied_by_filter++;
 	}
 	if (store) {
-		if (q->nmsgs == q->limit) { /* the oldest goes */
+		if (q->nmsgs == q->cap) { /* the oldest goes */
 			free(q->msgs[q->first].text);
-			q->first = (q->first + 1) % q->limit;
+			q->first = (q->first + 1) % q->cap;
 			q->nmsgs--;
 			q->discarded++;
 		}
-		d3d12_stored_message *m = &q->msgs[(q->first + q->nmsgs) % q->limit];
+		d3d12_stored_message *m = &q->msgs[(q->first + q->nmsgs) % q->cap];
 		m->category = cat;
 		m->severity = sev;
 		m->id = id;
-		m->text = strdup(text);
+		m->text = xs_strdup(text);
 		q->nmsgs++;
 	}
 	/* callbacks, else stderr */
@@ -246,11 +263,13 @@ static HRESULT STDMETHODCALLTYPE iq_SetMessageCountLimit(ID3D12InfoQueue1 *This,
 	d3d12_info_queue *q = &impl_from_ID3D12InfoQueue1(This)->info;
 	pthread_mutex_lock(&q->lock);
 	for (UINT64 i = 0; i < q->nmsgs; i++)
-		free(q->msgs[(q->first + i) % q->limit].text);
+		free(q->msgs[(q->first + i) % q->cap].text);
 	free(q->msgs);
 	q->msgs = NULL;
-	q->nmsgs = q->first = 0;
-	q->limit = limit == (UINT64)-1 ? (1u << 20) : limit ? limit : 1; /* -1: unlimited (bounded at 2^20) */
+	q->nmsgs = q->first = q->cap = 0;
+	/* -1: unlimited (bounded at 2^20 messages); any other limit is kept as
+	 * given: the ring grows with the messages that come, not with it */
+	q->limit = limit == (UINT64)-1 ? (1u << 20) : limit ? limit : 1;
 	pthread_mutex_unlock(&q->lock);
 	return S_OK;
 }
@@ -260,7 +279,7 @@ static void STDMETHODCALLTYPE iq_ClearStoredMessages(ID3D12InfoQueue1 *This)
 	d3d12_info_queue *q = &impl_from_ID3D12InfoQueue1(This)->info;
 	pthread_mutex_lock(&q->lock);
 	for (UINT64 i = 0; i < q->nmsgs; i++)
-		free(q->msgs[(q->first + i) % q->limit].text);
+		free(q->msgs[(q->first + i) % q->cap].text);
 	q->nmsgs = q->first = 0;
 	pthread_mutex_unlock(&q->lock);
 }
@@ -276,7 +295,7 @@ static HRESULT STDMETHODCALLTYPE iq_GetMessage(ID3D12InfoQueue1 *This, UINT64 in
 		pthread_mutex_unlock(&q->lock);
 		return E_INVALIDARG;
 	}
-	const d3d12_stored_message *m = &q->msgs[(q->first + index) % q->limit];
+	const d3d12_stored_message *m = &q->msgs[(q->first + index) % q->cap];
 	size_t len = strlen(m->text) + 1, need = sizeof(D3D12_MESSAGE) + len;
 	HRESULT hr = S_OK;
 	if (msg) {
@@ -317,7 +336,7 @@ static bool append(void **list, UINT *n, const void *add, UINT nadd, size_t each
 {
 	if (!nadd)
 		return true;
-	void *p = realloc(*list, (*n + nadd) * each);
+	void *p = xs_realloc(*list, (*n + nadd) * each);
 	if (!p)
 		return false;
 	memcpy((char *)p + *n * each, add, nadd * each);

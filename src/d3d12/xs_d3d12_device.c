@@ -105,15 +105,33 @@ static UINT STDMETHODCALLTYPE device_GetNodeCount(ID3D12Device5 *This)
 	return 1;
 }
 
+/* After a removal the methods that make GPU objects fail, as D3D12's do
+ * (DXGI_ERROR_DEVICE_REMOVED, *out NULL): nothing new can run on it. */
+static bool removed(d3d12_device *d, void **out, HRESULT *hr)
+{
+	if (!xs_rt_removed(d->rt))
+		return false;
+	if (out)
+		*out = NULL;
+	*hr = DXGI_ERROR_DEVICE_REMOVED;
+	return true;
+}
+
 static HRESULT STDMETHODCALLTYPE device_CreateCommandQueue(ID3D12Device5 *This, const D3D12_COMMAND_QUEUE_DESC *desc,
 							   REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_queue_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreateCommandAllocator(ID3D12Device5 *This, D3D12_COMMAND_LIST_TYPE type,
 							       REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_allocator_create(impl_from_ID3D12Device5(This), type, riid, out);
 }
 
@@ -121,12 +139,18 @@ static HRESULT STDMETHODCALLTYPE device_CreateComputePipelineState(ID3D12Device5
 								   const D3D12_COMPUTE_PIPELINE_STATE_DESC *desc,
 								   REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_pipeline_create_compute(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreateStateObject(ID3D12Device5 *This, const D3D12_STATE_OBJECT_DESC *desc,
 							  REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_state_object_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
@@ -136,6 +160,9 @@ static HRESULT STDMETHODCALLTYPE device_CreateCommandList(ID3D12Device5 *This, U
 {
 	if (mask > 1)
 		return E_INVALIDARG;
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_list_create(impl_from_ID3D12Device5(This), type, alloc, pso, riid, out);
 }
 
@@ -146,6 +173,9 @@ static HRESULT STDMETHODCALLTYPE device_CreateCommandList1(ID3D12Device5 *This, 
 	/* A list created closed, without an allocator until its first Reset. */
 	if (mask > 1 || flags)
 		return E_INVALIDARG;
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_list_create(impl_from_ID3D12Device5(This), type, NULL, NULL, riid, out);
 }
 
@@ -165,6 +195,9 @@ static HRESULT STDMETHODCALLTYPE device_CreateCommittedResource(ID3D12Device5 *T
 								const D3D12_CLEAR_VALUE *clear, REFIID riid, void **out)
 {
 	(void)clear;
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_resource_create_committed(impl_from_ID3D12Device5(This), heap, flags, desc, state, riid, out);
 }
 
@@ -177,6 +210,9 @@ static HRESULT STDMETHODCALLTYPE device_CreateFence(ID3D12Device5 *This, UINT64 
 static HRESULT STDMETHODCALLTYPE device_CreateQueryHeap(ID3D12Device5 *This, const D3D12_QUERY_HEAP_DESC *desc,
 						       REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_query_heap_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
@@ -191,6 +227,8 @@ HRESULT d3d12_device_removed_reason(const d3d12_device *d)
 {
 	if (!xs_rt_removed(d->rt))
 		return S_OK;
+	if (d->rt->removed_status == XS_E_OUT_OF_MEMORY || d->rt->removed_fault.kind == XS_FAULT_HOST_MEMORY)
+		return E_OUTOFMEMORY; /* work the host had no memory for (ExecuteCommandLists, the CP, decoding) */
 	switch (d->rt->removed_fault.kind) {
 	case XS_FAULT_HANG: case XS_FAULT_WATCHDOG: return DXGI_ERROR_DEVICE_HUNG;
 	default: return DXGI_ERROR_DEVICE_RESET; /* VM and LDS faults, illegal or unimplemented instructions */
@@ -297,18 +335,27 @@ static HRESULT STDMETHODCALLTYPE device_CreateGraphicsPipelineState(ID3D12Device
 								   const D3D12_GRAPHICS_PIPELINE_STATE_DESC *desc,
 								   REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_pipeline_create_graphics(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreatePipelineState(ID3D12Device5 *This, const D3D12_PIPELINE_STATE_STREAM_DESC *desc,
 							    REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_pipeline_create_from_stream(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
 static HRESULT STDMETHODCALLTYPE device_CreateDescriptorHeap(ID3D12Device5 *This, const D3D12_DESCRIPTOR_HEAP_DESC *desc,
 							     REFIID riid, void **out)
 {
+	HRESULT hr;
+	if (removed(impl_from_ID3D12Device5(This), out, &hr))
+		return hr;
 	return d3d12_descriptor_heap_create(impl_from_ID3D12Device5(This), desc, riid, out);
 }
 
@@ -428,7 +475,7 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 	if (!out)
 		return E_POINTER;
 	*out = NULL;
-	d3d12_device *d = calloc(1, sizeof(*d));
+	d3d12_device *d = xs_calloc(1, sizeof(*d));
 	if (!d)
 		return E_OUTOFMEMORY;
 	d->iface.lpVtbl = &device_vtbl;
@@ -448,14 +495,18 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 	};
 	xs_err e;
 	if ((unsigned)desc->Machine > XS12_MACHINE_SERIES_S || xs_rt_device_create(&cfg, &d->rt, &e)) {
-		if ((unsigned)desc->Machine > XS12_MACHINE_SERIES_S)
+		HRESULT bad = E_INVALIDARG;
+		if ((unsigned)desc->Machine > XS12_MACHINE_SERIES_S) {
 			fprintf(stderr, "xs12 D3D12: XS12_DEVICE_DESC.Machine %d is not a machine\n", (int)desc->Machine);
-		else
+		} else {
 			fprintf(stderr, "xs12 D3D12: %s\n", e.msg);
+			bad = d3d12_hresult(e.status); /* E_OUTOFMEMORY for the host's memory, as D3D12CreateDevice */
+		}
 		d3d12_info_queue_fini(&d->info);
 		pthread_mutex_destroy(&d->obj.lock);
+		pthread_mutex_destroy(&d->submit_lock);
 		free(d);
-		return E_INVALIDARG;
+		return bad;
 	}
 	/* A D3D12 program's submissions recorded without changing it. With
 	 * XS12_RECORD, the process's first device writes PATH, the next ones
@@ -477,7 +528,7 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 	 * released; the process's later devices write PATH.2, PATH.3, ... */
 	const char *tp = desc->TracePath ? desc->TracePath : getenv("XS12_TRACE");
 	if (tp && *tp && desc->TracePath) {
-		if ((d->trace_path = strdup(tp)))
+		if ((d->trace_path = xs_strdup(tp)))
 			xs_gpu_trace_enable(d->rt->gpu, true);
 	} else if (tp && *tp) {
 		static atomic_uint traced;
@@ -487,7 +538,7 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 			snprintf(path, sizeof(path), "%s.%u", tp, n);
 		else
 			snprintf(path, sizeof(path), "%s", tp);
-		if ((d->trace_path = strdup(path)))
+		if ((d->trace_path = xs_strdup(path)))
 			xs_gpu_trace_enable(d->rt->gpu, true);
 	}
 	HRESULT hr = ID3D12Device5_QueryInterface(&d->iface, riid, out);

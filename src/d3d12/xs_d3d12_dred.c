@@ -131,7 +131,9 @@ void d3d12_device_note_removal(d3d12_device *d)
 	HRESULT hr = d3d12_device_removed_reason(d);
 	char text[4096];
 	size_t n = (size_t)snprintf(text, sizeof(text), "device removed (%s): %s",
-				    hr == DXGI_ERROR_DEVICE_HUNG ? "DXGI_ERROR_DEVICE_HUNG" : "DXGI_ERROR_DEVICE_RESET", why->msg);
+				    hr == DXGI_ERROR_DEVICE_HUNG ? "DXGI_ERROR_DEVICE_HUNG"
+				    : hr == E_OUTOFMEMORY	 ? "E_OUTOFMEMORY"
+								 : "DXGI_ERROR_DEVICE_RESET", why->msg);
 	for (UINT i = 0; i < d->ncrumbs && n < sizeof(text) - 200; i++) {
 		const d3d12_breadcrumb_list *c = &d->crumbs[i];
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "\n  DRED: %s on %s completed %u of %u ops:", c->list_name,

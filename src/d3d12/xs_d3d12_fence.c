@@ -86,7 +86,7 @@ typedef struct xs12_event {
 
 XS_D3D12_EXPORT HANDLE XS12CreateEvent(void)
 {
-	xs12_event *ev = calloc(1, sizeof(*ev));
+	xs12_event *ev = xs_calloc(1, sizeof(*ev));
 	if (!ev)
 		return NULL;
 	ev->magic = XS12_EVENT_MAGIC;
@@ -214,7 +214,7 @@ HRESULT d3d12_fence_create(d3d12_device *d, UINT64 initial, D3D12_FENCE_FLAGS fl
 	if (!out)
 		return E_POINTER;
 	*out = NULL;
-	d3d12_fence *f = calloc(1, sizeof(*f));
+	d3d12_fence *f = xs_calloc(1, sizeof(*f));
 	if (!f)
 		return E_OUTOFMEMORY;
 	f->iface.lpVtbl = &fence_vtbl;

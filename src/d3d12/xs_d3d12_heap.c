@@ -109,8 +109,8 @@ HRESULT d3d12_descriptor_heap_create(d3d12_device *d, const D3D12_DESCRIPTOR_HEA
 			      (int)desc->Type, desc->NumDescriptors, (unsigned)desc->Flags);
 		return E_INVALIDARG;
 	}
-	d3d12_descriptor_heap *h = calloc(1, sizeof(*h));
-	if (!h || !(h->mem = calloc(desc->NumDescriptors, D3D12_VIEW_STRIDE))) {
+	d3d12_descriptor_heap *h = xs_calloc(1, sizeof(*h));
+	if (!h || !(h->mem = xs_calloc(desc->NumDescriptors, D3D12_VIEW_STRIDE))) {
 		free(h);
 		return E_OUTOFMEMORY;
 	}

@@ -73,8 +73,9 @@ static HRESULT set(d3d12_object *o, REFGUID guid, UINT size, const void *data, c
 		return E_INVALIDARG;
 	pthread_mutex_lock(&o->lock);
 	d3d12_private_data *p = find(o, guid);
+	bool added = false;
 	if (!p && (data || iface)) {
-		d3d12_private_data *n = realloc(o->priv, (o->npriv + 1) * sizeof(*n));
+		d3d12_private_data *n = xs_realloc(o->priv, (o->npriv + 1) * sizeof(*n));
 		if (!n) {
 			pthread_mutex_unlock(&o->lock);
 			return E_OUTOFMEMORY;
@@ -83,10 +84,13 @@ static HRESULT set(d3d12_object *o, REFGUID guid, UINT size, const void *data, c
 		p = &o->priv[o->npriv++];
 		memset(p, 0, sizeof(*p));
 		p->guid = *guid;
+		added = true;
 	}
 	if (p) {
 		void *copy = NULL;
-		if (data && size && !(copy = malloc(size))) {
+		if (data && size && !(copy = xs_malloc(size))) {
+			if (added) /* no entry without its data: GetPrivateData finds none */
+				o->npriv--;
 			pthread_mutex_unlock(&o->lock);
 			return E_OUTOFMEMORY;
 		}
@@ -208,7 +212,7 @@ HRESULT d3d12_blob_create(const void *data, size_t size, ID3DBlob **out)
 {
 	if (!out)
 		return E_POINTER;
-	d3d12_blob *b = malloc(sizeof(*b) + (size ? size : 1));
+	d3d12_blob *b = xs_malloc(sizeof(*b) + (size ? size : 1));
 	if (!b)
 		return E_OUTOFMEMORY;
 	b->iface.lpVtbl = &blob_vtbl;

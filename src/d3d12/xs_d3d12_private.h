@@ -106,8 +106,11 @@ typedef struct d3d12_filter {
 typedef struct d3d12_info_queue {
 	ID3D12InfoQueue1 iface;        /* a tear-off of the device */
 	pthread_mutex_t lock;
-	d3d12_stored_message *msgs;           /* a ring of the last `limit` stored messages */
-	UINT64 nmsgs, first, limit, discarded;
+	/* A ring of the last `limit` stored messages, allocated as they come
+	 * (`cap` slots, doubling up to the limit): a limit is the client's
+	 * number, not an allocation size. */
+	d3d12_stored_message *msgs;
+	UINT64 nmsgs, first, cap, limit, discarded;
 	UINT64 allowed_by_filter, denied_by_filter;
 	d3d12_filter storage[D3D12_INFO_QUEUE_MAX_FILTERS];
 	UINT nstorage;
@@ -511,6 +514,8 @@ static inline void d3d12_list_use(d3d12_list *l, uint64_t va)
 	if (l->obj.device->debug)
 		d3d12_list_note_use(l, va);
 }
+/* False (the list fails to Close) for a dispatch on a COPY list. */
+bool d3d12_list_can_dispatch(d3d12_list *l, const char *method);
 /* A dispatch with the list's state: direct or indirect (ExecuteIndirect). */
 void d3d12_list_dispatch(d3d12_list *l, UINT x, UINT y, UINT z, uint64_t dims_va, uint64_t launch_va,
 			 const xs_rt_kernarg_copy *copies, uint32_t ncopies);

@@ -78,7 +78,7 @@ HRESULT d3d12_query_heap_create(d3d12_device *d, const D3D12_QUERY_HEAP_DESC *de
 			      (int)desc->Type);
 		return E_NOTIMPL;
 	}
-	d3d12_query_heap *h = calloc(1, sizeof(*h));
+	d3d12_query_heap *h = xs_calloc(1, sizeof(*h));
 	if (!h)
 		return E_OUTOFMEMORY;
 	h->iface.lpVtbl = &query_heap_vtbl;

@@ -130,7 +130,7 @@ static void remember_uses(d3d12_queue *q, d3d12_list *l, uint64_t seq)
 	for (uint32_t i = 0; i < l->nuses; i++) {
 		if (d->nuses == d->cap_uses) {
 			UINT ncap = d->cap_uses ? 2 * d->cap_uses : 32;
-			d3d12_scratch_use *u = realloc(d->uses, ncap * sizeof(*u));
+			d3d12_scratch_use *u = xs_realloc(d->uses, ncap * sizeof(*u));
 			if (!u)
 				return;
 			d->uses = u;
@@ -185,13 +185,13 @@ static void note_breadcrumbs(d3d12_queue *q, d3d12_list *l, uint64_t seq)
 			d->crumbs[k++] = d->crumbs[i];
 	}
 	d->ncrumbs = k;
-	d3d12_breadcrumb_list *n = realloc(d->crumbs, (d->ncrumbs + 1) * sizeof(*n));
+	d3d12_breadcrumb_list *n = xs_realloc(d->crumbs, (d->ncrumbs + 1) * sizeof(*n));
 	if (!n)
 		return;
 	d->crumbs = n;
 	d3d12_breadcrumb_list *c = &d->crumbs[d->ncrumbs];
 	memset(c, 0, sizeof(*c));
-	if (!(c->ops = malloc(l->nops * sizeof(*c->ops))))
+	if (!(c->ops = xs_malloc(l->nops * sizeof(*c->ops))))
 		return;
 	memcpy(c->ops, l->ops, l->nops * sizeof(*c->ops));
 	d3d12_object_label(&l->obj, c->list_name, sizeof(c->list_name));
@@ -262,6 +262,13 @@ static void STDMETHODCALLTYPE queue_ExecuteCommandLists(ID3D12CommandQueue *This
 			else
 				xs_err_set(&e, XS_E_OUT_OF_MEMORY, "host out of memory");
 			d3d12_message_err(d, &e);
+			/* ExecuteCommandLists returns nothing: lists it could not
+			 * submit for want of host memory remove the device (reason
+			 * E_OUTOFMEMORY), so no fence says that their work ran */
+			if (e.status == XS_E_OUT_OF_MEMORY) {
+				xs_err_prefix(&e, "ExecuteCommandLists on %s", q->label);
+				xs_rt_remove(d->rt, &e);
+			}
 			break;
 		}
 		d3d12_exec_submitted(d, q->hw, seq);
@@ -377,7 +384,7 @@ HRESULT d3d12_queue_create(d3d12_device *d, const D3D12_COMMAND_QUEUE_DESC *desc
 			      desc ? (int)desc->Type : -1);
 		return E_INVALIDARG;
 	}
-	d3d12_queue *q = calloc(1, sizeof(*q));
+	d3d12_queue *q = xs_calloc(1, sizeof(*q));
 	if (!q)
 		return E_OUTOFMEMORY;
 	q->iface.lpVtbl = &queue_vtbl;

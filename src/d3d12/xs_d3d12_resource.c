@@ -259,7 +259,7 @@ HRESULT d3d12_resource_create_committed(d3d12_device *d, const D3D12_HEAP_PROPER
 	}
 	if (!out)
 		return S_FALSE; /* D3D12: a NULL output only checks the arguments */
-	d3d12_resource *r = calloc(1, sizeof(*r));
+	d3d12_resource *r = xs_calloc(1, sizeof(*r));
 	if (!r)
 		return E_OUTOFMEMORY;
 	r->iface.lpVtbl = &resource_vtbl;

@@ -132,7 +132,7 @@ static size_t put32(wbuf *w, uint32_t v)
 {
 	if (w->n + 4 > w->cap) {
 		size_t ncap = w->cap ? 2 * w->cap : 256;
-		uint8_t *np = realloc(w->p, ncap);
+		uint8_t *np = xs_realloc(w->p, ncap);
 		if (!np) {
 			w->oom = true;
 			return w->n;
@@ -251,7 +251,7 @@ HRESULT d3d12_root_signature_serialize(const D3D12_VERSIONED_ROOT_SIGNATURE_DESC
 	}
 	/* the DXBC container around it */
 	size_t total = DXBC_HEADER + 4 + 8 + w.n;
-	uint8_t *out = calloc(1, total);
+	uint8_t *out = xs_calloc(1, total);
 	if (!out) {
 		free(w.p);
 		return E_OUTOFMEMORY;
@@ -323,7 +323,7 @@ HRESULT d3d12_root_signature_create(d3d12_device *d, const void *blob, SIZE_T si
 	if (!out)
 		return E_POINTER;
 	*out = NULL;
-	d3d12_root_signature *r = calloc(1, sizeof(*r));
+	d3d12_root_signature *r = xs_calloc(1, sizeof(*r));
 	if (!r)
 		return E_OUTOFMEMORY;
 	char why[300];
@@ -341,11 +341,15 @@ HRESULT d3d12_root_signature_create(d3d12_device *d, const void *blob, SIZE_T si
 			free(r);
 			return E_NOTIMPL;
 		}
+	/* the blob kept as given: no root signature without it */
+	if (!(r->blob = xs_malloc(size ? size : 1))) {
+		free(r);
+		return E_OUTOFMEMORY;
+	}
+	memcpy(r->blob, blob, size);
+	r->blob_size = size;
 	r->iface.lpVtbl = &root_signature_vtbl;
 	d3d12_object_init(&r->obj, d, "ID3D12RootSignature");
-	if ((r->blob = malloc(size)))
-		memcpy(r->blob, blob, size);
-	r->blob_size = size;
 	hr = ID3D12RootSignature_QueryInterface(&r->iface, riid, out);
 	ID3D12RootSignature_Release(&r->iface);
 	return hr;

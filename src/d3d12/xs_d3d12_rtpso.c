@@ -280,6 +280,7 @@ typedef struct builder {
 	lib_fn *fns;
 	uint32_t nfns, cap;
 	uint32_t cap_exports;
+	HRESULT oom; /* E_OUTOFMEMORY once the host's memory ran out: the call's result, not E_INVALIDARG */
 } builder;
 
 static d3d12_rt_export *new_export(builder *b, const char *name)
@@ -291,9 +292,11 @@ static d3d12_rt_export *new_export(builder *b, const char *name)
 	}
 	if (so->nexports == b->cap_exports) {
 		uint32_t ncap = b->cap_exports ? 2 * b->cap_exports : 16;
-		d3d12_rt_export *n = realloc(so->exports, ncap * sizeof(*n));
-		if (!n)
+		d3d12_rt_export *n = xs_realloc(so->exports, ncap * sizeof(*n));
+		if (!n) {
+			b->oom = E_OUTOFMEMORY;
 			return NULL;
+		}
 		so->exports = n;
 		b->cap_exports = ncap;
 	}
@@ -321,6 +324,8 @@ static bool add_library(builder *b, const D3D12_DXIL_LIBRARY_DESC *lib, uint32_t
 	if (!code || !size || xs_rt_module_load(d->rt, code, size, &m, &e)) {
 		d3d12_message(d, XS_MSG_PIPELINE_CODE_OBJECT, "CreateStateObject: DXIL library %u: %s", index,
 			      code && size ? e.msg : "no bytecode");
+		if (code && size && e.status == XS_E_OUT_OF_MEMORY)
+			b->oom = E_OUTOFMEMORY;
 		return false;
 	}
 	so->mods[so->nmods++] = m;
@@ -343,12 +348,15 @@ static bool add_library(builder *b, const D3D12_DXIL_LIBRARY_DESC *lib, uint32_t
 	xs_codeobj_code *c;
 	if (xs_codeobj_code_open(code, size, &c, &e)) {
 		d3d12_message(d, XS_MSG_PIPELINE_CODE_OBJECT, "CreateStateObject: DXIL library %u: %s", index, e.msg);
+		if (e.status == XS_E_OUT_OF_MEMORY)
+			b->oom = E_OUTOFMEMORY;
 		return false;
 	}
 	size_t nsym = xs_codeobj_code_functions(c, NULL, 0);
-	xs_codeobj_symbol *syms = calloc(nsym ? nsym : 1, sizeof(*syms));
+	xs_codeobj_symbol *syms = xs_calloc(nsym ? nsym : 1, sizeof(*syms));
 	if (!syms) {
 		xs_codeobj_code_free(c);
+		b->oom = E_OUTOFMEMORY;
 		return false;
 	}
 	xs_codeobj_code_functions(c, syms, nsym);
@@ -365,9 +373,13 @@ static bool add_library(builder *b, const D3D12_DXIL_LIBRARY_DESC *lib, uint32_t
 			continue;
 		if (b->nfns == b->cap) {
 			uint32_t ncap = b->cap ? 2 * b->cap : 32;
-			lib_fn *n = realloc(b->fns, ncap * sizeof(*n));
-			if (!n)
-				break;
+			lib_fn *n = xs_realloc(b->fns, ncap * sizeof(*n));
+			if (!n) { /* not a shorter function list: a pipeline without some exports */
+				free(syms);
+				xs_codeobj_code_free(c);
+				b->oom = E_OUTOFMEMORY;
+				return false;
+			}
 			b->fns = n;
 			b->cap = ncap;
 		}
@@ -529,7 +541,7 @@ HRESULT d3d12_state_object_create(d3d12_device *d, const D3D12_STATE_OBJECT_DESC
 			      "only (no collections)", (int)desc->Type);
 		return E_NOTIMPL;
 	}
-	d3d12_state_object *so = calloc(1, sizeof(*so));
+	d3d12_state_object *so = xs_calloc(1, sizeof(*so));
 	if (!so)
 		return E_OUTOFMEMORY;
 	so->iface.lpVtbl = &state_object_vtbl;
@@ -543,7 +555,12 @@ HRESULT d3d12_state_object_create(d3d12_device *d, const D3D12_STATE_OBJECT_DESC
 	for (UINT i = 0; i < desc->NumSubobjects; i++)
 		if (desc->pSubobjects[i].Type == D3D12_STATE_SUBOBJECT_TYPE_DXIL_LIBRARY) {
 			const D3D12_DXIL_LIBRARY_DESC *lib = desc->pSubobjects[i].pDesc;
-			if (!lib || !add_library(&b, lib, nlib++))
+			if (!lib) { /* failed without a message before: say which */
+				d3d12_message(d, XS_MSG_RTPSO_SUBOBJECT,
+					      "CreateStateObject: subobject %u (DXIL_LIBRARY) has no pDesc", i);
+				goto fail;
+			}
+			if (!add_library(&b, lib, nlib++))
 				goto fail;
 		}
 	for (UINT i = 0; i < desc->NumSubobjects; i++) {
@@ -642,5 +659,5 @@ HRESULT d3d12_state_object_create(d3d12_device *d, const D3D12_STATE_OBJECT_DESC
 fail:
 	free(b.fns);
 	ID3D12StateObject_Release(&so->iface);
-	return hr;
+	return FAILED(b.oom) ? b.oom : hr;
 }

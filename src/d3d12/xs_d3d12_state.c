@@ -77,7 +77,7 @@ _Static_assert(offsetof(ID3D12PipelineStateXVtbl, GetInformationX) == XS_D3D12_S
 
 d3d12_pipeline *d3d12_pipeline_alloc(d3d12_device *d)
 {
-	d3d12_pipeline *p = calloc(1, sizeof(*p));
+	d3d12_pipeline *p = xs_calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->iface.lpVtbl = &d3d12_pipeline_vtbl.Base;
@@ -129,8 +129,9 @@ static HRESULT embedded_root_signature(d3d12_device *d, const xs_codeobj_kernel 
 /* The CS bytecode of a pipeline (a code object, or an XS12_KERNEL_BYTECODE
  * naming a kernel of one): its kernel, in *co (parsed; the caller frees). */
 static const xs_codeobj_kernel *bytecode_kernel(d3d12_device *d, const void *code, size_t size, xs_codeobj **co,
-						const char *what)
+						const char *what, HRESULT *hr)
 {
+	*hr = E_INVALIDARG;
 	const char *name = NULL;
 	const XS12_KERNEL_BYTECODE *kb = code;
 	*co = NULL;
@@ -142,6 +143,8 @@ static const xs_codeobj_kernel *bytecode_kernel(d3d12_device *d, const void *cod
 	xs_err e;
 	if (!code || xs_codeobj_parse(code, size, co, &e)) {
 		d3d12_message(d, XS_MSG_PIPELINE_CODE_OBJECT, "%s: the bytecode: %s", what, code ? e.msg : "NULL code object");
+		if (code)
+			*hr = d3d12_hresult(e.status); /* E_OUTOFMEMORY is no bad bytecode */
 		return NULL;
 	}
 	const xs_codeobj_kernel *k = name ? xs_codeobj_find(*co, name) : (*co)->nkernels == 1 ? &(*co)->kernels[0] : NULL;
@@ -164,9 +167,12 @@ bool d3d12_bytecode_is_code_object(const void *blob, size_t size)
  * embedded root signature: here the one the kernel's arguments give. */
 HRESULT d3d12_root_signature_from_code(d3d12_device *d, const void *code, size_t size, REFIID riid, void **out)
 {
+	if (!out)
+		return E_POINTER;
+	*out = NULL;
 	xs_codeobj *co;
-	const xs_codeobj_kernel *k = bytecode_kernel(d, code, size, &co, "CreateRootSignature");
-	HRESULT hr = E_INVALIDARG;
+	HRESULT hr;
+	const xs_codeobj_kernel *k = bytecode_kernel(d, code, size, &co, "CreateRootSignature", &hr);
 	ID3D12RootSignature *rs;
 	if (k && SUCCEEDED(hr = embedded_root_signature(d, k, &rs))) {
 		hr = ID3D12RootSignature_QueryInterface(rs, riid, out);
@@ -259,7 +265,7 @@ HRESULT d3d12_pipeline_create_compute(d3d12_device *d, const D3D12_COMPUTE_PIPEL
 		size = kb->CodeObjectSize;
 		name = kb->KernelName;
 	}
-	d3d12_pipeline *p = calloc(1, sizeof(*p));
+	d3d12_pipeline *p = xs_calloc(1, sizeof(*p));
 	if (!p)
 		return E_OUTOFMEMORY;
 	p->iface.lpVtbl = &d3d12_pipeline_vtbl.Base;
@@ -269,6 +275,8 @@ HRESULT d3d12_pipeline_create_compute(d3d12_device *d, const D3D12_COMPUTE_PIPEL
 	if (!code || xs_rt_module_load(d->rt, code, size, &p->mod, &e)) {
 		d3d12_message(d, XS_MSG_PIPELINE_CODE_OBJECT, "CreateComputePipelineState: the CS bytecode: %s",
 			      code ? e.msg : "NULL code object");
+		if (code)
+			hr = d3d12_hresult(e.status);
 		goto fail;
 	}
 	const xs_codeobj *co = p->mod->co;
@@ -467,7 +475,7 @@ HRESULT d3d12_command_signature_create(d3d12_device *d, const D3D12_COMMAND_SIGN
 			      "arguments' %u bytes, a multiple of 4", desc->ByteStride, off);
 		return E_INVALIDARG;
 	}
-	d3d12_command_signature *s = calloc(1, sizeof(*s));
+	d3d12_command_signature *s = xs_calloc(1, sizeof(*s));
 	if (!s)
 		return E_OUTOFMEMORY;
 	s->iface.lpVtbl = &command_signature_vtbl;

@@ -45,33 +45,34 @@ static const char *stage_name(xs_gfx_stage s)
 	return s == XS_GFX_STAGE_VS ? "vertex" : "pixel";
 }
 
-/* Parses one stage's bytecode; a message naming the problem if it is not one. */
-static bool parse_stage(d3d12_device *d, const D3D12_SHADER_BYTECODE *bc, xs_gfx_stage want, const char *member,
-			xs_gfx_shader **out)
+/* Parses one stage's bytecode; a message naming the problem if it is not
+ * one (E_INVALIDARG), E_OUTOFMEMORY when the host's memory ran out. */
+static HRESULT parse_stage(d3d12_device *d, const D3D12_SHADER_BYTECODE *bc, xs_gfx_stage want, const char *member,
+			   xs_gfx_shader **out)
 {
 	if (!bc->pShaderBytecode || !bc->BytecodeLength) {
 		d3d12_message(d, XS_MSG_GFX_PSO_SHADER, "CreateGraphicsPipelineState: %s is empty: xs12 needs a %s shader",
 			      member, stage_name(want));
-		return false;
+		return E_INVALIDARG;
 	}
-	xs_gfx_shader *sh = calloc(1, sizeof(*sh));
+	xs_gfx_shader *sh = xs_calloc(1, sizeof(*sh));
 	if (!sh)
-		return false;
+		return E_OUTOFMEMORY;
 	xs_err e;
 	if (xs_gfx_shader_parse(bc->pShaderBytecode, bc->BytecodeLength, NULL, sh, &e)) {
 		d3d12_message(d, XS_MSG_GFX_PSO_SHADER, "CreateGraphicsPipelineState: %s: %s", member, e.msg);
 		free(sh);
-		return false;
+		return d3d12_hresult(e.status);
 	}
 	if (sh->stage != want) {
 		d3d12_message(d, XS_MSG_GFX_PSO_SHADER, "CreateGraphicsPipelineState: %s holds a %s shader (%s), not a %s "
 			      "shader", member, stage_name(sh->stage), sh->entry, stage_name(want));
 		xs_gfx_shader_free(sh);
 		free(sh);
-		return false;
+		return E_INVALIDARG;
 	}
 	*out = sh;
-	return true;
+	return S_OK;
 }
 
 void d3d12_gfx_pipeline_free(d3d12_device *d, d3d12_gfx_pipeline *g)
@@ -355,13 +356,15 @@ HRESULT d3d12_pipeline_create_graphics(d3d12_device *d, const D3D12_GRAPHICS_PIP
 		    !blend_control(d, &desc->BlendState.RenderTarget[i], i, &v))
 			return E_INVALIDARG;
 	}
-	d3d12_gfx_pipeline *g = calloc(1, sizeof(*g));
+	d3d12_gfx_pipeline *g = xs_calloc(1, sizeof(*g));
 	if (!g)
 		return E_OUTOFMEMORY;
-	HRESULT hr = E_INVALIDARG;
-	if (!parse_stage(d, &desc->VS, XS_GFX_STAGE_VS, "VS", &g->vs) ||
-	    !parse_stage(d, &desc->PS, XS_GFX_STAGE_PS, "PS", &g->ps))
+	HRESULT hr = parse_stage(d, &desc->VS, XS_GFX_STAGE_VS, "VS", &g->vs);
+	if (SUCCEEDED(hr))
+		hr = parse_stage(d, &desc->PS, XS_GFX_STAGE_PS, "PS", &g->ps);
+	if (FAILED(hr))
 		goto fail;
+	hr = E_INVALIDARG;
 	const xs_gfx_shader *vs = g->vs, *ps = g->ps;
 	g->pal = vs->abi == XS_GFX_ABI_PAL || ps->abi == XS_GFX_ABI_PAL;
 	/* the xs12 ABI: s[0:5] for a VS, s[0:3] + PRIM_MASK for a PS, then the scratch wave offset */

@@ -28,13 +28,13 @@ xs_gpu_dispatch_result *d3d12_exec_begin(d3d12_device *d, uint32_t list_id, uint
 	prune(d);
 	if (d->nexecs == d->cap_execs) {
 		UINT ncap = d->cap_execs ? 2 * d->cap_execs : 16;
-		d3d12_exec *e = realloc(d->execs, ncap * sizeof(*e));
+		d3d12_exec *e = xs_realloc(d->execs, ncap * sizeof(*e));
 		if (!e)
 			return NULL;
 		d->execs = e;
 		d->cap_execs = ncap;
 	}
-	xs_gpu_dispatch_result *res = calloc(n ? n : 1, sizeof(*res));
+	xs_gpu_dispatch_result *res = xs_calloc(n ? n : 1, sizeof(*res));
 	if (!res)
 		return NULL;
 	for (UINT i = 0; i < d->nexecs; i++)

@@ -27,7 +27,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	    info->max_waves_per_group > XS_GPU_MAX_WAVES_PER_GROUP || info->num_cu > XS_GPU_MAX_CU ||
 	    info->l2_line_bytes != 1u << XS_MTRACE_LINE_SHIFT)
 		return NULL;
-	xs_gpu *g = calloc(1, sizeof(*g));
+	xs_gpu *g = xs_calloc(1, sizeof(*g));
 	if (!g)
 		return NULL;
 	g->info = info;
@@ -43,27 +43,27 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->ncu = info->num_cu;
 	g->nwgp = xs_devinfo_num_wgp(info);
 	g->nsimd = g->ncu * info->simds_per_cu;
-	g->cu = calloc(g->ncu, sizeof(*g->cu));
-	g->wgp = calloc(g->nwgp, sizeof(*g->wgp));
-	g->simd = calloc(g->nsimd, sizeof(*g->simd));
+	g->cu = xs_calloc(g->ncu, sizeof(*g->cu));
+	g->wgp = xs_calloc(g->nwgp, sizeof(*g->wgp));
+	g->simd = xs_calloc(g->nsimd, sizeof(*g->simd));
 	uint32_t nslots = g->nsimd * info->wave_slots_per_simd;
 	/* cache-line aligned: the scheduler's fields of a wave are one line */
-	g->waves = aligned_alloc(_Alignof(xs_gpu_wave), nslots * sizeof(*g->waves));
+	g->waves = xs_aligned_alloc(_Alignof(xs_gpu_wave), nslots * sizeof(*g->waves));
 	if (g->waves)
 		memset(g->waves, 0, nslots * sizeof(*g->waves));
-	g->ev_next = calloc(nslots, sizeof(*g->ev_next));
-	g->groups = calloc(nslots, sizeof(*g->groups));
-	g->free_groups = calloc(nslots, sizeof(*g->free_groups));
+	g->ev_next = xs_calloc(nslots, sizeof(*g->ev_next));
+	g->groups = xs_calloc(nslots, sizeof(*g->groups));
+	g->free_groups = xs_calloc(nslots, sizeof(*g->free_groups));
 	g->ngroups = nslots;
 	g->nfree_groups = nslots;
-	for (uint32_t i = 0; i < nslots; i++)
+	for (uint32_t i = 0; g->free_groups && i < nslots; i++) /* (its failure is handled below) */
 		g->free_groups[i] = nslots - 1 - i; /* pop order 0, 1, 2, ... */
-	g->heap.a = calloc(nslots, sizeof(*g->heap.a));
+	g->heap.a = xs_calloc(nslots, sizeof(*g->heap.a));
 	g->heap.cap = nslots;
 	g->scratch_bitmap_words = XS_DIV_ROUND_UP(info->max_scratch_waves_per_cu * info->num_cu, 64);
 	bool rings_ok = true;
 	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
-		rings_ok &= (g->rings[i].bitmap = calloc(g->scratch_bitmap_words, sizeof(uint64_t))) != NULL;
+		rings_ok &= (g->rings[i].bitmap = xs_calloc(g->scratch_bitmap_words, sizeof(uint64_t))) != NULL;
 	/* 256 VGPRs x 64 lanes per wave slot; reserved, committed only as used. */
 	g->vgpr_arena_bytes = (size_t)nslots * XS_MAX_VGPRS * sizeof(uint32_t[XS_MAX_LANES]);
 	void *arena = mmap(NULL, g->vgpr_arena_bytes, PROT_READ | PROT_WRITE,
@@ -76,7 +76,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->ctx.vm = vm;
 	g->ctx.icache = xs_icache_create();
 	g->ctx.mtrace = &g->mtrace; /* timing mode records lines; functional clears it */
-	bool caches_ok = (g->l0 = calloc(info->num_cu, sizeof(*g->l0))) != NULL &&
+	bool caches_ok = (g->l0 = xs_calloc(info->num_cu, sizeof(*g->l0))) != NULL &&
 			 xs_gpu_cache_init(&g->l2, info->l2_bytes, info->l2_ways, info->l2_line_bytes);
 	for (uint32_t i = 0; caches_ok && i < info->num_cu; i++)
 		caches_ok = xs_gpu_cache_init(&g->l0[i], info->l0_bytes, info->l0_ways, info->l2_line_bytes);

@@ -100,7 +100,7 @@ static void *fetch(ctx *c, uint64_t va, size_t n, const char *what, xs_status *s
 		*st = page_fault(c, bad, what);
 		return NULL;
 	}
-	uint8_t *p = malloc(n ? n : 1);
+	uint8_t *p = xs_malloc(n ? n : 1);
 	if (!p) {
 		*st = xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %zu bytes of %s", n, what);
 		return NULL;
@@ -211,7 +211,7 @@ static xs_status gather_geometry(ctx *c, const uint8_t *gd, uint32_t gi, xs_bvh_
 static uint8_t *out_buffer(ctx *c, unsigned type, uint32_t n, uint64_t cap, size_t *room, xs_status *st)
 {
 	*room = (size_t)XS_MIN(cap, xs_bvh_max_size(type, n));
-	uint8_t *out = malloc(*room ? *room : 1);
+	uint8_t *out = xs_malloc(*room ? *room : 1);
 	*st = out ? XS_OK : xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %zu bytes", *room);
 	return out;
 }
@@ -242,7 +242,7 @@ static xs_status build_bottom(ctx *c, const uint8_t *d, uint32_t count, uint64_t
 		if (need && !mapped(c, va, need, &bad))
 			return page_fault(c, bad, indexed ? "an index buffer read" : "a vertex buffer read");
 	}
-	xs_bvh_triangle *t = malloc((size_t)XS_MAX(total, 1u) * sizeof(*t));
+	xs_bvh_triangle *t = xs_malloc((size_t)XS_MAX(total, 1u) * sizeof(*t));
 	if (!t)
 		return xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %llu triangles",
 				  (unsigned long long)total);
@@ -279,7 +279,7 @@ static xs_status build_top(ctx *c, const uint8_t *d, uint32_t count, uint64_t ca
 	uint64_t missing = iva;
 	if (!pointers && !mapped(c, iva, 64ull * count, &missing))
 		return page_fault(c, missing, "an instance desc read");
-	xs_bvh_instance *in = malloc((size_t)XS_MAX(count, 1u) * sizeof(*in));
+	xs_bvh_instance *in = xs_malloc((size_t)XS_MAX(count, 1u) * sizeof(*in));
 	if (!in) {
 		free(ptrs);
 		return xs_err_set(c->e, XS_E_OUT_OF_MEMORY, "XS_BUILD_AS: no host memory for %u instances", count);

@@ -9,7 +9,7 @@ bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways, uint32_t 
 	uint32_t lines = XS_MAX(bytes / line_bytes, ways);
 	c->ways = ways;
 	c->sets = lines / ways;
-	c->tag = calloc((size_t)c->sets * ways, sizeof(*c->tag));
+	c->tag = xs_calloc((size_t)c->sets * ways, sizeof(*c->tag));
 	return c->tag != NULL;
 }
 

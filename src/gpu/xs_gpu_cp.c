@@ -63,7 +63,7 @@ static xs_status cp_push(xs_gpu *g, xs_gpu_cp *cp, unsigned q, uint64_t va, uint
 	if (ndw == 0 || ndw > XS_CP_MAX_IB_DWORDS)
 		return xs_err_set(e, XS_E_INVALID_ARG, "queue %u: command buffer of %u dwords (1..%u)", q, ndw,
 				  XS_CP_MAX_IB_DWORDS);
-	uint32_t *dw = malloc((size_t)ndw * 4);
+	uint32_t *dw = xs_malloc((size_t)ndw * 4);
 	uint64_t bad;
 	if (!dw)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory for a %u-dword command buffer", ndw);
@@ -860,6 +860,10 @@ xs_status xs_gpu_execute(xs_gpu *g, bool *blocked, xs_err *e)
 				cp_abandon(g);
 				return st;
 			}
+			/* An interrupt stops work in flight; with everything done it
+			 * has nothing left to stop and must not stop the next
+			 * submission (watch looks at it only every 4096 events). */
+			g->interrupt = 0;
 			return XS_OK; /* every queue idle, or blocked on a wait */
 		}
 		/* Run waves until a dispatch completes, or a CP's firmware work

@@ -72,6 +72,7 @@ typedef struct xs_gpu_draw {
 	bool building;               /* ps[ps_tail] is being filled */
 	uint32_t cur_prim;
 	bool early_z;
+	bool oom;                    /* a quad found no PS wave record (host memory): the draw never completes */
 	int blocked[XS_GPU_NSTAGES];
 	uint64_t blocked_since[XS_GPU_NSTAGES];
 	xs_gfx_raster_stats rst;
@@ -233,9 +234,10 @@ static void ps_start(xs_gpu *g, xs_gpu_draw *d, ps_rec *p)
 	uint32_t stride = s->num_interp * XS_INTERP_ATTR_BYTES, bytes = p->nprims * stride;
 	if (grp->lds_cap < bytes) {
 		free(grp->lds);
-		grp->lds = malloc(bytes);
+		grp->lds = xs_malloc(bytes);
 		grp->lds_cap = grp->lds ? bytes : 0;
 	}
+	grp->lds_missing = bytes && !grp->lds;
 	if (bytes && grp->lds) {
 		memset(grp->lds, 0, bytes);
 		for (uint32_t k = 0; k < p->nprims; k++) {
@@ -265,7 +267,7 @@ static void ps_start(xs_gpu *g, xs_gpu_draw *d, ps_rec *p)
 		}
 	}
 	w->lds = grp->lds;
-	w->lds_size = bytes;
+	w->lds_size = grp->lds ? bytes : 0; /* no host memory: every access faults, none writes through NULL */
 	w->interp_prim_stride = stride;
 	/* SGPRs: user data, PRIM_MASK = NEW_PRIM_MASK << 16 | LDS_PARAM_OFFSET 0, the scratch offset. */
 	uint32_t n = 0;
@@ -481,9 +483,9 @@ static int draw_export(void *user, xs_wave *w, const xs_isa_export *e)
 			continue; /* helper lanes and lanes off write nothing */
 		if (p->npx == p->cap_px) {
 			uint32_t nc = p->cap_px ? p->cap_px * 2 : 64;
-			ps_px *np = realloc(p->px, nc * sizeof(*np));
+			ps_px *np = xs_realloc(p->px, nc * sizeof(*np));
 			if (!np)
-				return -1;
+				return XS_EXPORT_NO_MEMORY;
 			p->px = np;
 			p->cap_px = nc;
 		}
@@ -523,7 +525,7 @@ static bool ps_grow(xs_gpu_draw *d)
 	if (live < d->ps_cap)
 		return true;
 	uint32_t nc = d->ps_cap * 2;
-	ps_rec *n = calloc(nc, sizeof(*n));
+	ps_rec *n = xs_calloc(nc, sizeof(*n));
 	if (!n)
 		return false;
 	/* Records move to their number's place in the bigger ring; the
@@ -551,8 +553,10 @@ static void quad_in(void *user, const xs_gfx_quad *q)
 		p = NULL;
 	}
 	if (!p) {
-		if (!ps_grow(d))
-			return; /* out of host memory: the quad is dropped */
+		if (!ps_grow(d)) {
+			d->oom = true; /* out of host memory: a draw without the quad must not complete */
+			return;
+		}
 		p = &d->ps[d->ps_tail % d->ps_cap];
 		ps_px *keep = p->px;
 		uint32_t cap = p->cap_px;
@@ -617,6 +621,10 @@ static void commit_ready(xs_gpu *g, xs_gpu_draw *d)
 
 static void maybe_done(xs_gpu *g, xs_gpu_draw *d)
 {
+	if (d->oom) {
+		g->host_oom = true; /* the scheduler, finding nothing to run, removes the device */
+		return;
+	}
 	if (all_launched(d) && d->ps_commit == d->ps_tail && d->disp->groups_live == 0) {
 		d->disp->next = d->disp->total;
 		xs_gpu_disp_finish(g, d->disp);
@@ -699,7 +707,7 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 			disp = &g->disp[i];
 	if (!disp)
 		return xs_err_set(e, XS_E_UNSUPPORTED, "more than %d dispatches and draws in flight", XS_GPU_MAX_ACTIVE);
-	xs_gpu_draw *d = calloc(1, sizeof(*d));
+	xs_gpu_draw *d = xs_calloc(1, sizeof(*d));
 	if (!d)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "draw state");
 	xs_status st = xs_gfx_state_decode(&g->queue[q], &d->s, e);
@@ -721,9 +729,9 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 		r->scratch_slots = cfg.scratch_slots; /* usable slots of the graphics ring */
 	}
 	d->ps_cap = 64;
-	d->ps = st ? NULL : calloc(d->ps_cap, sizeof(*d->ps));
+	d->ps = st ? NULL : xs_calloc(d->ps_cap, sizeof(*d->ps));
 	for (uint32_t i = 0; !st && i < VS_RING; i++)
-		if (!(d->vs[i].param = calloc((size_t)64 * XS_MAX(d->s.num_params, 1u) * 4, sizeof(float))))
+		if (!(d->vs[i].param = xs_calloc((size_t)64 * XS_MAX(d->s.num_params, 1u) * 4, sizeof(float))))
 			st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "parameter cache");
 	if (!st && !d->ps)
 		st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "PS waves");

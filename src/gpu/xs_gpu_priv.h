@@ -107,6 +107,7 @@ struct xs_gpu_group {
 	xs_gpu_wave *waves[XS_GPU_MAX_WAVES_PER_GROUP];
 	uint8_t *lds;
 	uint32_t lds_cap;
+	bool lds_missing;        /* the host had no memory for its LDS: an LDS fault of it is E_OUTOFMEMORY's */
 	uint8_t stage;           /* xs_gpu_trace_stage: compute, or a draw's VS / PS wave (one wave per group) */
 	void *gfx;               /* a draw's record of the wave (xs_gpu_draw.c) */
 };
@@ -291,6 +292,7 @@ struct xs_gpu {
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
 	xs_gpu_cp cp[XS_GPU_MAX_QUEUES];
 	xs_fault cp_fault;       /* the last page fault of a CP (not a shader's): xs_gpu_cp_fault */
+	bool host_oom;           /* a draw lost work for want of host memory: the device goes (no_progress) */
 	char cp_positions[480];  /* where the CPs stood when work was last dropped */
 	uint64_t completions;    /* dispatches finished so far */
 	uint64_t run_stop_at;    /* xs_gpu_run_until also returns at this cycle (a CP's busy end); 0 = never */
@@ -401,6 +403,10 @@ xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e);
 xs_status xs_gpu_watch(xs_gpu *g, xs_err *e);
 /* Queues a wave to issue at w->ready (>= the current cycle). */
 void xs_gpu_evq_push(xs_gpu *g, xs_gpu_wave *w);
+/* The next wave to issue (lowest ready cycle; equal cycles in the order
+ * they were queued), or NULL; advances the wheel to its cycle. Hidden, for
+ * the scheduler's unit test (tests/gpu/test_sched.c) and run_timing. */
+xs_gpu_wave *xs_gpu_evq_pop(xs_gpu *g);
 void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
 /* ---- draws (xs_gpu_cp.c decodes the DRAW_* packets, the SPI runs them) ----
  * One draw as the CP hands it over, after it has read any indirect

@@ -116,7 +116,7 @@ static inline void wheel_refill(xs_gpu *g)
 /* The next wave to issue, or NULL. Thousands of waves are resident and the
  * model switches wave at every issue, so their bookkeeping is cold: the
  * first host line of the wave after it in the bucket is prefetched. */
-static xs_gpu_wave *evq_pop(xs_gpu *g)
+xs_gpu_wave *xs_gpu_evq_pop(xs_gpu *g)
 {
 	if (!g->wheel_n) {
 		if (!g->heap.n)
@@ -184,7 +184,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		[XS_FAULT_NONE] = "fault", [XS_FAULT_VM] = "VM fault", [XS_FAULT_ILLEGAL] = "illegal instruction",
 		[XS_FAULT_UNIMPLEMENTED] = "unimplemented instruction", [XS_FAULT_LDS] = "LDS fault",
 		[XS_FAULT_WATCHDOG] = "watchdog: the wave ran past its instruction budget",
-		[XS_FAULT_HANG] = "hang",
+		[XS_FAULT_HANG] = "hang", [XS_FAULT_HOST_MEMORY] = "host out of memory",
 	};
 	const xs_fault *f = &g->ctx.fault;
 	char addr[400] = "", place[160];
@@ -197,7 +197,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	}
 	wave_place(g, gw, place, sizeof(place));
 	xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: %s%s, PC 0x%llx (%s); %s, after %llu instructions, cycle %llu",
-		   kind[f->kind <= XS_FAULT_HANG ? f->kind : 0], addr, (unsigned long long)f->pc,
+		   kind[f->kind <= XS_FAULT_HOST_MEMORY ? f->kind : 0], addr, (unsigned long long)f->pc,
 		   f->what[0] ? f->what : "?", place, (unsigned long long)gw->w.insts, (unsigned long long)g->now);
 }
 
@@ -216,17 +216,35 @@ void xs_gpu_abandon_all(xs_gpu *g)
 xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 {
 	xs_gpu_disp *bad = gw->group->disp;
+	if (g->ctx.fault.kind == XS_FAULT_LDS && gw->group->lds_missing) {
+		/* no fault of the shader's: its group's LDS found no host memory */
+		g->ctx.fault.kind = XS_FAULT_HOST_MEMORY;
+		snprintf(g->ctx.fault.what, sizeof(g->ctx.fault.what), "no host memory for the group's LDS");
+	}
+	bool oom = g->ctx.fault.kind == XS_FAULT_HOST_MEMORY;
 	bad->r->fault = g->ctx.fault;
 	bad->r->wave_insts += gw->w.insts;
 	xs_gpu_fault_report(g, gw, e);
 	xs_gpu_abandon_all(g);
-	return XS_E_DEVICE_REMOVED;
+	if (oom)
+		e->status = XS_E_OUT_OF_MEMORY;
+	return oom ? XS_E_OUT_OF_MEMORY : XS_E_DEVICE_REMOVED;
 }
 
 static xs_status no_progress(xs_gpu *g, xs_err *e)
 {
 	uint32_t resident = g->resident;
 	char why[600];
+	if (g->host_oom) {
+		/* a draw dropped work for want of host memory (xs_gpu_draw.c): it
+		 * never completes, and the device goes with E_OUTOFMEMORY */
+		g->host_oom = false;
+		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
+			if (g->disp[i].active)
+				g->disp[i].r->fault = (xs_fault){ .kind = XS_FAULT_HOST_MEMORY, .what = "host out of memory" };
+		xs_gpu_abandon_all(g);
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "device removed: a draw's pixel-shader waves found no host memory");
+	}
 	if (g->draw_ops && g->draw_ops->diagnose(g, why, sizeof(why))) {
 		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 			if (g->disp[i].active)
@@ -279,6 +297,16 @@ static xs_status hang(xs_gpu *g, xs_gpu_disp *disp, const char *why, xs_err *e)
 	return XS_E_DEVICE_REMOVED;
 }
 
+/* Cycles from then to now, 0 when then is later. In functional mode g->now
+ * is the clock of the SIMD that runs (run_functional takes the one furthest
+ * behind), so a group another SIMD completed may carry a later cycle than
+ * now: the plain difference wrapped around to 2^64 and a healthy dispatch
+ * of many groups was removed as hung. */
+static uint64_t cycles_since(uint64_t now, uint64_t then)
+{
+	return now > then ? now - then : 0;
+}
+
 xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 {
 	g->watch_count = 0;
@@ -308,21 +336,21 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 				 (unsigned long long)r->limit_waves);
 			return hang(g, d, why, e);
 		}
-		if (r->limit_cycles && g->now - r->start_cycle > r->limit_cycles) {
+		if (r->limit_cycles && cycles_since(g->now, r->start_cycle) > r->limit_cycles) {
 			snprintf(why, sizeof(why), "the replay left its recording: dispatch %u on queue %u ran %llu "
 				 "cycles, more than twice its recorded ones", d->id, d->queue,
-				 (unsigned long long)(g->now - r->start_cycle));
+				 (unsigned long long)cycles_since(g->now, r->start_cycle));
 			return hang(g, d, why, e);
 		}
 		if (d->groups_live == 0) {
 			d->host_stamp = host; /* nothing of it on the GPU: nothing owed */
 			continue;
 		}
-		if (g->hang_cycles && g->now - d->progress_cycle > g->hang_cycles) {
+		uint64_t idle = cycles_since(g->now, d->progress_cycle);
+		if (g->hang_cycles && idle > g->hang_cycles) {
 			snprintf(why, sizeof(why), "hang: no thread group of dispatch %u on queue %u completed for %.3f ms "
 				 "of simulated GPU time (%llu cycles at %u MHz: the GPU-time limit)", d->id, d->queue,
-				 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e3),
-				 (unsigned long long)(g->now - d->progress_cycle), g->info->sclk_mhz);
+				 (double)idle / (g->info->sclk_mhz * 1e3), (unsigned long long)idle, g->info->sclk_mhz);
 			return hang(g, d, why, e);
 		}
 		if (g->hang_host_s > 0) {
@@ -333,7 +361,7 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 				snprintf(why, sizeof(why), "hang: no thread group of dispatch %u on queue %u completed for "
 					 "%.1f s of host time (the host-time limit; %.3f ms of simulated GPU time passed)",
 					 d->id, d->queue, host - d->host_stamp,
-					 (double)(g->now - d->progress_cycle) / (g->info->sclk_mhz * 1e3));
+					 (double)idle / (g->info->sclk_mhz * 1e3));
 				return hang(g, d, why, e);
 			}
 		}
@@ -827,7 +855,7 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 	while (g->ndisp_active && !(until_one && g->completions != c0)) {
 		if (g->run_stop_at && g->now >= g->run_stop_at)
 			break; /* a CP's firmware work ends: it goes on (xs_gpu_execute) */
-		xs_gpu_wave *gw = evq_pop(g);
+		xs_gpu_wave *gw = xs_gpu_evq_pop(g);
 		if (!gw)
 			return no_progress(g, e);
 		if (gw->ready > g->now)

@@ -393,7 +393,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->flat_scratch = 0;
 	w->lanes = lanes;
 	w->lds = grp->lds;
-	w->lds_size = d->lds_alloc;
+	w->lds_size = grp->lds ? d->lds_alloc : 0; /* no host memory for it: every access faults (XS_FAULT_LDS) */
 	w->status = XS_WAVE_READY;
 	w->insts = 0;
 	w->wave_in_group = wave_in_group;
@@ -472,12 +472,14 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 	grp->gfx = NULL;
 	grp->nwaves = grp->live = d->waves_per_group;
 	grp->at_barrier = 0;
+	grp->lds_missing = false;
 	if (d->lds_alloc) {
 		if (grp->lds_cap < d->lds_alloc) {
 			free(grp->lds);
-			grp->lds = malloc(d->lds_alloc);
+			grp->lds = xs_malloc(d->lds_alloc);
 			grp->lds_cap = grp->lds ? d->lds_alloc : 0;
 		}
+		grp->lds_missing = !grp->lds;
 		/* LDS contents are undefined at launch; zero them so runs repeat. */
 		if (grp->lds)
 			memset(grp->lds, 0, d->lds_alloc);

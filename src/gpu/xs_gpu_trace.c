@@ -12,7 +12,7 @@ static bool grow(void **a, size_t *cap, size_t n, size_t elem)
 	if (n >= XS_GPU_TRACE_MAX)
 		return false;
 	size_t ncap = *cap ? *cap * 2 : 4096;
-	void *p = realloc(*a, ncap * elem);
+	void *p = xs_realloc(*a, ncap * elem);
 	if (!p)
 		return false;
 	*a = p;

@@ -50,7 +50,7 @@ static int stage_ev_cmp(const void *a, const void *b)
 
 static void stage_counters(FILE *f, const xs_gpu_trace *t, double mhz)
 {
-	stage_ev *ev = t->nwaves ? malloc(2 * t->nwaves * sizeof(*ev)) : NULL;
+	stage_ev *ev = t->nwaves ? xs_malloc(2 * t->nwaves * sizeof(*ev)) : NULL;
 	if (!ev)
 		return;
 	for (size_t i = 0; i < t->nwaves; i++) {

@@ -128,6 +128,15 @@
 /* ---- vertex shader (SH) ---- */
 #define R_00B104_SPI_SHADER_PGM_RSRC4_VS 0xB104
 #define R_00B118_SPI_SHADER_PGM_RSRC3_VS 0xB118
+#define S_00B118_CU_EN(x) XS_FIELD_S(x, 0, 16)
+#define G_00B118_CU_EN(x) XS_FIELD_G(x, 0, 16)
+#define C_00B118_CU_EN XS_FIELD_C(0, 16)
+#define S_00B118_WAVE_LIMIT(x) XS_FIELD_S(x, 16, 6) /* in units of 16 waves per SE */
+#define G_00B118_WAVE_LIMIT(x) XS_FIELD_G(x, 16, 6)
+#define C_00B118_WAVE_LIMIT XS_FIELD_C(16, 6)
+#define S_00B118_LOCK_LOW_THRESHOLD(x) XS_FIELD_S(x, 22, 4)
+#define G_00B118_LOCK_LOW_THRESHOLD(x) XS_FIELD_G(x, 22, 4)
+#define C_00B118_LOCK_LOW_THRESHOLD XS_FIELD_C(22, 4)
 #define R_00B11C_SPI_SHADER_LATE_ALLOC_VS 0xB11C
 #define S_00B11C_LIMIT(x) XS_FIELD_S(x, 0, 6) /* wave64 waves per SA */
 #define G_00B11C_LIMIT(x) XS_FIELD_G(x, 0, 6)
@@ -2068,5 +2077,43 @@
 #define S_TG_SIZE_FIRST_WAVE(x) XS_FIELD_S(x, 31, 1)
 #define G_TG_SIZE_FIRST_WAVE(x) XS_FIELD_G(x, 31, 1)
 #define C_TG_SIZE_FIRST_WAVE XS_FIELD_C(31, 1)
+
+/* ---- the BVH T# (4 dwords) of image_bvh*_intersect_ray. Mesa's register
+ * files have no layout for it (radv_nir_rt_common.c writes the words with raw
+ * shifts); the field names follow the RDNA2 ISA guide's BVH resource table,
+ * docs/hardware.md section 10. Word 0 is base_address[39:8]. ----
+ */
+#define S_BVH_RSRC_WORD1_BASE_ADDRESS_HI(x) XS_FIELD_S(x, 0, 8) /* base_address[47:40] (the address >> 40) */
+#define G_BVH_RSRC_WORD1_BASE_ADDRESS_HI(x) XS_FIELD_G(x, 0, 8)
+#define C_BVH_RSRC_WORD1_BASE_ADDRESS_HI XS_FIELD_C(0, 8)
+#define S_BVH_RSRC_WORD1_BOX_GROW_VALUE(x) XS_FIELD_S(x, 23, 8) /* box_grow_ulp: box intervals grown by N units of 2^-24 */
+#define G_BVH_RSRC_WORD1_BOX_GROW_VALUE(x) XS_FIELD_G(x, 23, 8)
+#define C_BVH_RSRC_WORD1_BOX_GROW_VALUE XS_FIELD_C(23, 8)
+#define S_BVH_RSRC_WORD1_BOX_SORT_EN(x) XS_FIELD_S(x, 31, 1)
+#define G_BVH_RSRC_WORD1_BOX_SORT_EN(x) XS_FIELD_G(x, 31, 1)
+#define C_BVH_RSRC_WORD1_BOX_SORT_EN XS_FIELD_C(31, 1)
+#define S_BVH_RSRC_WORD2_SIZE(x) XS_FIELD_S(x, 0, 32) /* size - 1, low 32 of its 42 bits */
+#define G_BVH_RSRC_WORD2_SIZE(x) XS_FIELD_G(x, 0, 32)
+#define C_BVH_RSRC_WORD2_SIZE XS_FIELD_C(0, 32)
+#define S_BVH_RSRC_WORD3_SIZE_HI(x) XS_FIELD_S(x, 0, 10) /* size - 1, high 10 bits */
+#define G_BVH_RSRC_WORD3_SIZE_HI(x) XS_FIELD_G(x, 0, 10)
+#define C_BVH_RSRC_WORD3_SIZE_HI XS_FIELD_C(0, 10)
+#define S_BVH_RSRC_WORD3_TRIANGLE_RETURN_MODE(x) XS_FIELD_S(x, 24, 1) /* 1: {t_num, t_denom, i_num, j_num}; 0: {t_num, t_denom, id, hit} */
+#define G_BVH_RSRC_WORD3_TRIANGLE_RETURN_MODE(x) XS_FIELD_G(x, 24, 1)
+#define C_BVH_RSRC_WORD3_TRIANGLE_RETURN_MODE XS_FIELD_C(24, 1)
+#define S_BVH_RSRC_WORD3_TYPE(x) XS_FIELD_S(x, 28, 4)
+#define G_BVH_RSRC_WORD3_TYPE(x) XS_FIELD_G(x, 28, 4)
+#define C_BVH_RSRC_WORD3_TYPE XS_FIELD_C(28, 4)
+#define V_BVH_RSRC_WORD3_SQ_RSRC_BVH 8
+
+/* ---- the PRIM_MASK SGPR of a pixel shader, copied to M0 before v_interp_*
+ * (the SPI writes it; docs/graphics.md "Interpolation") ----
+ */
+#define S_PRIM_MASK_LDS_PARAM_OFFSET(x) XS_FIELD_S(x, 0, 16) /* bytes: the wave's parameter data in LDS */
+#define G_PRIM_MASK_LDS_PARAM_OFFSET(x) XS_FIELD_G(x, 0, 16)
+#define C_PRIM_MASK_LDS_PARAM_OFFSET XS_FIELD_C(0, 16)
+#define S_PRIM_MASK_NEW_PRIM_MASK(x) XS_FIELD_S(x, 16, 16) /* bit q: quad q starts a new primitive */
+#define G_PRIM_MASK_NEW_PRIM_MASK(x) XS_FIELD_G(x, 16, 16)
+#define C_PRIM_MASK_NEW_PRIM_MASK XS_FIELD_C(16, 16)
 
 #endif

@@ -264,6 +264,7 @@ typedef enum xs_fault_kind {
 	XS_FAULT_LDS,            /* LDS access outside the group's allocation (reported, not fatal on HW; xs12 halts) */
 	XS_FAULT_WATCHDOG,       /* the wave's instruction budget is exhausted */
 	XS_FAULT_HANG,           /* set by the GPU: its dispatch made no forward progress (src/gpu) */
+	XS_FAULT_HOST_MEMORY,    /* the host had no memory for the wave's work (decoded code): no fault of the shader */
 } xs_fault_kind;
 
 typedef struct xs_fault {
@@ -391,9 +392,11 @@ typedef struct xs_isa_export {
 } xs_isa_export;
 /* XS_EXPORT_OK: taken. XS_EXPORT_WAIT: not now; the wave stops with
  * XS_WAVE_EXP_WAIT before the exp, which runs again when resumed. A negative
- * value faults the wave (XS_FAULT_ILLEGAL, detail from the sink's fault). */
+ * value faults the wave (XS_FAULT_ILLEGAL, detail from the sink's fault);
+ * XS_EXPORT_NO_MEMORY: the sink had no host memory for it (XS_FAULT_HOST_MEMORY). */
 #define XS_EXPORT_OK 0
 #define XS_EXPORT_WAIT 1
+#define XS_EXPORT_NO_MEMORY (-2)
 typedef int (*xs_isa_export_fn)(void *user, xs_wave *w, const xs_isa_export *e);
 
 typedef struct xs_isa_ctx {

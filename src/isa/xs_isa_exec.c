@@ -138,7 +138,7 @@ xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts)
 			slots = xs_icache_page_slots(ic, page_va);
 			if (!slots) {
 				page_va = ~0ull;
-				r = fault_here(ctx, w, pc, XS_FAULT_ILLEGAL, "out of host memory for decoded code");
+				r = fault_here(ctx, w, pc, XS_FAULT_HOST_MEMORY, "out of host memory for decoded code");
 				break;
 			}
 		}

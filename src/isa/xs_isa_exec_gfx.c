@@ -39,6 +39,10 @@ XS_EXEC(exp)
 		return XS_WAVE_EXP_WAIT;
 	}
 	char d[64];
+	if (r == XS_EXPORT_NO_MEMORY) {
+		snprintf(d, sizeof(d), "no host memory for the export to target %u", e.tgt);
+		return xs_exec_fault(x, w, in, XS_FAULT_HOST_MEMORY, x->pc, d);
+	}
 	snprintf(d, sizeof(d), "the export sink refused target %u", e.tgt);
 	return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, x->pc, d);
 }

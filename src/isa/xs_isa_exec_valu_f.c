@@ -535,7 +535,22 @@ F2(v_min_f32, fmin_hw(a, b, ieee), K_EXACT)
 F2(v_max_f32, fmax_hw(a, b, ieee), K_EXACT)
 F2(v_ldexp_f32, ldexp_f(a, xs_f2u(b), rm_), K_EXACT)
 /* Fused multiply-add lanes: hardware fma when the host has it (ifunc picks
- * the clone once), else libm's exact software fmaf. */
+ * the clone once), else libm's exact software fmaf. Not under
+ * ThreadSanitizer: it instruments the ifunc resolver target_clones makes,
+ * and the dynamic linker runs resolvers while relocating, before TSan's
+ * runtime is set up (a crash before main). libm's fma gives the same bits. */
+#if defined(__SANITIZE_THREAD__)
+#define XS_NO_IFUNC 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define XS_NO_IFUNC 1
+#endif
+#endif
+#ifdef XS_NO_IFUNC
+#define XS_FMA_CLONES
+#else
+#define XS_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#endif
 #ifdef __FMA__
 /* The build targets a host with FMA: fmaf is one instruction, inline it and
  * let the fixed lane counts vectorize. */
@@ -550,7 +565,7 @@ static inline void fma32_lanes(uint32_t *r, const uint32_t *A, const uint32_t *B
 	}
 }
 #else
-__attribute__((target_clones("fma", "default")))
+XS_FMA_CLONES
 static void fma32_lanes(uint32_t *r, const uint32_t *A, const uint32_t *B, const uint32_t *C, unsigned n)
 {
 	for (unsigned l = 0; l < n; l++)
@@ -558,7 +573,7 @@ static void fma32_lanes(uint32_t *r, const uint32_t *A, const uint32_t *B, const
 }
 #endif
 
-__attribute__((target_clones("fma", "default")))
+XS_FMA_CLONES
 static void fma64_lanes(uint64_t *r, const uint64_t *A, const uint64_t *B, const uint64_t *C, unsigned n)
 {
 	for (unsigned l = 0; l < n; l++)

@@ -31,12 +31,12 @@ struct xs_icache {
 
 xs_icache *xs_icache_create(void)
 {
-	xs_icache *ic = calloc(1, sizeof(*ic));
+	xs_icache *ic = xs_calloc(1, sizeof(*ic));
 	if (!ic)
 		return NULL;
 	ic->cap = 64;
 	ic->last_va = ~0ull;
-	ic->tab = calloc(ic->cap, sizeof(*ic->tab));
+	ic->tab = xs_calloc(ic->cap, sizeof(*ic->tab));
 	if (!ic->tab) {
 		free(ic);
 		return NULL;
@@ -75,7 +75,7 @@ static inline size_t hash_page(uint64_t va)
 static bool grow(xs_icache *ic)
 {
 	size_t ncap = ic->cap * 2;
-	xs_icache_page **nt = calloc(ncap, sizeof(*nt));
+	xs_icache_page **nt = xs_calloc(ncap, sizeof(*nt));
 	if (!nt)
 		return false;
 	for (size_t i = 0; i < ic->cap; i++) {
@@ -124,7 +124,7 @@ static xs_inst *page_slots_lookup(xs_icache *ic, uint64_t page_va)
 			return NULL;
 		return page_slots_lookup(ic, page_va);
 	}
-	xs_icache_page *p = calloc(1, sizeof(*p));
+	xs_icache_page *p = xs_calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->va = page_va;

@@ -12,7 +12,7 @@ const uint8_t xs_vm_zero_page[XS_VM_PAGE_SIZE] __attribute__((aligned(XS_VM_PAGE
 
 xs_vm *xs_vm_create(void)
 {
-	xs_vm *vm = calloc(1, sizeof(*vm));
+	xs_vm *vm = xs_calloc(1, sizeof(*vm));
 	if (!vm)
 		return NULL;
 	vm->next_va = XS_VM_HEAP_BASE;
@@ -46,7 +46,7 @@ static void *page_get(xs_vm *vm)
 			uint8_t *slab = NULL;
 			if (vm->nslabs == vm->slab_cap) {
 				size_t ncap = vm->slab_cap ? 2 * vm->slab_cap : 16;
-				uint8_t **n = realloc(vm->slabs, ncap * sizeof(*n));
+				uint8_t **n = xs_realloc(vm->slabs, ncap * sizeof(*n));
 				if (n) {
 					vm->slabs = n;
 					vm->slab_cap = ncap;
@@ -125,7 +125,7 @@ static bool reserve_record(xs_vm *vm)
 	if (vm->nallocs < vm->cap)
 		return true;
 	size_t ncap = vm->cap ? vm->cap * 2 : 64;
-	xs_vm_alloc_rec *n = realloc(vm->allocs, ncap * sizeof(*n));
+	xs_vm_alloc_rec *n = xs_realloc(vm->allocs, ncap * sizeof(*n));
 	if (!n)
 		return false;
 	vm->allocs = n;
@@ -171,7 +171,7 @@ static uintptr_t *leaf_for(xs_vm *vm, uint64_t va)
 {
 	uintptr_t **slot = &vm->dir[va >> XS_VM_LEAF_SHIFT];
 	if (!*slot)
-		__atomic_store_n(slot, calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t)), __ATOMIC_RELEASE);
+		__atomic_store_n(slot, xs_calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t)), __ATOMIC_RELEASE);
 	return *slot;
 }
 
@@ -232,7 +232,7 @@ xs_status xs_vm_set_name(xs_vm *vm, uint64_t va, const char *name, xs_err *e)
 		return xs_err_set(e, XS_E_INVALID_ARG, "0x%llx is not the start of a GPU allocation",
 				  (unsigned long long)va);
 	char *copy = NULL;
-	if (name && !(copy = strndup(name, 200)))
+	if (name && !(copy = xs_strndup(name, 200)))
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	free(r->name);
 	r->name = copy;
@@ -379,7 +379,7 @@ uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, unsigned n, bool for_write)
 	uintptr_t **slot = &vm->dir[va >> XS_VM_LEAF_SHIFT];
 	uintptr_t *leaf = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 	if (!leaf) {
-		uintptr_t *fresh = calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t));
+		uintptr_t *fresh = xs_calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t));
 		if (!fresh)
 			return NULL;
 		uintptr_t *expect = NULL;
@@ -451,8 +451,10 @@ bool xs_vm_fill(xs_vm *vm, uint64_t va, uint8_t byte, size_t n, uint64_t *bad_va
 
 xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e)
 {
+	/* size is bounded before it is rounded: near UINT64_MAX the rounding
+	 * wraps to 0 and the overlap checks would pass a span of nothing. */
 	uint64_t span = XS_ALIGN_UP(size, (uint64_t)XS_VM_PAGE_SIZE);
-	if (size == 0 || va % XS_VM_PAGE_SIZE || va < XS_VM_HEAP_BASE || va >= (1ull << XS_VM_VA_BITS) ||
+	if (size == 0 || size > (1ull << XS_VM_VA_BITS) || va % XS_VM_PAGE_SIZE || va < XS_VM_HEAP_BASE || va >= (1ull << XS_VM_VA_BITS) ||
 	    span > (1ull << XS_VM_VA_BITS) - va)
 		return xs_err_set(e, XS_E_INVALID_ARG, "allocation 0x%llx+0x%llx is outside the 48-bit heap",
 				  (unsigned long long)va, (unsigned long long)size);

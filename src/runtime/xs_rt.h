@@ -366,6 +366,10 @@ xs_status xs_rt_finish(xs_rt_device *d, xs_err *e);
 void xs_rt_recover(xs_rt_device *d);
 /* The device was removed: its report; NULL if not. */
 const xs_err *xs_rt_removed(const xs_rt_device *d);
+/* Removes the device for a reason of the host's (e: its status and report,
+ * e.g. XS_E_OUT_OF_MEMORY for a submission that could not be made): every
+ * fence reads UINT64_MAX and every wait returns, as after a GPU fault. */
+void xs_rt_remove(xs_rt_device *d, const xs_err *e);
 
 /* ---- recording (xs12 replay) ---------------------------------------------------------------- */
 

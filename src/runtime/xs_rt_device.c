@@ -17,7 +17,7 @@ xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_er
 		return xs_err_set(e, XS_E_INVALID_ARG,
 				  "S1.13: %u default scratch slots: tmpring cannot express more than %u waves per CU, "
 				  "%u on %s", cfg->scratch_waves, info->max_scratch_waves_per_cu, max_waves, info->name);
-	xs_rt_device *d = calloc(1, sizeof(*d));
+	xs_rt_device *d = xs_calloc(1, sizeof(*d));
 	if (!d)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	d->info = info;
@@ -27,7 +27,7 @@ xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_er
 	d->scratch_waves = cfg->scratch_waves ? cfg->scratch_waves : info->default_scratch_waves_per_cu * info->num_cu;
 	d->vm = xs_vm_create();
 	d->gpu = d->vm ? xs_gpu_create(info, d->vm) : NULL;
-	d->queues = calloc(XS_GPU_MAX_QUEUES, sizeof(*d->queues));
+	d->queues = xs_calloc(XS_GPU_MAX_QUEUES, sizeof(*d->queues));
 	uint8_t *host;
 	if (!d->gpu || !d->queues || xs_vm_alloc_host(d->vm, XS_VM_PAGE_SIZE, 0, &d->queue_va, &host, e) ||
 	    xs_rt_queues_init(d, e)) {
@@ -97,7 +97,7 @@ xs_status xs_rt_default_scratch(xs_rt_device *d, uint64_t per_wave, xs_err *e)
 	if (st)
 		return st;
 	if (d->scratch_va) {
-		uint64_t *n = realloc(d->old_scratch, (d->nold_scratch + 1) * sizeof(*n));
+		uint64_t *n = xs_realloc(d->old_scratch, (d->nold_scratch + 1) * sizeof(*n));
 		if (!n) {
 			xs_vm_free(d->vm, va, NULL);
 			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
@@ -122,7 +122,7 @@ xs_status xs_rt_module_load(xs_rt_device *d, const void *bytes, size_t size, xs_
 	xs_status st = xs_codeobj_parse(bytes, size, &co, e);
 	if (st)
 		return st;
-	xs_rt_module *m = calloc(1, sizeof(*m));
+	xs_rt_module *m = xs_calloc(1, sizeof(*m));
 	if (!m) {
 		xs_codeobj_free(co);
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
@@ -214,7 +214,7 @@ xs_status xs_rt_cmdmem_alloc_chunk(xs_rt_cmdmem *m, size_t size, bool locked, ui
 	}
 	if (m->nchunks == m->cap) {
 		uint32_t ncap = m->cap ? 2 * m->cap : 4;
-		xs_rt_chunk *n = realloc(m->chunks, ncap * sizeof(*n));
+		xs_rt_chunk *n = xs_realloc(m->chunks, ncap * sizeof(*n));
 		if (!n)
 			return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 		m->chunks = n;

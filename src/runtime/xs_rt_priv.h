@@ -27,6 +27,11 @@ struct xs_rt_queue {
 	unsigned hw;
 	uint64_t done_va;
 	volatile uint64_t *done;      /* sequence number of the last completed item */
+	/* *done as the runtime last saw it, under the device lock (retire): the
+	 * word itself is GPU memory the CP writes while it runs, under that
+	 * lock, so a reader without the lock (the D3D12 layer's allocator
+	 * and resource checks) reads this copy, atomically. */
+	uint64_t completed;
 	uint64_t next_seq;
 	xs_rt_item *items;            /* pending, oldest first */
 	uint32_t nitems, cap;

@@ -68,6 +68,9 @@ static void retire(xs_rt_device *d)
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++) {
 		xs_rt_queue *Q = &d->queues[q];
 		uint64_t done = *Q->done;
+		/* release: what the completed work wrote (its results, statistics)
+		 * is visible to whoever reads this value */
+		__atomic_store_n(&Q->completed, done, __ATOMIC_RELEASE);
 		uint32_t k = 0;
 		while (k < Q->nitems && (Q->items[k].seq <= done || d->removed))
 			item_release(&Q->items[k++]);
@@ -86,10 +89,12 @@ static void remove_device(xs_rt_device *d, const xs_err *e)
 {
 	if (d->removed)
 		return;
-	d->removed = true;
 	d->removed_report = *e;
 	snprintf(d->removed_positions, sizeof(d->removed_positions), "%s", xs_gpu_cp_positions(d->gpu));
 	d->removed_status = e->status;
+	/* published last (release): xs_rt_removed reads it without the lock
+	 * and then the report */
+	__atomic_store_n(&d->removed, true, __ATOMIC_RELEASE);
 	for (xs_rt_fence *f = d->fences; f; f = f->next)
 		*f->value = UINT64_MAX;
 	/* nothing is in flight any more: allocators may be reset */
@@ -104,7 +109,7 @@ void xs_rt_recover(xs_rt_device *d)
 	pthread_mutex_lock(&d->lock);
 	if (d->removed) {
 		xs_gpu_abandon(d->gpu);
-		d->removed = false;
+		__atomic_store_n(&d->removed, false, __ATOMIC_RELEASE);
 		d->removed_fault = (xs_fault){ .kind = XS_FAULT_NONE };
 		for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
 			*d->queues[q].done = d->queues[q].next_seq - 1; /* what was pending is gone */
@@ -113,9 +118,17 @@ void xs_rt_recover(xs_rt_device *d)
 	pthread_mutex_unlock(&d->lock);
 }
 
+void xs_rt_remove(xs_rt_device *d, const xs_err *e)
+{
+	pthread_mutex_lock(&d->lock);
+	remove_device(d, e);
+	pthread_mutex_unlock(&d->lock);
+}
+
 const xs_err *xs_rt_removed(const xs_rt_device *d)
 {
-	return d->removed ? &d->removed_report : NULL;
+	/* without the device lock: creation methods ask from any thread */
+	return __atomic_load_n(&d->removed, __ATOMIC_ACQUIRE) ? &d->removed_report : NULL;
 }
 
 xs_status xs_rt_run_locked(xs_rt_device *d, xs_err *e)
@@ -149,6 +162,14 @@ xs_status xs_rt_run_locked(xs_rt_device *d, xs_err *e)
 		remove_device(d, e);
 		return st;
 	}
+	if (st == XS_E_OUT_OF_MEMORY) {
+		/* the host ran out of memory in the middle of the work (a CP
+		 * fetch, a group's LDS): the CPs cannot go back, and a fence
+		 * must not say the work ran; D3D12's reason is E_OUTOFMEMORY */
+		d->removed_fault = (xs_fault){ .kind = XS_FAULT_NONE };
+		remove_device(d, e);
+		return st;
+	}
 	retire(d);
 	if (st == XS_OK)
 		pthread_cond_broadcast(&d->changed);
@@ -161,7 +182,7 @@ static xs_rt_item *push_item(xs_rt_device *d, xs_rt_queue *Q, xs_err *e)
 {
 	if (Q->nitems == Q->cap) {
 		uint32_t ncap = Q->cap ? 2 * Q->cap : 16;
-		xs_rt_item *n = realloc(Q->items, ncap * sizeof(*n));
+		xs_rt_item *n = xs_realloc(Q->items, ncap * sizeof(*n));
 		if (!n) {
 			xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 			return NULL;
@@ -210,7 +231,7 @@ static xs_status check_queue(xs_rt_device *d, unsigned queue, xs_err *e)
 
 uint64_t xs_rt_queue_done(const xs_rt_device *d, unsigned queue)
 {
-	return queue < XS_GPU_MAX_QUEUES ? *d->queues[queue].done : 0;
+	return queue < XS_GPU_MAX_QUEUES ? __atomic_load_n(&d->queues[queue].completed, __ATOMIC_ACQUIRE) : 0;
 }
 
 const xs_gpu_dispatch_result *xs_rt_item_results(const xs_rt_device *d, unsigned queue, uint64_t seq, uint32_t *n)
@@ -240,7 +261,7 @@ xs_status xs_rt_submit(xs_rt_device *d, unsigned queue, uint64_t va, uint32_t nd
 		it->results = results;
 		it->nresults = nresults;
 		if (!results && nresults) {
-			it->results = calloc(nresults, sizeof(*it->results));
+			it->results = xs_calloc(nresults, sizeof(*it->results));
 			it->own_results = true;
 			if (!it->results)
 				st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
@@ -314,7 +335,7 @@ xs_status xs_rt_queue_wait(xs_rt_device *d, unsigned queue, xs_rt_fence *f, uint
 xs_status xs_rt_fence_create(xs_rt_device *d, uint64_t initial, xs_rt_fence **out, xs_err *e)
 {
 	*out = NULL;
-	xs_rt_fence *f = calloc(1, sizeof(*f));
+	xs_rt_fence *f = xs_calloc(1, sizeof(*f));
 	if (!f)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	uint8_t *host;

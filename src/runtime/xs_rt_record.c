@@ -265,7 +265,7 @@ static xs_status read_batch(reader *r, batch *b)
 	}
 	if (!rd32(r, &npage, "page count") || !bounded(r, npage, MAX_PAGES, 8 + XS_VM_PAGE_SIZE, "pages"))
 		goto fail;
-	uint8_t *page = malloc(XS_VM_PAGE_SIZE);
+	uint8_t *page = xs_malloc(XS_VM_PAGE_SIZE);
 	if (!page) {
 		xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 		goto fail;
@@ -305,7 +305,7 @@ static xs_status read_batch(reader *r, batch *b)
 		xs_err_set(e, XS_E_INVALID_ARG, "%s: %u results recorded for %u dispatches", r->path, b->nres, total);
 		goto fail;
 	}
-	if (!(b->rec = calloc(total ? total : 1, sizeof(*b->rec)))) {
+	if (!(b->rec = xs_calloc(total ? total : 1, sizeof(*b->rec)))) {
 		xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 		goto fail;
 	}
@@ -322,7 +322,7 @@ fail:
 static xs_status replay_batch(reader *r, xs_replay_report *rep)
 {
 	xs_err *e = r->e;
-	batch *b = malloc(sizeof(*b));
+	batch *b = xs_malloc(sizeof(*b));
 	if (!b)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	xs_status st = read_batch(r, b);
@@ -332,7 +332,7 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	}
 	/* The GPU model alone: the batch's address space and a GPU, no runtime. */
 	xs_gpu *gpu = xs_gpu_create(xs_devinfo_get((xs_machine)b->machine), b->vm);
-	xs_gpu_dispatch_result *res = calloc(b->nres ? b->nres : 1, sizeof(*res));
+	xs_gpu_dispatch_result *res = xs_calloc(b->nres ? b->nres : 1, sizeof(*res));
 	if (!gpu || !res) {
 		st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 		goto out;
@@ -437,7 +437,7 @@ static xs_status walk(reader *r, xs_status st, xs_rt_walk_fn fn, void *user, xs_
 {
 	xs_err *e = r->e;
 	uint32_t tag, nb = 0;
-	batch *b = st ? NULL : malloc(sizeof(*b));
+	batch *b = st ? NULL : xs_malloc(sizeof(*b));
 	if (!st && !b)
 		st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	while (!st && fread(&tag, 4, 1, r->f) == 1) {

@@ -367,6 +367,95 @@ static void fences_and_events(void **state)
 	t_close(&c);
 }
 
+/* A dispatch on a COPY list is refused and the list fails to Close (the
+ * API-sequence fuzz target found vadd running on a copy queue: xs12's
+ * copy queues are compute queues underneath). A COMPUTE list still runs
+ * it; copies on the COPY list still run. */
+static void copy_list_refuses_dispatches(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_COPY);
+	ID3D12InfoQueue_SetMuteDebugOutput(c.iq, TRUE);
+	HRESULT hr;
+	ID3D12PipelineState *p = t_pipeline(&c, vadd_path, NULL, &hr);
+	assert_int_equal(hr, S_OK);
+	ID3D12Resource *buf = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 65536);
+	D3D12_GPU_VIRTUAL_ADDRESS va = ID3D12Resource_GetGPUVirtualAddress(buf);
+	t_set_pipeline(&c, p);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, va);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 1, va);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 2, va);
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, 64, 0);
+	ID3D12InfoQueue_ClearStoredMessages(c.iq);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 1, 1, 1);
+	char text[300];
+	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_COMPUTE_LIST_TYPE);
+	assert_non_null(strstr(text, "Dispatch on a COPY command list"));
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
+	ID3D12CommandList *l = (ID3D12CommandList *)c.list;
+	ID3D12CommandQueue_ExecuteCommandLists(c.queue, 1, &l); /* nothing of it runs */
+	assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_LIST_CLOSE_FAILED);
+	/* a copy on the same list still records and runs */
+	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
+	uint32_t data[4] = { 1, 2, 3, 4 }, back[4] = { 0 };
+	ID3D12Resource *up = t_upload(&c, data, sizeof(data));
+	ID3D12GraphicsCommandList6_CopyBufferRegion(c.list, buf, 0, up, 0, sizeof(data));
+	assert_int_equal(t_run(&c), S_OK);
+	t_read(&c, buf, back, sizeof(back));
+	assert_memory_equal(back, data, sizeof(data));
+	ID3D12Resource_Release(up);
+	ID3D12Resource_Release(buf);
+	ID3D12PipelineState_Release(p);
+	t_close(&c);
+}
+
+/* One stored message of a broken S1.2 (flags 0); the text names the rule. */
+static void one_message(t_ctx *c)
+{
+	ID3D12GraphicsCommandList6_SetShaderScratchSpaceX(c->list, D3D12XBOX_SET_SHADER_SCRATCH_SPACE_FLAGS_NONE, 0, 0, 0);
+}
+
+/* The info queue's limit is a count of messages, not an allocation: any
+ * limit keeps the messages that come (up to it), the oldest going first.
+ * (The API-sequence fuzz target found a limit of 2 billion making the
+ * next message allocate a ring for all of them: 48 GB.) */
+static void info_queue_limits(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	ID3D12InfoQueue_SetMuteDebugOutput(c.iq, TRUE);
+	const UINT64 huge = 1ull << 40;
+	assert_int_equal(ID3D12InfoQueue_SetMessageCountLimit(c.iq, huge), S_OK);
+	assert_true(ID3D12InfoQueue_GetMessageCountLimit(c.iq) == huge);
+	for (int i = 0; i < 40; i++)
+		one_message(&c);
+	assert_int_equal(ID3D12InfoQueue_GetNumStoredMessages(c.iq), 40);
+	assert_int_equal(ID3D12InfoQueue_GetNumMessagesDiscardedByMessageCountLimit(c.iq), 0);
+	char text[200];
+	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_SCRATCH_FLAGS);
+	assert_non_null(strstr(text, "S1.2"));
+	/* a limit of 3: the ring keeps the last 3 of 20 */
+	assert_int_equal(ID3D12InfoQueue_SetMessageCountLimit(c.iq, 3), S_OK);
+	for (int i = 0; i < 20; i++)
+		one_message(&c);
+	assert_int_equal(ID3D12InfoQueue_GetNumStoredMessages(c.iq), 3);
+	assert_int_equal(ID3D12InfoQueue_GetNumMessagesDiscardedByMessageCountLimit(c.iq), 17);
+	/* and past it, each message still reads back whole */
+	for (UINT64 i = 0; i < 3; i++) {
+		SIZE_T len = 0;
+		assert_int_equal(ID3D12InfoQueue_GetMessage(c.iq, i, NULL, &len), S_OK);
+		D3D12_MESSAGE *m = malloc(len);
+		assert_int_equal(ID3D12InfoQueue_GetMessage(c.iq, i, m, &len), S_OK);
+		assert_int_equal(m->ID, XS12_MESSAGE_ID_SCRATCH_FLAGS);
+		assert_int_equal(m->DescriptionByteLength, strlen(m->pDescription) + 1);
+		free(m);
+	}
+	ID3D12GraphicsCommandList6_Close(c.list); /* fails: S1.2 was broken */
+	t_close(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -383,6 +472,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(timestamps_and_statistics),
 		cmocka_unit_test(create_device_returns_the_live_one),
 		cmocka_unit_test(fences_and_events),
+		cmocka_unit_test(info_queue_limits),
+		cmocka_unit_test(copy_list_refuses_dispatches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

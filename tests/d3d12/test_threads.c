@@ -5,6 +5,7 @@
 
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,12 +72,13 @@ static void *work(void *arg)
 	return NULL;
 }
 
-static volatile int stop_polling;
+/* atomic: volatile orders nothing between threads (ThreadSanitizer's report) */
+static atomic_int stop_polling;
 
 static void *poll_fences(void *arg)
 {
 	ID3D12Fence *f = arg;
-	while (!stop_polling)
+	while (!atomic_load(&stop_polling))
 		(void)ID3D12Fence_GetCompletedValue(f);
 	return NULL;
 }
@@ -92,7 +94,7 @@ static void threads_share_a_queue(void **state)
 		assert_int_equal(hr, S_OK);
 		worker w[THREADS];
 		pthread_t poller;
-		stop_polling = 0;
+		atomic_store(&stop_polling, 0);
 		pthread_create(&poller, NULL, poll_fences, c.fence);
 		for (int i = 0; i < THREADS; i++) {
 			w[i] = (worker){ .shared = &c, .pso = p, .id = i };
@@ -102,7 +104,7 @@ static void threads_share_a_queue(void **state)
 			pthread_join(w[i].th, NULL);
 			assert_int_equal(w[i].bad, 0);
 		}
-		stop_polling = 1;
+		atomic_store(&stop_polling, 1);
 		pthread_join(poller, NULL);
 		assert_int_equal(ID3D12Device_GetDeviceRemovedReason(c.dev), S_OK);
 		assert_int_equal(t_last_message(&c, NULL, 0), 0);

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "xs12/xs12.h"
+#include "hw/xs_hw_regs.h"
 
 #define NRAYS 4096
 #define NBOX32 256
@@ -476,9 +477,11 @@ static void make_scene(scene *s)
 static void put_tsharp(uint32_t w[4], uint64_t base, const tsharp *t)
 {
 	w[0] = (uint32_t)(base >> 8);
-	w[1] = (uint32_t)((base >> 40) & 0xff) | (t->grow & 0xff) << 23 | (uint32_t)t->sort << 31;
-	w[2] = 0xffffffffu;
-	w[3] = 0x3ffu | (uint32_t)t->ij << 24 | 8u << 28;
+	w[1] = S_BVH_RSRC_WORD1_BASE_ADDRESS_HI(base >> 40) | S_BVH_RSRC_WORD1_BOX_GROW_VALUE(t->grow) |
+	       S_BVH_RSRC_WORD1_BOX_SORT_EN(t->sort);
+	w[2] = 0xffffffffu;   /* size - 1: the maximum, as RADV */
+	w[3] = S_BVH_RSRC_WORD3_SIZE_HI(0x3ff) | S_BVH_RSRC_WORD3_TRIANGLE_RETURN_MODE(t->ij) |
+	       S_BVH_RSRC_WORD3_TYPE(V_BVH_RSRC_WORD3_SQ_RSRC_BVH);
 }
 
 static void run_variant(const char *path, scene *s, bool functional, const tsharp *t)

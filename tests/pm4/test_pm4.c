@@ -127,6 +127,24 @@ static void test_header_bits(void **state)
 	/* SET_SH_REG offset of COMPUTE_TMPRING_SIZE: (0xB860 - 0xB000) / 4 = 0x218. */
 	assert_int_equal((R_00B860_COMPUTE_TMPRING_SIZE - XS_SH_REG_OFFSET) / 4, 0x218);
 	assert_int_equal((R_0286E8_SPI_TMPRING_SIZE - XS_CONTEXT_REG_OFFSET) / 4, 0x1BA);
+	/* The packet field macros the builder checks below are written with,
+	 * against hand-computed words (RADV's encodings): RELEASE_MEM dw1
+	 * BOTTOM_OF_PIPE_TS 40 | event_index 5 << 8; CS_DONE 47 | 6 << 8 |
+	 * GL2_WB 1 << 21 | SEQ 1 << 22; dw2 data_sel 1/2/3 << 29 | int_sel 3 << 24
+	 * (| dst_sel TC_L2 1 << 16); GCR_CNTL GLV_INV 8, GL1_INV 9, GL2_INV 14,
+	 * GL2_WB 15; INDIRECT_BUFFER size | CHAIN 1 << 20 | VALID 1 << 23;
+	 * WRITE_DATA dst_sel MEM 5 << 8 | WR_CONFIRM 1 << 20. */
+	assert_int_equal(EVENT_TYPE(V_028A90_BOTTOM_OF_PIPE_TS) | EVENT_INDEX(V_EVENT_INDEX_END_OF_PIPE), 0x528u);
+	assert_int_equal(EVENT_TYPE(V_028A90_CS_DONE) | EVENT_INDEX(V_EVENT_INDEX_SHADER_DONE) | S_490_GL2_WB(1) |
+			 S_490_SEQ(1), 0x60062Fu);
+	assert_int_equal(EOP_DATA_SEL(EOP_DATA_SEL_VALUE_32BIT) | EOP_INT_SEL(EOP_INT_SEL_SEND_DATA_AFTER_WR_CONFIRM),
+			 0x23000000u);
+	assert_int_equal(EOP_DATA_SEL(EOP_DATA_SEL_VALUE_64BIT), 0x40000000u);
+	assert_int_equal(EOP_DATA_SEL(EOP_DATA_SEL_TIMESTAMP) | EOP_DST_SEL(EOP_DST_SEL_TC_L2), 0x60010000u);
+	assert_int_equal(S_586_GLV_INV(1) | S_586_GL1_INV(1) | S_586_GL2_INV(1) | S_586_GL2_WB(1), 0xC300u);
+	assert_int_equal(S_3F2_IB_SIZE(XS_IB_SIZE_MAX) | S_3F2_CHAIN(1) | S_3F2_VALID(1), 0x9FFFFFu);
+	assert_int_equal(S_370_DST_SEL(V_370_MEM) | S_370_WR_CONFIRM(1), 0x100500u);
+	assert_int_equal(WAIT_REG_MEM_FUNCTION(WAIT_REG_MEM_GREATER_OR_EQUAL) | WAIT_REG_MEM_MEM_SPACE(1), 0x15u);
 }
 
 /* ---- round trip ---------------------------------------------------------- */
@@ -184,9 +202,13 @@ static void test_round_trip_every_packet(void **state)
 	builder(&b);
 	uint32_t v3[3] = { 64, 1, 1 };
 	xs_pm4_set_sh_reg(&b, R_00B81C_COMPUTE_NUM_THREAD_X, v3, 3);                     /* 0 */
-	xs_pm4_dispatch_direct(&b, 4, 2, 1, 0x8041);                                     /* 1 */
-	xs_pm4_dispatch_indirect_gfx(&b, 0x200000, 0x10, 0x41);                         /* 2, 3 */
-	xs_pm4_dispatch_indirect_mec(&b, 0x0000123400000100ull, 0x8041);                /* 4 */
+	/* DISPATCH_INITIATOR: COMPUTE_SHADER_EN | ORDER_MODE (0x41), wave32 CS_W32_EN (0x8000) */
+	const uint32_t init = S_00B800_COMPUTE_SHADER_EN(1) | S_00B800_ORDER_MODE(1);
+	const uint32_t init32 = init | S_00B800_CS_W32_EN(1);
+	assert_int_equal(init32, 0x8041u);
+	xs_pm4_dispatch_direct(&b, 4, 2, 1, init32);                                     /* 1 */
+	xs_pm4_dispatch_indirect_gfx(&b, 0x200000, 0x10, init);                         /* 2, 3 */
+	xs_pm4_dispatch_indirect_mec(&b, 0x0000123400000100ull, init32);                /* 4 */
 	xs_pm4_event_write(&b, V_028A90_CS_PARTIAL_FLUSH);                               /* 5 */
 	xs_pm4_event_write(&b, V_028A90_VS_PARTIAL_FLUSH);                               /* 6 */
 	xs_pm4_event_write(&b, V_028A90_PS_PARTIAL_FLUSH);                               /* 7 */
@@ -238,7 +260,7 @@ static void test_round_trip_every_packet(void **state)
 	assert_int_equal(p[1].body[0], 4);
 	assert_int_equal(p[1].body[1], 2);
 	assert_int_equal(p[1].body[2], 1);
-	assert_int_equal(p[1].body[3], 0x8041);
+	assert_int_equal(p[1].body[3], init32);
 	assert_int_equal(p[1].header, 0xC0031502u);
 
 	assert_int_equal(p[2].opcode, PKT3_SET_BASE);
@@ -250,12 +272,12 @@ static void test_round_trip_every_packet(void **state)
 	assert_int_equal(p[3].opcode, PKT3_DISPATCH_INDIRECT);
 	assert_int_equal(p[3].body_len, 2);
 	assert_int_equal(p[3].body[0], 0x10);
-	assert_int_equal(p[3].body[1], 0x41);
+	assert_int_equal(p[3].body[1], init);
 	assert_int_equal(p[4].opcode, PKT3_DISPATCH_INDIRECT);
 	assert_int_equal(p[4].body_len, 3);
 	assert_int_equal(p[4].body[0], 0x100);
 	assert_int_equal(p[4].body[1], 0x1234);
-	assert_int_equal(p[4].body[2], 0x8041);
+	assert_int_equal(p[4].body[2], init32);
 
 	assert_int_equal(p[5].opcode, PKT3_EVENT_WRITE);
 	assert_int_equal(p[5].body_len, 1);
@@ -268,23 +290,27 @@ static void test_round_trip_every_packet(void **state)
 	assert_int_equal(p[9].opcode, PKT3_RELEASE_MEM);
 	assert_int_equal(p[9].body_len, 7);
 	assert_int_equal(p[9].header, 0xC0064900u);
-	assert_int_equal(p[9].body[0], 40u | 5u << 8);
-	assert_int_equal(p[9].body[1], 1u << 29 | 3u << 24);
+	assert_int_equal(p[9].body[0], EVENT_TYPE(V_028A90_BOTTOM_OF_PIPE_TS) | EVENT_INDEX(V_EVENT_INDEX_END_OF_PIPE));
+	assert_int_equal(p[9].body[1], EOP_DATA_SEL(EOP_DATA_SEL_VALUE_32BIT) |
+					EOP_INT_SEL(EOP_INT_SEL_SEND_DATA_AFTER_WR_CONFIRM));
 	assert_int_equal(p[9].body[2], 0x100000);
 	assert_int_equal(p[9].body[3], 0);
 	assert_int_equal(p[9].body[4], 7);
 	assert_int_equal(p[9].body[5], 0);
-	assert_int_equal(p[10].body[1], 2u << 29 | 3u << 24);
+	assert_int_equal(p[10].body[1], EOP_DATA_SEL(EOP_DATA_SEL_VALUE_64BIT) |
+					 EOP_INT_SEL(EOP_INT_SEL_SEND_DATA_AFTER_WR_CONFIRM));
 	assert_int_equal(p[10].body[4], 0x23456789);
 	assert_int_equal(p[10].body[5], 0x1);
 	/* CS_DONE: event_index 6; GCR bits kept; TC_L2 dst. */
-	assert_int_equal(p[11].body[0], 47u | 6u << 8 | 1u << 21 | 1u << 22);
-	assert_int_equal(p[11].body[1], 3u << 29 | 3u << 24 | 1u << 16);
+	assert_int_equal(p[11].body[0], EVENT_TYPE(V_028A90_CS_DONE) | EVENT_INDEX(V_EVENT_INDEX_SHADER_DONE) |
+					S_490_GL2_WB(1) | S_490_SEQ(1));
+	assert_int_equal(p[11].body[1], EOP_DATA_SEL(EOP_DATA_SEL_TIMESTAMP) |
+					EOP_INT_SEL(EOP_INT_SEL_SEND_DATA_AFTER_WR_CONFIRM) | EOP_DST_SEL(EOP_DST_SEL_TC_L2));
 
 	/* WAIT_REG_MEM: function 5 | mem_space 1 << 4; RADV poll interval 4. */
 	assert_int_equal(p[12].opcode, PKT3_WAIT_REG_MEM);
 	assert_int_equal(p[12].body_len, 6);
-	assert_int_equal(p[12].body[0], 0x15);
+	assert_int_equal(p[12].body[0], WAIT_REG_MEM_FUNCTION(WAIT_REG_MEM_GREATER_OR_EQUAL) | WAIT_REG_MEM_MEM_SPACE(1));
 	assert_int_equal(p[12].body[1], 0x100000);
 	assert_int_equal(p[12].body[3], 7);
 	assert_int_equal(p[12].body[4], 0xFFFFFFFF);
@@ -295,12 +321,12 @@ static void test_round_trip_every_packet(void **state)
 	assert_int_equal(p[13].body[1], 0xFFFFFFFF);
 	assert_int_equal(p[13].body[2], 0x00FFFFFF);
 	assert_int_equal(p[13].body[5], 0x0A);
-	assert_int_equal(p[13].body[6], 1u << 8 | 1u << 9 | 1u << 14 | 1u << 15);
+	assert_int_equal(p[13].body[6], S_586_GLV_INV(1) | S_586_GL1_INV(1) | S_586_GL2_INV(1) | S_586_GL2_WB(1));
 
 	assert_int_equal(p[14].opcode, PKT3_INDIRECT_BUFFER);
 	assert_int_equal(p[14].body[0], 0x400000);
 	assert_int_equal(p[14].body[2], 32);
-	assert_int_equal(p[15].body[2], XS_IB_SIZE_MAX | 1u << 20 | 1u << 23);
+	assert_int_equal(p[15].body[2], S_3F2_IB_SIZE(XS_IB_SIZE_MAX) | S_3F2_CHAIN(1) | S_3F2_VALID(1));
 
 	assert_int_equal(p[16].opcode, PKT3_NOP);
 	assert_int_equal(p[16].body_len, 2);
@@ -313,7 +339,7 @@ static void test_round_trip_every_packet(void **state)
 
 	assert_int_equal(p[19].opcode, PKT3_WRITE_DATA);
 	assert_int_equal(p[19].body_len, 5);
-	assert_int_equal(p[19].body[0], 5u << 8 | 1u << 20);
+	assert_int_equal(p[19].body[0], S_370_DST_SEL(V_370_MEM) | S_370_WR_CONFIRM(1));
 	assert_int_equal(p[19].body[1], 0x300000);
 	assert_int_equal(p[19].body[3], 0xdeadbeef);
 	assert_int_equal(p[19].body[4], 0x12345678);
@@ -373,11 +399,11 @@ static void build_sample(xs_pm4_builder *b)
 	xs_pm4_wait_reg_mem(b, WAIT_REG_MEM_EQUAL, 0x100000, 7, 0xFFFFFFFF);
 	xs_pm4_acquire_mem(b, S_586_GLV_INV(1) | S_586_GL1_INV(1) | S_586_GL2_INV(1) | S_586_GL2_WB(1));
 	/* graphics wave limits, late alloc (Mesa gfx103.json) */
-	v = 0x0000FFFD | XS_FIELD_S(4, 16, 6); /* CU_EN without CU1, WAVE_LIMIT 4 (64 waves) */
+	v = S_00B118_CU_EN(0xFFFD) | S_00B118_WAVE_LIMIT(4); /* CU_EN without CU1, 64 waves */
 	xs_pm4_set_sh_reg_index(b, 0xB118 /* SPI_SHADER_PGM_RSRC3_VS */, V_SET_SH_REG_INDEX_APPLY_KMD_CU_AND_MASK,
 				&v, 1);
 	xs_pm4_set_sh_reg1(b, 0xB11C /* SPI_SHADER_LATE_ALLOC_VS */, 12);
-	v = 1 | 255u << 1; /* GE_PC_ALLOC: OVERSUB_EN, NUM_PC_LINES 255 */
+	v = S_030980_OVERSUB_EN(1) | S_030980_NUM_PC_LINES(255);
 	xs_pm4_set_uconfig_reg(b, 0x30980, &v, 1);
 	xs_pm4_dispatch_indirect_gfx(b, 0x200000, 0, S_00B800_COMPUTE_SHADER_EN(1));
 	uint32_t data[2] = { 1, 2 };
@@ -537,7 +563,7 @@ static void test_builder_bad_arguments(void **state)
 		case 12: xs_pm4_nop(&b, NULL, 0x4000); break;
 		case 13: xs_pm4_set_sh_reg_index(&b, R_00B858_COMPUTE_STATIC_THREAD_MGMT_SE0, 16, v, 1); break;
 		case 14: rm.gcr = 1; rm.va = 0x1000; xs_pm4_release_mem(&b, &rm); break;
-		case 15: xs_pm4_acquire_mem(&b, 1u << 19); break;
+		case 15: xs_pm4_acquire_mem(&b, XS_GCR_CNTL_MASK + 1); break;   /* bit 19: past GCR_CNTL */
 		case 16: xs_pm4_set_base(&b, 0, 0x1000); break;
 		case 17: xs_pm4_set_sh_reg(&b, 0xAFFC, v, 1); break;
 		}

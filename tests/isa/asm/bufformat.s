@@ -5,3 +5,4 @@
 	buffer_load_format_x v24, v0, s[4:7], 0 idxen
 	tbuffer_load_format_xy v[26:27], v0, s[4:7], format:64, 0 idxen
 	s_endpgm
+	// CHECK: status = ended

@@ -5,11 +5,17 @@
 // not write, out-of-range atomics return 0. s[0:3] = the V#, memory B[i] =
 // 0xa000 + i (i = 0..7), v0 = lane * 4, v3 = 0x1000.
 	buffer_load_dwordx2 v[1:2], off, s[0:3], 0 offset:12     // {B[3], 0}
+	// CHECK: v[1:2] = 0xa003, 0
 	s_mov_b32 exec_lo, 1
 	buffer_store_dwordx2 v[3:4], off, s[0:3], 0 offset:12    // B[3] = 0x1000, B[4] not written
 	s_mov_b32 exec_lo, -1
 	v_mov_b32 v5, 1
 	buffer_atomic_add v5, v0, s[0:3], 0 offen glc            // lanes 0..3 add 1; lanes >= 4: 0
+	// CHECK: v5 = lane < 3 ? 0xa000 + lane : lane == 3 ? 0x1000 : 0
+	// CHECK: mem[buf] = 0xa001 0xa002 0xa003 0x1001 0xa004 0xa005 0xa006 0xa007
 	buffer_load_ubyte v6, v0, s[0:3], 0 offen offset:1       // byte 1 of B[lane], 0 past 16
+	// CHECK: v6 = lane < 3 ? 0xa0 : lane == 3 ? 0x10 : 0
 	buffer_load_dword v7, v0, s[0:3], 0 offen offset:4095    // 4095 + 4l >= 16: 0
+	// CHECK: v7 = 0
 	s_endpgm
+	// CHECK: status = ended

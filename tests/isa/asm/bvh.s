@@ -1,7 +1,7 @@
 // image_bvh_intersect_ray / image_bvh64_intersect_ray on hand-made nodes.
 // Every lane runs the same ray; the test (test_bvh in test_isa_exec.c)
-// reads the "; expect vN: a b c d" comments below and checks vN..vN+3 in
-// every lane: hex words, or floats (their binary32 bits), worked out by hand.
+// checks the v[N:N+3] directives below (grammar in tests/isa/asm_expect.h)
+// in every lane: hex words, or floats (their binary32 bits), worked out by hand.
 //
 // The nodes follow the code (.org below); the BVH base is this kernel's
 // address (a 4 KiB aligned allocation). T#s set by the test:
@@ -38,59 +38,64 @@
 // Entry distances 2, 5, 0 (origin inside, clamped), miss (y slab at 5*FLT_MAX = inf).
 	ray 0x105, 100.0, 0, 0, 0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
 	image_bvh_intersect_ray v[20:23], v[0:15], s[0:3]
-	// expect v20: 0x33 0x11 0x22 0xffffffff
+	// Tag V22: a wave of 22 VGPRs; vdata v[20:23] does not fit, so the
+	// decoder's bound faults before the first intersection runs.
+	// CHECK-V22: status = fault
+	// CHECK-V22: fault = illegal
+	// CHECK-V22: fault.what ~ "image_bvh_intersect_ray: uses VGPRs up to v23"
+	// CHECK: v[20:23] = 0x33 0x11 0x22 0xffffffff
 	// sorted: the network (0,2) (1,3) (0,1) (2,3) (1,2) gives 0x33 (0), 0x11 (2), 0x22 (5)
 	image_bvh_intersect_ray v[24:27], v[0:15], s[4:7]
-	// expect v24: 0x11 0x22 0x33 0xffffffff
+	// CHECK: v[24:27] = 0x11 0x22 0x33 0xffffffff
 	// unsorted: slot order, the miss in its slot
 
 // Extent boundary: extent 2 = child 0x11's entry: tmin 2 <= tmax min(3, 2) = 2 is a hit.
 	v_mov_b32 v1, 2.0
 	image_bvh_intersect_ray v[28:31], v[0:15], s[0:3]
-	// expect v28: 0x33 0x11 0xffffffff 0xffffffff
+	// CHECK: v[28:31] = 0x33 0x11 0xffffffff 0xffffffff
 // extent 2 - 2^-23 (0x3fffffff): 0x11 misses ...
 	v_mov_b32 v1, 0x3fffffff
 	image_bvh_intersect_ray v[32:35], v[0:15], s[4:7]
-	// expect v32: 0xffffffff 0xffffffff 0x33 0xffffffff
+	// CHECK: v[32:35] = 0xffffffff 0xffffffff 0x33 0xffffffff
 // ... unless box_grow_ulp = 255 widens it: 1 + 255 * 2^-24 rounds to 1 + 2^-16 in f32, and
 // (2 - 2^-23) * (1 + 2^-16) > 2.
 	image_bvh_intersect_ray v[36:39], v[0:15], s[12:15]
-	// expect v36: 0x11 0xffffffff 0x33 0xffffffff
+	// CHECK: v[36:39] = 0x11 0xffffffff 0x33 0xffffffff
 
 // Infinite extent: the same as extent 100 (tmax stays the box's exit).
 	v_mov_b32 v1, 0x7f800000
 	image_bvh_intersect_ray v[128:131], v[0:15], s[0:3]
-	// expect v128: 0x33 0x11 0x22 0xffffffff
+	// CHECK: v[128:131] = 0x33 0x11 0x22 0xffffffff
 // Origin.x = -inf: every x distance is +inf (x - -inf), so tmin = inf > tmax: all miss.
 	ray 0x105, 100.0, 0xff800000, 0, 0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
 	image_bvh_intersect_ray v[132:135], v[0:15], s[4:7]
-	// expect v132: 0xffffffff 0xffffffff 0xffffffff 0xffffffff
+	// CHECK: v[132:135] = 0xffffffff 0xffffffff 0xffffffff 0xffffffff
 // NaN origin.x: every slab distance on x is NaN: all four miss.
 	ray 0x105, 100.0, 0x7fc00000, 0, 0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
 	image_bvh_intersect_ray v[40:43], v[0:15], s[0:3]
-	// expect v40: 0xffffffff 0xffffffff 0xffffffff 0xffffffff
+	// CHECK: v[40:43] = 0xffffffff 0xffffffff 0xffffffff 0xffffffff
 // NaN inv_dir.y: all miss too.
 	ray 0x105, 100.0, 0, 0, 0, 1.0, 0, 0, 1.0, 0x7fc00000, 0x7f800000
 	image_bvh_intersect_ray v[44:47], v[0:15], s[0:3]
-	// expect v44: 0xffffffff 0xffffffff 0xffffffff 0xffffffff
+	// CHECK: v[44:47] = 0xffffffff 0xffffffff 0xffffffff 0xffffffff
 
 // Zero direction components, origin y = 5.5: only 0x44's y slab [5,6] holds it
 // (y distances (5-5.5)*FLT_MAX, (6-5.5)*FLT_MAX); the others get [-inf,-inf] on y.
 // Sorting moves the single hit to the front.
 	ray 0x105, 100.0, 0, 5.5, 0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
 	image_bvh_intersect_ray v[48:51], v[0:15], s[0:3]
-	// expect v48: 0x44 0xffffffff 0xffffffff 0xffffffff
+	// CHECK: v[48:51] = 0x44 0xffffffff 0xffffffff 0xffffffff
 // Origin on the plane y = 1 (the top face of 0x11, 0x22 and 0x33): y interval
 // [(-1-1)*FLT_MAX, 0*FLT_MAX] = [-inf, 0]. 0x33 (x interval [-1,1]) is hit at t = 0
 // (0 <= min(1, 0)); 0x11 and 0x22, which the ray would only graze, miss (2 > 0).
 	ray 0x105, 100.0, 0, 1.0, 0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
 	image_bvh_intersect_ray v[52:55], v[0:15], s[4:7]
-	// expect v52: 0xffffffff 0xffffffff 0x33 0xffffffff
+	// CHECK: v[52:55] = 0xffffffff 0xffffffff 0x33 0xffffffff
 
 // ---- box16: the same boxes as halves, children 0x55 0x66 0x77 0x88; ray A.
 	ray 0x124, 100.0, 0, 0, 0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
 	image_bvh_intersect_ray v[56:59], v[0:15], s[0:3]
-	// expect v56: 0x77 0x55 0x66 0xffffffff
+	// CHECK: v[56:59] = 0x77 0x55 0x66 0xffffffff
 
 // ---- a16: ray A with dir, inv_dir as halves {dir.x, dir.y} {dir.z, inv.x} {inv.y, inv.z}:
 // dir (1, 0, 0) inv (1, inf, inf) = 0x00003c00, 0x3c000000, 0x7c007c00.
@@ -103,67 +108,67 @@
 	v_mov_b32 v6, 0x3c000000
 	v_mov_b32 v7, 0x7c007c00
 	image_bvh_intersect_ray v[60:63], v[0:7], s[0:3] a16
-	// expect v60: 0x33 0x11 0x22 0xffffffff
+	// CHECK: v[60:63] = 0x33 0x11 0x22 0xffffffff
 
 // ---- triangle (0xa00): v0 (-1,-1,4), v1 (3,-1,4), v2 (-1,3,4); id dword 0xdeadbeef.
 // Ray +z from the origin: kz = z, no shear; U = -8, V = -4, W = -4 (all negative: inside),
 // det = -16, t_num = 4 * (U + V + W) = -64: t = 4, i = j = 0.25 (the point (0,0,4)).
 	ray 0x140, 100.0, 0, 0, 0, 0, 0, 1.0, 0x7f800000, 0x7f800000, 1.0
 	image_bvh_intersect_ray v[64:67], v[0:15], s[0:3]
-	// expect v64: -64.0 -16.0 -4.0 -4.0
+	// CHECK: v[64:67] = -64.0 -16.0 -4.0 -4.0
 // triangle_return_mode 0: t_num, t_denom, the node's id dword (0x3c), hit status 1.
 	image_bvh_intersect_ray v[68:71], v[0:15], s[8:11]
-	// expect v68: -64.0 -16.0 0xdeadbeef 1
+	// CHECK: v[68:71] = -64.0 -16.0 0xdeadbeef 1
 // a16 triangle: dir (0,0,1) inv (inf, inf, 1) = 0x00000000, 0x7c003c00, 0x3c007c00.
 	v_mov_b32 v5, 0
 	v_mov_b32 v6, 0x7c003c00
 	v_mov_b32 v7, 0x3c007c00
 	image_bvh_intersect_ray v[72:75], v[0:7], s[0:3] a16
-	// expect v72: -64.0 -16.0 -4.0 -4.0
+	// CHECK: v[72:75] = -64.0 -16.0 -4.0 -4.0
 
 // Vertex v0: origin (-1,-1,0): A = (0,0), B = (4,0), C = (0,4); U = -16, V = W = 0 (the f64
 // retest agrees): i = j = 0, t = -64 / -16 = 4.
 	ray 0x140, 100.0, -1.0, -1.0, 0, 0, 0, 1.0, 0x7f800000, 0x7f800000, 1.0
 	image_bvh_intersect_ray v[76:79], v[0:15], s[0:3]
-	// expect v76: -64.0 -16.0 0 0
+	// CHECK: v[76:79] = -64.0 -16.0 0 0
 // Edge v0-v1 at (1,-1): A = (-2,0), B = (2,0), C = (-2,4); U = -8, V = -8, W = +0: i = 0.5, j = 0.
 	ray 0x140, 100.0, 1.0, -1.0, 0, 0, 0, 1.0, 0x7f800000, 0x7f800000, 1.0
 	image_bvh_intersect_ray v[80:83], v[0:15], s[0:3]
-	// expect v80: -64.0 -16.0 -8.0 0
+	// CHECK: v[80:83] = -64.0 -16.0 -8.0 0
 // Outside, origin (3,3,0): U = 16, V = -16: miss = t_num +inf, t_denom 1, i = j = 0.
 	ray 0x140, 100.0, 3.0, 3.0, 0, 0, 0, 1.0, 0x7f800000, 0x7f800000, 1.0
 	image_bvh_intersect_ray v[84:87], v[0:15], s[0:3]
-	// expect v84: inf 1.0 0 0
+	// CHECK: v[84:87] = inf 1.0 0 0
 // The miss in mode 0: hit status 0.
 	image_bvh_intersect_ray v[88:91], v[0:15], s[8:11]
-	// expect v88: inf 1.0 0xdeadbeef 0
+	// CHECK: v[88:91] = inf 1.0 0xdeadbeef 0
 // Behind the origin: origin (0,0,5): same U V W, t_num = -1 * (-16) = 16 has the sign
 // opposite to det: t = -1 < 0, a miss.
 	ray 0x140, 100.0, 0, 0, 5.0, 0, 0, 1.0, 0x7f800000, 0x7f800000, 1.0
 	image_bvh_intersect_ray v[92:95], v[0:15], s[0:3]
-	// expect v92: inf 1.0 0 0
+	// CHECK: v[92:95] = inf 1.0 0 0
 // Parallel to the triangle's plane, in it (origin (0,0,4), dir +x): kz = x, all edge
 // functions are zero, det = 0: a miss.
 	ray 0x140, 100.0, 0, 0, 4.0, 1.0, 0, 0, 1.0, 0x7f800000, 0x7f800000
 	image_bvh_intersect_ray v[96:99], v[0:15], s[0:3]
-	// expect v96: inf 1.0 0 0
+	// CHECK: v[96:99] = inf 1.0 0 0
 // Parallel, below it (origin 0, dir +x): U = 16, V = -16: a miss.
 	v_mov_b32 v4, 0
 	image_bvh_intersect_ray v[100:103], v[0:15], s[0:3]
-	// expect v100: inf 1.0 0 0
+	// CHECK: v[100:103] = inf 1.0 0 0
 // Ray -z from (0,0,8): kz = z with dir.z < 0, so x and y swap (winding kept): U = 8,
 // V = W = 4, det = +16 (the other face), t_num = 64: t = 4, i = j = 0.25.
 	ray 0x140, 100.0, 0, 0, 8.0, 0, 0, -1.0, 0x7f800000, 0x7f800000, -1.0
 	image_bvh_intersect_ray v[104:107], v[0:15], s[0:3]
-	// expect v104: 64.0 16.0 4.0 4.0
+	// CHECK: v[104:107] = 64.0 16.0 4.0 4.0
 
 // ---- node types 6 (instance) and 7 (AABB): no test, all four 0xFFFFFFFF.
 	v_mov_b32 v0, 0x14e
 	image_bvh_intersect_ray v[108:111], v[0:15], s[0:3]
-	// expect v108: 0xffffffff 0xffffffff 0xffffffff 0xffffffff
+	// CHECK: v[108:111] = 0xffffffff 0xffffffff 0xffffffff 0xffffffff
 	v_mov_b32 v0, 0x157
 	image_bvh_intersect_ray v[112:115], v[0:15], s[0:3]
-	// expect v112: 0xffffffff 0xffffffff 0xffffffff 0xffffffff
+	// CHECK: v[112:115] = 0xffffffff 0xffffffff 0xffffffff 0xffffffff
 
 // ---- bvh64: the box32 copy at 0x700000000000 through T# base 0: node pointer
 // 0x700000000000 / 8 | 5 = 0x00000e00_00000005 in v[0:1]; ray A from v2.
@@ -181,13 +186,13 @@
 	v_mov_b32 v0, 5
 	v_mov_b32 v1, 0xe00
 	image_bvh64_intersect_ray v[116:119], v[0:15], s[16:19]
-	// expect v116: 0x33 0x11 0x22 0xffffffff
+	// CHECK: v[116:119] = 0x33 0x11 0x22 0xffffffff
 // bvh64 a16 (9 addresses, named v[0:15] by the assembler): dir/inv halves in v6..v8.
 	v_mov_b32 v6, 0x00003c00
 	v_mov_b32 v7, 0x3c000000
 	v_mov_b32 v8, 0x7c007c00
 	image_bvh64_intersect_ray v[120:123], v[0:15], s[16:19] a16
-	// expect v120: 0x33 0x11 0x22 0xffffffff
+	// CHECK: v[120:123] = 0x33 0x11 0x22 0xffffffff
 
 // ---- NSA: ray A's operands in scattered VGPRs: node v124, extent v12, origin
 // v13..v15, dir v16..v18, inv_dir v19, v11, v10 (three extra address dwords).
@@ -203,8 +208,9 @@
 	v_mov_b32 v11, 0x7f800000
 	v_mov_b32 v10, 0x7f800000
 	image_bvh_intersect_ray v[0:3], [v124, v12, v13, v14, v15, v16, v17, v18, v19, v11, v10], s[0:3]
-	// expect v0: 0x33 0x11 0x22 0xffffffff
+	// CHECK: v[0:3] = 0x33 0x11 0x22 0xffffffff
 	s_endpgm
+	// CHECK: status = ended
 
 // ---- nodes ----------------------------------------------------------------
 .org 0x800

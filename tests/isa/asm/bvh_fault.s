@@ -20,6 +20,21 @@
 	v_mov_b32 v12, 0x20005
 	v_cndmask_b32 v0, v11, v12, vcc_lo
 	image_bvh_intersect_ray v[20:23], v[0:15], s[0:3]
+	// The wave stops on the instruction (pc and fault.pc at its word), and
+	// no lane's vdata is written (the sentinels stay):
+	// CHECK: status = fault
+	// CHECK: fault = vm
+	// CHECK: fault.addr = code + 0x100000
+	// CHECK: fault.what ~ "image_bvh_intersect_ray"
+	// CHECK: fault.what ~ "lane 1"
+	// CHECK: fault.pc = code + 0x6c
+	// CHECK: pc = code + 0x6c
+	// CHECK: mem[code + 0x6c] = 0xf1989f01
+	// CHECK: v[20:23] = 0x600d 0x600d 0x600d 0x600d
+	// Tag TYPE0: the T#'s type field cleared: refused before any memory access.
+	// CHECK-TYPE0: status = fault
+	// CHECK-TYPE0: fault = illegal
+	// CHECK-TYPE0: fault.what ~ "resource type 0"
 	s_endpgm
 .org 0x800
 	.long 0x11, 0x22, 0x33, 0x44

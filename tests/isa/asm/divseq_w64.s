@@ -28,3 +28,4 @@
 	v_div_fmas_f64 v[14:15], v[14:15], v[16:17], v[20:21]
 	v_div_fixup_f64 v[14:15], v[14:15], v[12:13], v[10:11]
 	s_endpgm
+	// CHECK: status = ended

@@ -9,3 +9,4 @@
 	global_store_dword v10, v11, s[2:3]
 	s_waitcnt_vscnt null, 0x0
 	s_endpgm
+	// CHECK: status = ended

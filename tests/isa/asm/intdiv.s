@@ -9,6 +9,7 @@
 	v_mul_f32 v1, 0x4f7ffffe, v1         // +inf
 	v_cvt_u32_f32 v1, v1                 // z = 0xffffffff
 	v_mov_b32 v10, v1
+	// CHECK: v10 = 0xffffffff
 	s_sub_i32 s1, 0, s0                  // -d = 0
 	v_mul_lo_u32 v2, s1, v1              // 0
 	v_mul_hi_u32 v2, v1, v2              // 0
@@ -21,7 +22,10 @@
 	v_cmp_le_u32 vcc_lo, s0, v4          // r >= d: always
 	v_cndmask_b32 v3, v3, v5, vcc_lo     // q = q + 1
 	v_cndmask_b32 v4, v4, v6, vcc_lo     // r = r - d = n
+	// CHECK: v4 = lane
 	v_add_nc_u32 v5, 1, v3
 	v_cmp_le_u32 vcc_lo, s0, v4          // r >= d: always
 	v_cndmask_b32 v3, v3, v5, vcc_lo     // q + 1: n + 1 (n > 0), 2 (n = 0)
+	// CHECK: v3 = lane ? lane + 1 : 2
 	s_endpgm
+	// CHECK: status = ended

@@ -6,48 +6,97 @@
 // (i16 min in both halves), s6 = 0x80808080 (i8 min in every byte),
 // s7 = 0x88888888 (i4 min in every nibble)
 	v_mul_i32_i24 v1, s3, s4             // -2^23 * (2^23 - 1) = -2^46 + 2^23: low 0x00800000
+	// CHECK: v1 = 0x00800000
 	v_mul_hi_i32_i24 v2, s3, s4          // high: 0xffffc000
+	// CHECK: v2 = 0xffffc000
 	v_mad_i32_i24 v3, s3, s3, s1         // 2^46 - 1: low 0xffffffff
+	// CHECK: v3 = 0xffffffff
 	v_mul_i32_i24 v4, s2, s3             // -1 * -2^23 = 0x00800000
+	// CHECK: v4 = 0x00800000
 	v_dot2_i32_i16 v5, s5, s5, s1        // 2 * 2^30 - 1 = 0x7fffffff
+	// CHECK: v5 = 0x7fffffff
 	v_mad_i64_i32 v[6:7], s20, s0, s0, 0 // 2^62: 0x40000000_00000000, no carry
+	// CHECK: v6 = 0
+	// CHECK: v7 = 0x40000000
+	// CHECK: s20 = 0
 	v_mul_hi_i32 v8, s0, s0              // 2^62 >> 32 = 0x40000000
+	// CHECK: v8 = 0x40000000
 	v_mul_lo_u32 v9, s0, s1              // -INT_MIN wraps: 0x80000000
+	// CHECK: v9 = 0x80000000
 	v_sub_nc_i32 v10, s0, 1 clamp        // INT_MIN - 1 saturates: 0x80000000
+	// CHECK: v10 = 0x80000000
 	v_add_nc_i32 v11, s2, 1 clamp        // INT_MAX + 1 saturates: 0x7fffffff
+	// CHECK: v11 = 0x7fffffff
 	v_mad_i32_i16 v12, s5, s5, s1        // 2^30 - 1 = 0x3fffffff
+	// CHECK: v12 = 0x3fffffff
 	v_mad_i16 v13, s5, s5, s5            // 2^30 - 2^15: low half 0x8000
+	// CHECK: v13 = 0x8000
 	v_pk_mad_i16 v14, s5, s5, s5         // the same per half: 0x80008000
+	// CHECK: v14 = 0x80008000
 	v_sad_u32 v15, s0, s2, -1            // |INT_MIN - INT_MAX| as unsigned (1) + -1 = 0
+	// CHECK: v15 = 0
 	v_cvt_pk_i16_i32 v16, s0, s2         // saturated halves: 0x7fff8000
+	// CHECK: v16 = 0x7fff8000
 	v_dot4_i32_i8 v17, s6, s6, s2        // 4 * 2^14 + INT_MAX wraps: 0x8000ffff
+	// CHECK: v17 = 0x8000ffff
 	v_dot8_i32_i4 v18, s7, s7, 0         // 8 * 64 = 0x200
+	// CHECK: v18 = 0x200
 	v_mul_u32_u24 v19, s1, s1            // 0xffffff^2 = 0xfffffe000001: low 0xfe000001
+	// CHECK: v19 = 0xfe000001
 	v_mul_hi_u32_u24 v20, s1, s1         // high: 0xffff
+	// CHECK: v20 = 0xffff
 	v_mad_u32_u24 v21, s1, s1, s1        // 0xfe000001 - 1 = 0xfe000000
+	// CHECK: v21 = 0xfe000000
 	v_bfe_i32 v22, s0, 31, 1             // the sign bit extended: 0xffffffff
+	// CHECK: v22 = 0xffffffff
 	v_ffbh_i32 v23, s0                   // 1
+	// CHECK: v23 = 1
 	v_mad_i32_i24 v24, s4, s4, s2        // (2^23 - 1)^2 + INT_MAX wraps: 0x7f000000
+	// CHECK: v24 = 0x7f000000
 	v_sad_u8 v25, s1, s0, 0              // 0x7f + 3 * 0xff = 0x37c
+	// CHECK: v25 = 0x37c
 	v_lshl_add_u32 v26, s0, 1, s1        // 0 + -1 = 0xffffffff
+	// CHECK: v26 = 0xffffffff
 	v_mad_u64_u32 v[27:28], s21, s1, s1, -1 // (2^32 - 1)^2 + 2^64 - 1: 0xfffffffe_00000000, carry
+	// CHECK: v27 = 0
+	// CHECK: v28 = 0xfffffffe
+	// CHECK: s21 = 0xffffffff
 	s_mul_i32 s10, s0, s1                // 0x80000000
+	// CHECK: s10 = 0x80000000
 	s_mul_hi_i32 s11, s0, s0             // 0x40000000
+	// CHECK: s11 = 0x40000000
 	s_add_i32 s12, s0, s1                // INT_MIN + -1 wraps: 0x7fffffff, SCC = 1
+	// CHECK: s12 = 0x7fffffff
 	s_cselect_b32 s13, 1, 0
+	// CHECK: s13 = 1
 	s_sub_i32 s14, s2, s1                // INT_MAX - -1 wraps: 0x80000000, SCC = 1
+	// CHECK: s14 = 0x80000000
 	s_cselect_b32 s15, 1, 0
+	// CHECK: s15 = 1
 	s_abs_i32 s16, s0                    // |INT_MIN| wraps: 0x80000000, SCC = 1
+	// CHECK: s16 = 0x80000000
 	s_cselect_b32 s17, 1, 0
+	// CHECK: s17 = 1
 	s_absdiff_i32 s18, s2, s0            // 2^32 - 1 = 0xffffffff
+	// CHECK: s18 = 0xffffffff
 	s_mov_b32 s19, s2
 	s_addk_i32 s19, 0x1                  // INT_MAX + 1 wraps: 0x80000000, SCC = 1
+	// CHECK: s19 = 0x80000000
 	s_cselect_b32 s22, 1, 0
+	// CHECK: s22 = 1
 	s_mov_b32 s23, s0
 	s_mulk_i32 s23, 0xffff               // INT_MIN * -1 wraps: 0x80000000
+	// CHECK: s23 = 0x80000000
 	s_bfe_i32 s24, s0, 0x200000          // width 32, offset 0: 0x80000000
+	// CHECK: s24 = 0x80000000
 	s_bfe_i32 s25, s0, 0x1001f           // width 1, offset 31: 0xffffffff
+	// CHECK: s25 = 0xffffffff
 	s_ashr_i32 s26, s0, 31               // 0xffffffff
+	// CHECK: s26 = 0xffffffff
 	s_flbit_i32 s27, s0                  // 1
+	// CHECK: s27 = 1
 	s_bfe_i64 s[28:29], s[0:1], 0x40001f // width 64 from bit 31: 0xffffffff_ffffffff
+	// CHECK: s28 = 0xffffffff
+	// CHECK: s29 = 0xffffffff
 	s_endpgm
+	// CHECK: status = ended

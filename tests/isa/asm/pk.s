@@ -7,14 +7,25 @@
 // v11..v13 = the same values as f32, v20 = {qNaN 0x7e00, 1.0}, v21 = {3.0, 0.25},
 // v15 = 0x12345678
 	v_pk_add_f16 v3, v1, v2                                  // {1.5, -1.0} = 0xbc003e00
+	// CHECK: v3 = 0xbc003e00
 	v_pk_add_f16 v4, v1, v2 op_sel:[1,0] op_sel_hi:[0,1]     // {2 + 0.5, 1 - 3} = 0xc0004100
+	// CHECK: v4 = 0xc0004100
 	v_pk_mul_f16 v5, v1, v2 neg_lo:[1,0] neg_hi:[0,1]        // {-1 * 0.5, 2 * 3} = 0x4600b800
+	// CHECK: v5 = 0x4600b800
 	v_pk_fma_f16 v6, v7, v8, v9 op_sel_hi:[0,0,0]            // both halves from the low halves: 0x40754075
+	// CHECK: v6 = 0x40754075
 	v_fma_f16 v10, v7, v8, v9                                // 0x4075 (high half of v10 kept: 0)
+	// CHECK: v10 = 0x4075
 	v_fma_mixlo_f16 v14, v11, v12, v13                       // f32 sources, one rounding: 0x4075
+	// CHECK: v14 = 0x4075
 	v_pk_max_f16 v16, v20, v21                               // {max(NaN, 3) = 3, max(1, 0.25) = 1} = 0x3c004200
+	// CHECK: v16 = 0x3c004200
 	v_mov_b32 v17, 0xffff1234
 	v_add_f16_sdwa v17, v1, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:WORD_1 src1_sel:WORD_0 // 2 + 0.5 in the high word
+	// CHECK: v17 = 0x41001234
 	v_fma_f16 v15, v1, v1, v2 op_sel:[0,0,0,1]               // 1 * 1 + 0.5 = 0x3e00 into the high half: 0x3e005678
+	// CHECK: v15 = 0x3e005678
 	v_pk_fma_f16 v18, v1, v1, v2 clamp                       // {1 * 1 + 0.5, 2 * 2 - 3} clamped: {1.0, 1.0} = 0x3c003c00
+	// CHECK: v18 = 0x3c003c00
 	s_endpgm
+	// CHECK: status = ended
