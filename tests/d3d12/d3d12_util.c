@@ -217,3 +217,38 @@ ID3D12RootSignature *t_root_signature(t_ctx *c, const D3D12_ROOT_PARAMETER *para
 	ID3D10Blob_Release(blob);
 	return rs;
 }
+
+uint32_t t_spill_ref(const uint32_t *in, uint32_t n, uint32_t i)
+{
+	uint32_t hist[64];
+	for (int k = 0; k < 64; k++)
+		hist[k] = (uint32_t)k * 3u + i;
+	uint32_t v = in[i % n];
+	for (int k = 0; k < 32; k++) {
+		uint32_t idx = (v >> (k % 26)) & 63u;
+		hist[idx] += v ^ (uint32_t)k;
+		v = v * 1664525u + 1013904223u;
+	}
+	uint32_t acc = 0;
+	for (int k = 0; k < 64; k++)
+		acc = acc * 31u + hist[(k * 7) & 63];
+	return acc;
+}
+
+D3D12_GRAPHICS_PIPELINE_STATE_DESC t_gfx_desc(const void *vs, size_t vs_size, const void *ps, size_t ps_size)
+{
+	D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
+	memset(&d, 0, sizeof(d));
+	d.VS = (D3D12_SHADER_BYTECODE){ vs, vs_size };
+	d.PS = (D3D12_SHADER_BYTECODE){ ps, ps_size };
+	d.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
+	d.SampleMask = UINT32_MAX;
+	d.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
+	d.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
+	d.RasterizerState.DepthClipEnable = TRUE;
+	d.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
+	d.NumRenderTargets = 1;
+	d.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
+	d.SampleDesc.Count = 1;
+	return d;
+}

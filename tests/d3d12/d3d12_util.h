@@ -49,4 +49,13 @@ void *t_read_file(const char *path, size_t *size);
  * created (a failure aborts, as the other set-up steps). */
 ID3D12RootSignature *t_root_signature(t_ctx *c, const D3D12_ROOT_PARAMETER *params, UINT n);
 
+/* A graphics pipeline of these shaders with what most tests draw with: one
+ * RGBA8 target with every colour written, solid triangles, no culling,
+ * depth clip, one sample. The caller adds the root signature and the input
+ * layout. */
+D3D12_GRAPHICS_PIPELINE_STATE_DESC t_gfx_desc(const void *vs, size_t vs_size, const void *ps, size_t ps_size);
+
+/* kernels/private_spill.cl on the CPU: output i of n inputs. */
+uint32_t t_spill_ref(const uint32_t *in, uint32_t n, uint32_t i);
+
 #endif

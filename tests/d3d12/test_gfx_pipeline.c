@@ -48,21 +48,11 @@ static const D3D12_INPUT_ELEMENT_DESC layout[2] = {
 
 static D3D12_GRAPHICS_PIPELINE_STATE_DESC base_desc(int vs, int ps)
 {
-	D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
-	memset(&d, 0, sizeof(d));
+	D3D12_GRAPHICS_PIPELINE_STATE_DESC d = t_gfx_desc(NULL, 0, NULL, 0);
 	d.VS = code(vs);
 	d.PS = code(ps);
-	d.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-	d.SampleMask = UINT32_MAX;
-	d.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-	d.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-	d.RasterizerState.DepthClipEnable = TRUE;
 	d.InputLayout.pInputElementDescs = layout;
 	d.InputLayout.NumElements = 2;
-	d.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-	d.NumRenderTargets = 1;
-	d.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
-	d.SampleDesc.Count = 1;
 	return d;
 }
 

@@ -16,24 +16,6 @@
 
 static const char *spill_path; /* private_spill: a private array in scratch */
 
-/* kernels/private_spill.cl on the CPU. */
-static uint32_t spill_ref(const uint32_t *in, uint32_t n, uint32_t i)
-{
-	uint32_t hist[64];
-	for (int k = 0; k < 64; k++)
-		hist[k] = (uint32_t)k * 3u + i;
-	uint32_t v = in[i % n];
-	for (int k = 0; k < 32; k++) {
-		uint32_t idx = (v >> (k % 26)) & 63u;
-		hist[idx] += v ^ (uint32_t)k;
-		v = v * 1664525u + 1013904223u;
-	}
-	uint32_t acc = 0;
-	for (int k = 0; k < 64; k++)
-		acc = acc * 31u + hist[(k * 7) & 63];
-	return acc;
-}
-
 /* S1.11's figure from the code object's own metadata (through the native
  * API's loader, not the D3D12 layer): lane bytes x wave size, up to 1 KB. */
 static uint32_t scratch_units_from_metadata(void)
@@ -83,7 +65,7 @@ static bool spill_right(t_ctx *c, spill_run *r)
 	t_read(c, r->out, got, r->threads * 4);
 	bool ok = true;
 	for (uint32_t i = 0; i < r->threads && ok; i++)
-		ok = got[i] == spill_ref(r->data, r->n, i);
+		ok = got[i] == t_spill_ref(r->data, r->n, i);
 	free(got);
 	return ok;
 }

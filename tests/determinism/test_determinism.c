@@ -43,24 +43,6 @@ static unsigned runs = 20;
 
 enum { SN = 2048, W = 64, H = 48, RW = 16, RH = 8, MAXSTATS = 8 };
 
-/* kernels/private_spill.cl on the CPU. */
-static uint32_t spill_ref(const uint32_t *in, uint32_t n, uint32_t i)
-{
-	uint32_t hist[64];
-	for (int k = 0; k < 64; k++)
-		hist[k] = (uint32_t)k * 3u + i;
-	uint32_t v = in[i % n];
-	for (int k = 0; k < 32; k++) {
-		uint32_t idx = (v >> (k % 26)) & 63u;
-		hist[idx] += v ^ (uint32_t)k;
-		v = v * 1664525u + 1013904223u;
-	}
-	uint32_t acc = 0;
-	for (int k = 0; k < 64; k++)
-		acc = acc * 31u + hist[(k * 7) & 63];
-	return acc;
-}
-
 /* What one run of the workload gave. */
 typedef struct outcome {
 	uint32_t spill[2][SN];
@@ -253,21 +235,9 @@ static void workload(const char *trace, const char *record, outcome *o)
 	ID3D12RootSignature *gfx_rs = t_root_signature(&c, &rp, 1);
 	size_t vsn, psn;
 	void *vs = t_read_file(vs_path, &vsn), *ps = t_read_file(ps_path, &psn);
-	D3D12_GRAPHICS_PIPELINE_STATE_DESC gd;
-	memset(&gd, 0, sizeof(gd));
+	D3D12_GRAPHICS_PIPELINE_STATE_DESC gd = t_gfx_desc(vs, vsn, ps, psn);
 	gd.pRootSignature = gfx_rs;
-	gd.VS = (D3D12_SHADER_BYTECODE){ vs, vsn };
-	gd.PS = (D3D12_SHADER_BYTECODE){ ps, psn };
-	gd.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-	gd.SampleMask = UINT32_MAX;
-	gd.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-	gd.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-	gd.RasterizerState.DepthClipEnable = TRUE;
 	gd.InputLayout = (D3D12_INPUT_LAYOUT_DESC){ layout, 2 };
-	gd.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-	gd.NumRenderTargets = 1;
-	gd.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
-	gd.SampleDesc.Count = 1;
 	ID3D12PipelineState *gfx;
 	assert_int_equal(ID3D12Device_CreateGraphicsPipelineState(c.dev, &gd, &IID_ID3D12PipelineState, (void **)&gfx), S_OK);
 	free(vs);
@@ -397,7 +367,7 @@ static void outcome_right(const outcome *o)
 {
 	for (int q = 0; q < 2; q++)
 		for (uint32_t i = 0; i < SN; i++)
-			assert_int_equal(o->spill[q][i], spill_ref(spill_in[q], 1024, i));
+			assert_int_equal(o->spill[q][i], t_spill_ref(spill_in[q], 1024, i));
 	unsigned lit = 0;
 	for (int i = 0; i < W * H; i++)
 		lit += o->target[4 * i + 3] != 0;
@@ -559,7 +529,7 @@ static void functional_threads_same_bytes(void **state)
 	functional_run(1, &one);
 	/* one thread against the CPU, so that "the same" is the right thing */
 	for (uint32_t i = 0; i < FN; i++)
-		assert_int_equal(one.spill[i], spill_ref(spill_in[0], 1024, i));
+		assert_int_equal(one.spill[i], t_spill_ref(spill_in[0], 1024, i));
 	for (int i = 0; i < VN; i++)
 		assert_true(one.vadd[i] == fa[i] + fb[i]);
 	for (int g = 0; g < LN / LG; g++) {

@@ -358,22 +358,10 @@ static HRESULT make_graphics_pso(env *e, void **out)
 		*out = NULL;
 		return hr;
 	}
-	D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
-	memset(&d, 0, sizeof(d));
+	D3D12_GRAPHICS_PIPELINE_STATE_DESC d = t_gfx_desc(vs_code, vs_size, ps_code, ps_size);
 	d.pRootSignature = rs;
-	d.VS = (D3D12_SHADER_BYTECODE){ vs_code, vs_size };
-	d.PS = (D3D12_SHADER_BYTECODE){ ps_code, ps_size };
-	d.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-	d.SampleMask = UINT32_MAX;
-	d.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-	d.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-	d.RasterizerState.DepthClipEnable = TRUE;
 	d.InputLayout.pInputElementDescs = layout;
 	d.InputLayout.NumElements = 2;
-	d.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-	d.NumRenderTargets = 1;
-	d.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
-	d.SampleDesc.Count = 1;
 	hr = ID3D12Device_CreateGraphicsPipelineState(e->c.dev, &d, &IID_ID3D12PipelineState, out);
 	ID3D12RootSignature_Release(rs);
 	return hr;
@@ -664,19 +652,7 @@ static void prepare_draw(env *e)
 								   (void **)&e->rtvs), S_OK);
 		ID3D12Device_CreateRenderTargetView(e->c.dev, e->rt, NULL,
 						    ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(e->rtvs));
-		D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
-		memset(&d, 0, sizeof(d));
-		d.VS = (D3D12_SHADER_BYTECODE){ fat_vs_code, fat_vs_size };
-		d.PS = (D3D12_SHADER_BYTECODE){ ps_code, ps_size };
-		d.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-		d.SampleMask = UINT32_MAX;
-		d.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-		d.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-		d.RasterizerState.DepthClipEnable = TRUE;
-		d.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-		d.NumRenderTargets = 1;
-		d.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
-		d.SampleDesc.Count = 1;
+		D3D12_GRAPHICS_PIPELINE_STATE_DESC d = t_gfx_desc(fat_vs_code, fat_vs_size, ps_code, ps_size);
 		assert_int_equal(ID3D12Device_CreateGraphicsPipelineState(e->c.dev, &d, &IID_ID3D12PipelineState,
 									  (void **)&e->draw_pso), S_OK);
 	}

@@ -174,19 +174,7 @@ static void deadlock_draw(t_ctx *c, ID3D12GraphicsCommandList6 *l, gfx_parts *g)
 			 S_OK);
 	D3D12_CPU_DESCRIPTOR_HANDLE rtv = ID3D12DescriptorHeap_GetCPUDescriptorHandleForHeapStart(g->rtvs);
 	ID3D12Device_CreateRenderTargetView(c->dev, g->rt, NULL, rtv);
-	D3D12_GRAPHICS_PIPELINE_STATE_DESC d;
-	memset(&d, 0, sizeof(d));
-	d.VS = (D3D12_SHADER_BYTECODE){ vs_code, vs_size };
-	d.PS = (D3D12_SHADER_BYTECODE){ ps_code, ps_size };
-	d.BlendState.RenderTarget[0].RenderTargetWriteMask = D3D12_COLOR_WRITE_ENABLE_ALL;
-	d.SampleMask = UINT32_MAX;
-	d.RasterizerState.FillMode = D3D12_FILL_MODE_SOLID;
-	d.RasterizerState.CullMode = D3D12_CULL_MODE_NONE;
-	d.RasterizerState.DepthClipEnable = TRUE;
-	d.PrimitiveTopologyType = D3D12_PRIMITIVE_TOPOLOGY_TYPE_TRIANGLE;
-	d.NumRenderTargets = 1;
-	d.RTVFormats[0] = DXGI_FORMAT_R8G8B8A8_UNORM;
-	d.SampleDesc.Count = 1;
+	D3D12_GRAPHICS_PIPELINE_STATE_DESC d = t_gfx_desc(vs_code, vs_size, ps_code, ps_size);
 	assert_int_equal(ID3D12Device_CreateGraphicsPipelineState(c->dev, &d, &IID_ID3D12PipelineState, (void **)&g->pso),
 			 S_OK);
 	D3D12XBOX_GRAPHICS_SHADER_LIMITS_DESC lim;

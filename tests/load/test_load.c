@@ -49,24 +49,6 @@ enum {
 	RING_SLOTS = 64, /* scratch waves of each thread's own ring */
 };
 
-/* kernels/private_spill.cl on the CPU. */
-static uint32_t spill_ref(const uint32_t *in, uint32_t n, uint32_t i)
-{
-	uint32_t hist[64];
-	for (int k = 0; k < 64; k++)
-		hist[k] = (uint32_t)k * 3u + i;
-	uint32_t v = in[i % n];
-	for (int k = 0; k < 32; k++) {
-		uint32_t idx = (v >> (k % 26)) & 63u;
-		hist[idx] += v ^ (uint32_t)k;
-		v = v * 1664525u + 1013904223u;
-	}
-	uint32_t acc = 0;
-	for (int k = 0; k < 64; k++)
-		acc = acc * 31u + hist[(k * 7) & 63];
-	return acc;
-}
-
 /* The input length of round k (1..N): every round differs from the last. */
 static uint32_t spill_n(unsigned k)
 {
@@ -189,8 +171,8 @@ static void check_producer(worker *w, unsigned k)
 	const uint32_t *got = map(w->rb[s], N * 4);
 	uint32_t n = spill_n(k);
 	for (uint32_t i = 0; i < N; i++)
-		if (got[i] != spill_ref(w->data, n, i)) {
-			wrong(w, "spill output", k, i, got[i], spill_ref(w->data, n, i));
+		if (got[i] != t_spill_ref(w->data, n, i)) {
+			wrong(w, "spill output", k, i, got[i], t_spill_ref(w->data, n, i));
 			break;
 		}
 	ID3D12Resource_Unmap(w->rb[s], 0, NULL);
@@ -213,11 +195,11 @@ static void check_consumer(worker *w, unsigned k)
 	uint32_t mid[N];
 	uint32_t n = spill_n(k);
 	for (uint32_t i = 0; i < N; i++)
-		mid[i] = spill_ref(w->peer->data, n, i);
+		mid[i] = t_spill_ref(w->peer->data, n, i);
 	const uint32_t *got = map(w->rb[s], N * 4);
 	for (uint32_t i = 0; i < N; i++)
-		if (got[i] != spill_ref(mid, N, i)) {
-			wrong(w, "output of the producer's output", k, i, got[i], spill_ref(mid, N, i));
+		if (got[i] != t_spill_ref(mid, N, i)) {
+			wrong(w, "output of the producer's output", k, i, got[i], t_spill_ref(mid, N, i));
 			break;
 		}
 	ID3D12Resource_Unmap(w->rb[s], 0, NULL);
