@@ -362,7 +362,11 @@ static inline __attribute__((always_inline)) void lane_access(const xs_wave *w, 
 	}
 }
 
-static void setup(const xs_wave *w, const xs_inst *in, addr_ctx *ac)
+/* False for a buffer instruction whose SOFFSET is 255, a literal: no
+ * operand MUBUF and MTBUF take on gfx10.3 (llvm-mc refuses it; llvm-objdump
+ * prints the dword after the instruction as one, and so does xs12's
+ * disassembler, but the hardware has no literal for these encodings). */
+static bool setup(const xs_wave *w, const xs_inst *in, addr_ctx *ac)
 {
 	ac->enc = in->enc;
 	ac->has_saddr = false;
@@ -377,9 +381,17 @@ static void setup(const xs_wave *w, const xs_inst *in, addr_ctx *ac)
 		if (in->src[2] != XS_SREG_NULL)
 			ac->saddr = w->s[in->src[2] & 127];
 	} else if (in->enc == XS_ENC_MUBUF || in->enc == XS_ENC_MTBUF) {
+		if (in->src[2] == XS_SRC_LITERAL)
+			return false;
 		read_vsharp(w, in->src[1], &ac->v);
 		ac->soffset = xs_sread(w, in, in->src[2]);
 	}
+	return true;
+}
+
+static int bad_soffset(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, x->pc, "SOFFSET 255 (a literal): not an operand of MUBUF/MTBUF");
 }
 
 /* ---- loads and stores ----------------------------------------------------------- */
@@ -510,7 +522,8 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 	if (in->mods & XS_MOD_LDS)
 		return xs_exec_unimpl(x, w, in, "load to LDS");
 	addr_ctx ac;
-	setup(w, in, &ac);
+	if (!setup(w, in, &ac))
+		return bad_soffset(x, w, in);
 	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
 	tlb t = TLB_INIT;
@@ -577,7 +590,8 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
 	addr_ctx ac;
-	setup(w, in, &ac);
+	if (!setup(w, in, &ac))
+		return bad_soffset(x, w, in);
 	/* MUBUF keeps the store data in vdata (dst); FLAT/GLOBAL/SCRATCH in data */
 	unsigned data = in->enc == XS_ENC_MUBUF ? in->dst : in->src[1];
 	uint64_t e = xs_wave_exec(w);
@@ -728,7 +742,8 @@ static int x_atomic(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
 	addr_ctx ac;
-	setup(w, in, &ac);
+	if (!setup(w, in, &ac))
+		return bad_soffset(x, w, in);
 	bool b64 = d->ndw == 2;
 	/* data: vdata (MUBUF) or data (FLAT/GLOBAL); cmpswap: src then cmp */
 	unsigned data = ((in->enc == XS_ENC_MUBUF ? in->dst : in->src[1]) - XS_SRC_VGPR) & 0xff;
@@ -857,7 +872,8 @@ static int x_load_format(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
 	addr_ctx ac;
-	setup(w, in, &ac);
+	if (!setup(w, in, &ac))
+		return bad_soffset(x, w, in);
 	unsigned fmt = in->enc == XS_ENC_MTBUF ? in->ext & 0x7f : G_008F0C_FORMAT(w->s[(in->src[1] + 3) & 127]);
 	const buf_format *f = &buf_formats[fmt];
 	if (!f->name) {

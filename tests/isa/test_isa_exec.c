@@ -669,6 +669,16 @@ static void test_mode_fault(void **state)
 	rig_fini(&r);
 }
 
+static void test_soffset_literal(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "soffset_literal", 32, 8, 0);
+	run(&r);
+	EXPECT(&r, NULL);
+	rig_fini(&r);
+}
+
 static void test_div(void **state)
 {
 	(void)state;
@@ -1359,6 +1369,7 @@ int main(void)
 		cmocka_unit_test(test_exec_zero),
 		cmocka_unit_test(test_mode),
 		cmocka_unit_test(test_mode_fault),
+		cmocka_unit_test(test_soffset_literal),
 		cmocka_unit_test(test_div),
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_pk_f16),
