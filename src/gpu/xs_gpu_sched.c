@@ -197,7 +197,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	}
 	wave_place(g, gw, place, sizeof(place));
 	xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: %s%s, PC 0x%llx (%s); %s, after %llu instructions, cycle %llu",
-		   kind[f->kind <= XS_FAULT_HOST_MEMORY ? f->kind : 0], addr, (unsigned long long)f->pc,
+		   kind[f->kind < XS_ARRAY_SIZE(kind) && kind[f->kind] ? f->kind : 0], addr, (unsigned long long)f->pc,
 		   f->what[0] ? f->what : "?", place, (unsigned long long)gw->w.insts, (unsigned long long)g->now);
 }
 
