@@ -57,6 +57,12 @@ typedef struct xs_cli_job {
 	const char *const *specs;
 	int nspecs;
 } xs_cli_job;
+/* xs_cli_counters.c: --counters as JSON (one dispatch's object) and CSV
+ * (a row per dispatch, then one per queue). */
+void xs_cli_counters_json(FILE *f, const xs_dispatch_stats *st);
+void xs_cli_counters_write(FILE *f, bool csv, const char *const *kernels, const uint32_t *queues,
+			   const xs_dispatch_stats *st, int n, uint32_t sclk_mhz);
+
 int xs_cli_run_jobs(xs_device *dev, xs_cli_job *jobs, int njobs, xs_dispatch_stats *stats);
 
 /* Runs kernel k with SPEC strings; writes out/inout files; 0 on success,

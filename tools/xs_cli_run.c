@@ -19,7 +19,7 @@ static void help(FILE *f)
 		"                [--machine seriesx|seriess] [--scratch-waves N] [--title-scratch SIZE]\n"
 		"                [--timing|--functional] [--threads N] [--watchdog SPEC] [--debug-layer] [--json]\n"
 		"                [--trace FILE.json] [--svg FILE.svg] [--record FILE] [--cc FLAGS]\n"
-		"                [--launch lds=BYTES,x=N,y=N,z=N]\n"
+		"                [--launch lds=BYTES,x=N,y=N,z=N] [--profile FILE] [--counters FILE]\n"
 		"                [--async FILE2 --groups .. --block .. [--arg ..] [--kernel ..] [--cu-mask ..]]\n"
 		"\n"
 		"Options of a kernel (the first, or the --async one after --async):\n"
@@ -63,6 +63,12 @@ static void help(FILE *f)
 		"  --trace FILE    Chrome trace / Perfetto JSON timeline\n"
 		"  --svg FILE      SVG chart of waves in flight and scratch slots over time\n"
 		"  --record FILE   save the run (GPU memory, PM4, results) for 'xs12 replay'\n"
+		"  --profile FILE  per-instruction timing (timing mode): cycles, issues and stall\n"
+		"                  reasons per instruction, hot spots first; FILE.html one page\n"
+		"                  (annotated ISA, occupancy, dispatches, stalls), FILE.json, or text\n"
+		"  --counters FILE hardware counters per dispatch and per queue (caches, DRAM,\n"
+		"                  scratch, LDS, pipes, instructions by class): FILE.csv or JSON;\n"
+		"                  with --json also in each dispatch's \"counters\"\n"
 		"  --cc FLAGS      for FILE.cl / FILE.hip: compiler flags, e.g. '-O0 --wave64'\n"
 		"  --json          the run's figures as JSON on stdout (with \"error\" on failure)\n"
 		"  --async FILE2 …  a second kernel on the compute queue, started at the same time\n"
@@ -97,6 +103,8 @@ static const struct option kernel_opts[] = {
 	{ "trace", required_argument, NULL, 'r' },
 	{ "svg", required_argument, NULL, 'v' },
 	{ "record", required_argument, NULL, 'R' },
+	{ "profile", required_argument, NULL, 'P' },
+	{ "counters", required_argument, NULL, 'K' },
 	{ "threads", required_argument, NULL, 'N' },
 	{ "debug-layer", no_argument, NULL, 'D' },
 	{ "cc", required_argument, NULL, 'C' },
@@ -111,6 +119,7 @@ typedef struct run_opts {
 	xs_device_desc watch;    /* hang_gpu_us, hang_host_ms, watchdog_wave_insts */
 	bool json, functional, debug_layer;
 	const char *trace, *svg, *record;
+	const char *profile, *counters;
 	xs_cc_opts cc;
 } run_opts;
 
@@ -304,6 +313,8 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		case 'r': g->trace = optarg; break;
 		case 'v': g->svg = optarg; break;
 		case 'R': g->record = optarg; break;
+		case 'P': g->profile = optarg; break;
+		case 'K': g->counters = optarg; break;
 		case 'N':
 			if (!xs_cli_parse_u32(optarg, &g->threads) || g->threads == 0)
 				return xs_cli_usage_error("run", "--threads '%s': expected a positive integer", optarg);
@@ -510,6 +521,8 @@ static void show_progress(void *user, uint64_t launched, uint64_t total, uint64_
 
 /* ---- output ------------------------------------------------------------------------- */
 
+static bool json_counters; /* --counters: --json shows them too */
+
 /* One dispatch's figures; with error_field, "error" too (a message or null). */
 static void print_stats_json(const xs_kernel_info *k, const kernel_cli *kc, const xs_dispatch_stats *st, bool ok,
 			     bool functional, bool error_field, const char *error)
@@ -536,6 +549,10 @@ static void print_stats_json(const xs_kernel_info *k, const kernel_cli *kc, cons
 	for (uint32_t i = 0; i < st->num_cu && i < XS_MAX_CUS; i++)
 		printf("%s%llu", i ? ", " : "", (unsigned long long)st->cu_busy_cycles[i]);
 	printf("], \"host_seconds\": %.6f", st->host_seconds);
+	if (json_counters) {
+		printf(", \"counters\": ");
+		xs_cli_counters_json(stdout, st);
+	}
 	if (error_field) {
 		printf(", \"error\": ");
 		if (error)
@@ -594,6 +611,10 @@ int xs_cli_run(int argc, char **argv)
 		return r < 0 ? 0 : r;
 	xs_machine_info mi;
 	xs_machine_describe(g.machine, &mi);
+	if (g.profile && g.functional)
+		return xs_cli_usage_error("run", "--profile needs the timing model: per-instruction cycles and stalls "
+					  "are what it measures (drop --functional)");
+	json_counters = g.counters != NULL;
 	if (g.scratch_waves > mi.max_scratch_waves)
 		return xs_cli_usage_error("run", "--scratch-waves %u: at most %u on %s (32 per CU, SPEC S1.13)",
 					  g.scratch_waves, mi.max_scratch_waves, mi.name);
@@ -610,6 +631,11 @@ int xs_cli_run(int argc, char **argv)
 	}
 	if (g.trace || g.svg)
 		xs_device_trace(dev, true);
+	if (g.profile && xs_device_profile(dev, true)) {
+		fprintf(stderr, "xs12 run: --profile: %s\n", xs_last_error(dev));
+		xs_device_destroy(dev);
+		return 1;
+	}
 	job jobs[2];
 	memset(jobs, 0, sizeof(jobs));
 	int rc = 0;
@@ -753,6 +779,28 @@ int xs_cli_run(int argc, char **argv)
 		}
 		if (g.svg && xs_trace_write_svg(dev, g.svg)) {
 			fprintf(stderr, "xs12 run: %s\n", xs_last_error(dev));
+			rc = rc ? rc : 1;
+		}
+	}
+	if (dispatched && g.profile) {
+		/* also after a removal: the profile shows where the waves were */
+		xs_profile *prof = NULL;
+		if (xs_profile_take(dev, &prof) || xs_profile_write(prof, g.profile)) {
+			fprintf(stderr, "xs12 run: --profile %s: %s\n", g.profile, xs_last_error(dev));
+			rc = rc ? rc : 1;
+		}
+		xs_profile_destroy(prof);
+	}
+	if (dispatched && g.counters) {
+		const char *names[2] = { jobs[0].k ? jobs[0].k->name : "", njobs > 1 && jobs[1].k ? jobs[1].k->name : "" };
+		uint32_t queues[2] = { kc[0].queue, kc[1].queue };
+		size_t n = strlen(g.counters);
+		bool csv = n >= 4 && !strcmp(g.counters + n - 4, ".csv");
+		FILE *f = fopen(g.counters, "w");
+		if (f)
+			xs_cli_counters_write(f, csv, names, queues, st, njobs, mi.sclk_mhz);
+		if (!f || (ferror(f) | (fclose(f) != 0))) {
+			fprintf(stderr, "xs12 run: --counters %s: cannot write\n", g.counters);
 			rc = rc ? rc : 1;
 		}
 	}

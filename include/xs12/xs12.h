@@ -260,6 +260,40 @@ XS_API const char *xs_wait_cause_name(xs_wait_cause c);
 
 #define XS_MAX_CUS 64
 
+/* Hardware counters of one dispatch, as rocprof reads them (timing mode:
+ * `valid`; functional mode has no caches or pipes and fills only
+ * waves_per_se). Lines are the L2's 128 bytes. Loads look up the CU's
+ * vector L0 and, on a miss, the L2; stores and atomics go to the L2
+ * (the L0 is write-through and does not allocate on a store). Bytes per
+ * level: what the lanes asked for (vmem_*_bytes), L2 to L0 (l0_misses
+ * lines), DRAM to L2 (dram_read_lines), L2 to DRAM (dram_write_lines:
+ * dirty lines evicted). LDS bank conflicts are not modelled. */
+typedef enum xs_inst_class {
+	XS_INST_SALU, XS_INST_SMEM, XS_INST_BRANCH, XS_INST_MESSAGE, XS_INST_VALU, XS_INST_VALU_TRANS,
+	XS_INST_VALU_FP64, XS_INST_LDS, XS_INST_VMEM_LOAD, XS_INST_VMEM_STORE, XS_INST_VMEM_ATOMIC,
+	XS_INST_EXPORT, XS_INST_INTERNAL,
+	XS_INST_CLASS_COUNT
+} xs_inst_class;
+XS_API const char *xs_inst_class_name(xs_inst_class c); /* "salu", "valu-trans", ... */
+
+#define XS_MAX_SIMDS (2 * XS_MAX_CUS)
+#define XS_MAX_SES 4
+
+typedef struct xs_dispatch_counters {
+	bool valid;                       /* timing mode */
+	uint64_t insts[XS_INST_CLASS_COUNT]; /* wave instructions by class */
+	uint64_t l0_hits, l0_misses;      /* load lines */
+	uint64_t l2_hits, l2_misses;      /* lines: L0 misses, stores, atomics */
+	uint64_t dram_read_lines, dram_write_lines;
+	uint64_t vmem_read_bytes, vmem_write_bytes;       /* asked for by the active lanes */
+	uint64_t scratch_read_bytes, scratch_write_bytes; /* of them, private memory (scratch) */
+	uint64_t lds_bytes;               /* moved over the LDS bus */
+	double dram_gbps;                 /* DRAM bytes both ways over the dispatch's time */
+	uint32_t num_simd, num_se;
+	uint64_t salu_busy[XS_MAX_SIMDS], valu_busy[XS_MAX_SIMDS]; /* cycles each SIMD's pipe was taken */
+	uint64_t waves_per_se[XS_MAX_SES];
+} xs_dispatch_counters;
+
 typedef struct xs_dispatch_stats {
 	uint64_t waves_launched;
 	uint64_t wave_instructions;
@@ -276,6 +310,7 @@ typedef struct xs_dispatch_stats {
 	uint32_t num_cu;
 	uint64_t cu_busy_cycles[XS_MAX_CUS]; /* cycles each CU held a wave of the dispatch */
 	double host_seconds;
+	xs_dispatch_counters counters;
 } xs_dispatch_stats;
 
 /* Runs one dispatch to completion. A faulting or looping shader gives
@@ -308,6 +343,69 @@ XS_API void xs_device_trace(xs_device *dev, bool on);
 XS_API xs_status xs_trace_write_json(xs_device *dev, const char *path);
 /* An SVG chart of waves in flight and scratch slots in use over time. */
 XS_API xs_status xs_trace_write_svg(xs_device *dev, const char *path);
+
+/* ---- instruction timing, as RGP shows it ---------------------------------- */
+
+/* Why a wave's next instruction waited (timing mode). */
+typedef enum xs_stall {
+	XS_STALL_VMCNT,          /* s_waitcnt vmcnt: vector memory loads */
+	XS_STALL_VSCNT,          /* s_waitcnt_vscnt: vector memory stores */
+	XS_STALL_LGKMCNT,        /* s_waitcnt lgkmcnt: LDS and scalar memory */
+	XS_STALL_VALU_DEP,       /* a VALU reading the previous VALU's result */
+	XS_STALL_PIPE_BUSY,      /* the SIMD's pipe for its kind was taken */
+	XS_STALL_BARRIER,        /* s_barrier: the group's other waves */
+	XS_STALL_EXPORT,         /* exp: no export / parameter-cache space (S4.1) */
+	XS_STALL_COUNTER_FULL,   /* a memory counter at its limit */
+	XS_STALL_END_OF_PROGRAM, /* s_endpgm: the wave's last memory operations */
+	XS_STALL_COUNT
+} xs_stall;
+XS_API const char *xs_stall_name(xs_stall s); /* "vmcnt", "valu-dep", "pipe-busy", ... */
+
+typedef struct xs_profile_inst {
+	uint64_t pc;
+	uint32_t offset;                  /* bytes from the function's first instruction */
+	const char *text;                 /* as llvm-objdump-15 prints it */
+	uint64_t issues;                  /* times waves issued it */
+	/* Wave-cycles spent on it: from the cycle it became the wave's next
+	 * instruction to the cycle the wave could issue the one after (a
+	 * wave's instructions add up to its life); of them, stalled by reason.
+	 * A barrier's, an exp's and s_endpgm's waits count on them. */
+	uint64_t cycles;
+	uint64_t stall[XS_STALL_COUNT];
+	const char *source_file;          /* from the code object's line table (-g), else NULL */
+	uint32_t source_line;
+	const char *source_text;          /* that line of the file, if it could be read, else NULL */
+} xs_profile_inst;
+
+typedef struct xs_profile_function {
+	const char *name;                 /* the kernel or function symbol, or "code at 0x..." */
+	uint64_t start_pc, end_pc;
+	uint64_t wave_instructions, cycles;
+	uint64_t stall[XS_STALL_COUNT];
+	int top_stall;                    /* the xs_stall with most cycles, -1 when none stalled */
+	uint32_t num_insts;               /* every instruction of the function, in address order */
+	const xs_profile_inst *insts;
+	uint32_t num_hot;                 /* the most expensive (at most 20), most cycles first */
+	const uint32_t *hot;              /* indices into insts */
+} xs_profile_function;
+
+typedef struct xs_profile xs_profile;
+
+/* Starts collecting per-instruction timing on the device (clearing what
+ * was collected), or stops. Timing mode only (XS_E_UNSUPPORTED in
+ * functional mode). While on, the device also records its timeline
+ * (xs_device_trace) for the occupancy chart, unless tracing was on already. */
+XS_API xs_status xs_device_profile(xs_device *dev, bool on);
+/* What was collected until now, per function of the loaded code objects
+ * (code in no loaded module is named by its address). */
+XS_API xs_status xs_profile_take(xs_device *dev, xs_profile **out);
+XS_API uint32_t xs_profile_function_count(const xs_profile *p);
+XS_API const xs_profile_function *xs_profile_function_get(const xs_profile *p, uint32_t index);
+/* Writes the profile: FILE.json (format "xs12-profile-1"), FILE.html (one
+ * self-contained page: annotated ISA, hot spots, stalls, occupancy over
+ * time, dispatches per queue), anything else as text. */
+XS_API xs_status xs_profile_write(const xs_profile *p, const char *path);
+XS_API void xs_profile_destroy(xs_profile *p);
 
 /* ---- recording and replay ------------------------------------------------ */
 

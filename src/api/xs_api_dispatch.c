@@ -55,6 +55,7 @@ static void fill_stats(const xs_device *dev, const xs_gpu_dispatch_result *r, co
 	_Static_assert((int)XS_MAX_CUS == (int)XS_GPU_MAX_CU, "CU count");
 	memcpy(s->wait_cycles, r->wait_cycles, sizeof(s->wait_cycles));
 	memcpy(s->cu_busy_cycles, r->cu_busy, sizeof(s->cu_busy_cycles));
+	xs_api_fill_counters(dev->info, !dev->rt->functional, r, &s->counters);
 }
 
 XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs, uint32_t n,

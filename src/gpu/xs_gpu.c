@@ -145,6 +145,7 @@ void xs_gpu_destroy(xs_gpu *g)
 	free(g->trace.waves);
 	free(g->trace.samples);
 	free(g->trace.disps);
+	xs_gpu_profile_enable(g, false);
 	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
 		free(g->rings[i].bitmap);
 	free(g);

@@ -65,6 +65,23 @@ typedef struct xs_gpu_gfx_stats {
 	uint32_t peak_scratch_slots;             /* of the graphics ring (SPI_TMPRING_SIZE) */
 } xs_gpu_gfx_stats;
 
+/* Hardware counters of one dispatch or draw, as rocprof reads them
+ * (timing mode; functional mode fills only waves_per_se). Lines are the
+ * L2's (xs_devinfo.l2_line_bytes). Vector memory goes through the CU's L0
+ * (loads; write-through, stores do not allocate) and the L2 (write-back);
+ * L2 misses fill from DRAM and dirty victims go back to it. */
+typedef struct xs_gpu_counters {
+	uint64_t insts[XS_IC_COUNT];       /* wave instructions issued, by class */
+	uint64_t l0_hits, l0_misses;       /* load lines looked up in the L0 */
+	uint64_t l2_hits, l2_misses;       /* lines looked up in the L2 (L0 misses, stores, atomics) */
+	uint64_t dram_read_lines, dram_write_lines; /* fills, write-backs of dirty victims */
+	uint64_t vmem_read_bytes, vmem_write_bytes; /* bytes the active lanes asked for */
+	uint64_t scratch_read_bytes, scratch_write_bytes; /* of them, private (scratch) memory */
+	uint64_t lds_bytes;                /* moved over the LDS bus */
+	uint64_t salu_busy[XS_GPU_MAX_CU * 2], valu_busy[XS_GPU_MAX_CU * 2]; /* cycles, per SIMD */
+	uint64_t waves_per_se[XS_MAX_SE];
+} xs_gpu_counters;
+
 typedef struct xs_gpu_dispatch_result {
 	/* Inputs, kept by xs_gpu_submit: bounds a replay knows from its
 	 * recording (0 = none). A dispatch that launches more waves or runs
@@ -84,6 +101,7 @@ typedef struct xs_gpu_dispatch_result {
 	uint64_t cu_busy[XS_GPU_MAX_CU]; /* cycles each CU held a wave of this dispatch */
 	xs_fault fault;           /* kind != NONE when the device was removed */
 	xs_gpu_gfx_stats gfx;     /* draws (DRAW_* packets) */
+	xs_gpu_counters ctr;
 } xs_gpu_dispatch_result;
 
 typedef struct xs_gpu xs_gpu;
@@ -183,6 +201,7 @@ typedef struct xs_gpu_trace {
 #define XS_GPU_TRACE_MAX (4u << 20)
 
 void xs_gpu_trace_enable(xs_gpu *gpu, bool on);
+bool xs_gpu_tracing(const xs_gpu *gpu);
 /* Where a CU (chip-wide index) sits: its SE, SA within the SE, WGP within the
  * SA and CU within the WGP (for naming trace tracks). */
 void xs_gpu_cu_place(const xs_gpu *gpu, uint32_t cu, uint32_t *se, uint32_t *sa, uint32_t *wgp, uint32_t *cu_in_wgp);
@@ -192,6 +211,48 @@ void xs_gpu_trace_write_json(const xs_gpu *gpu, FILE *f);
 /* Queues the trace's dispatches and waves ran on (a bit per queue); a queue's name. */
 unsigned xs_gpu_trace_queues_used(const xs_gpu_trace *t);
 const char *xs_gpu_queue_name(unsigned q, char *buf, size_t n);
+
+/* Per-instruction timing, as RGP's instruction timing shows it (timing
+ * mode; xs_gpu_profile.c). Per PC: how often waves issued it, the cycles
+ * waves spent on it (from the cycle it became the wave's next instruction
+ * to the cycle the wave could issue the following one: the sum over a
+ * wave's instructions is its life) and of them the stall cycles by reason.
+ * A barrier's or exp's wait and the memory a wave waits for at s_endpgm
+ * count on that instruction. Instruction fetch is not modelled. */
+typedef enum xs_gpu_stall {
+	XS_GPU_STALL_VMCNT,      /* s_waitcnt vmcnt: vector loads */
+	XS_GPU_STALL_VSCNT,      /* s_waitcnt_vscnt: vector stores */
+	XS_GPU_STALL_LGKMCNT,    /* s_waitcnt lgkmcnt: LDS, scalar loads */
+	XS_GPU_STALL_VALU_DEP,   /* a VALU reading the previous VALU's result */
+	XS_GPU_STALL_PIPE,       /* the SIMD's pipe (or the LDS/VMEM port) was busy */
+	XS_GPU_STALL_BARRIER,    /* s_barrier: the group's other waves */
+	XS_GPU_STALL_EXPORT,     /* exp: no parameter-cache / export space (S4.1) */
+	XS_GPU_STALL_CNT_FULL,   /* a memory counter at its limit */
+	XS_GPU_STALL_END,        /* s_endpgm: the wave's last memory operations */
+	XS_GPU_STALL_COUNT
+} xs_gpu_stall;
+typedef struct xs_gpu_prof_ent {
+	uint64_t pc;
+	uint64_t issues, cycles;
+	uint64_t stall[XS_GPU_STALL_COUNT];
+} xs_gpu_prof_ent;
+/* Starts (clears) or stops collecting; false when the host has no memory
+ * for it. Collected in timing mode only. */
+bool xs_gpu_profile_enable(xs_gpu *gpu, bool on);
+/* What was collected, in PC order of first issue; *overflow when more
+ * distinct PCs ran than it keeps (XS_GPU_PROF_MAX). */
+const xs_gpu_prof_ent *xs_gpu_profile_get(const xs_gpu *gpu, uint32_t *n, bool *overflow);
+#define XS_GPU_PROF_MAX (1u << 18)
+/* The dispatches and draws that ended while the profile was on (at most
+ * XS_GPU_PROF_MAX_DISPS), and the launch waits of all of them. */
+typedef struct xs_gpu_prof_disp {
+	uint32_t id, queue;
+	uint64_t start, end, waves, insts;
+	uint64_t pgm_va;          /* the compute program (0 for a draw) */
+	bool draw;
+} xs_gpu_prof_disp;
+#define XS_GPU_PROF_MAX_DISPS (1u << 16)
+const xs_gpu_prof_disp *xs_gpu_profile_disps(const xs_gpu *gpu, uint32_t *n, const uint64_t **waits);
 
 /* COMPUTE_STATIC_THREAD_MGMT_SE0..3 values enabling the CUs of a chip-wide
  * CU bitmap (each CU's SA0_CU_EN or SA1_CU_EN bit of its SE). */

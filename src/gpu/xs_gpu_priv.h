@@ -85,6 +85,7 @@ typedef struct xs_gpu_wave {
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
 	bool w64;                /* w.lanes == 64 (VALU and VMEM take two passes), kept in this line */
 	xs_gpu_cnt cnt[XS_GPU_NCNT];
+	uint8_t disp_slot;       /* its dispatch: g->disp[disp_slot] (the counters of each issue) */
 	/* the records, from the second line on */
 	_Alignas(64) xs_gpu_ra_ent ra[XS_GPU_RA];
 	xs_wave w;               /* architectural state, run by the interpreter */
@@ -278,6 +279,33 @@ typedef struct xs_gpu_heap {
 	uint32_t n, cap;
 } xs_gpu_heap;
 
+/* Per-instruction timing being collected (xs_gpu_profile.c): entries by
+ * PC through an open-addressed hash; entry 0 is a sink for PCs past
+ * XS_GPU_PROF_MAX, so the hot path has no branch for it. Run-ahead records
+ * each entry's profile index beside it (ra_idx); per wave, the cycle its
+ * next instruction became due and the hold it is in. */
+typedef struct xs_gpu_prof_wave {
+	uint64_t since;          /* when the instruction at the run-ahead head became due */
+	uint64_t hold_t;         /* when the current hold began */
+	uint32_t hold_idx;       /* the entry it counts on */
+	uint8_t hold;            /* xs_gpu_stall + 1; 0 = none */
+} xs_gpu_prof_wave;
+
+typedef struct xs_gpu_prof {
+	xs_gpu_prof_ent *ent;
+	uint32_t n, cap;
+	uint32_t *hash, hmask;   /* entry index per bucket, 0 = empty */
+	uint32_t *ra_idx;        /* [wave slot][XS_GPU_RA] */
+	xs_gpu_prof_wave *wv;    /* per wave slot */
+	bool overflow;
+	xs_gpu_prof_disp *disps;
+	uint32_t ndisps, cap_disps;
+	uint64_t waits[XS_GPU_WAIT_COUNT];
+} xs_gpu_prof;
+
+uint32_t xs_gpu_prof_index(xs_gpu_prof *p, uint64_t pc);
+void xs_gpu_prof_disp_end(xs_gpu *g, const xs_gpu_disp *d);
+
 struct xs_gpu {
 	const xs_devinfo *info;
 	xs_vm *vm;
@@ -341,6 +369,7 @@ struct xs_gpu {
 	uint64_t progress_count;
 	bool tracing;
 	xs_gpu_trace trace;
+	xs_gpu_prof *prof;       /* per-instruction timing, NULL when off */
 	uint32_t scratch_in_use; /* all rings, for the trace */
 	uint64_t cu_locked;      /* S4.5: CUs a graphics stage holds for a waiting wave (xs_gpu_spi_gfx.c) */
 	const struct xs_gpu_draw_ops *draw_ops; /* set by the first draw */

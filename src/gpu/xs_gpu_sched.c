@@ -521,7 +521,7 @@ static uint64_t dram_line(xs_gpu *g, uint64_t t)
  * and the L2 (write-back); L2 misses and dirty evictions use the DRAM
  * channel. Stores complete when the L2 has them; atomics run at the L2. */
 static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uint64_t t, const uint64_t *lines,
-			  uint32_t nlines)
+			  uint32_t nlines, xs_gpu_counters *ctr)
 {
 	const xs_devinfo *di = g->info;
 	xs_gpu_cache *l0 = &g->l0[gw->simd / di->simds_per_cu];
@@ -529,14 +529,26 @@ static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uin
 	uint64_t done = t + (store ? di->lat_l2 : di->lat_l0);
 	for (uint32_t i = 0; i < nlines; i++) {
 		uint64_t line = lines[i];
-		if (!store && !atomic && xs_gpu_cache_access(l0, line, true, false, NULL)) {
-			done = XS_MAX(done, t + di->lat_l0);
-			continue;
+		if (!store && !atomic) {
+			if (xs_gpu_cache_access(l0, line, true, false, NULL)) {
+				ctr->l0_hits++;
+				done = XS_MAX(done, t + di->lat_l0);
+				continue;
+			}
+			ctr->l0_misses++;
 		}
 		bool evicted = false;
 		bool hit = xs_gpu_cache_access(&g->l2, line, true, store || atomic, &evicted);
-		if (evicted)
+		ctr->l2_hits += hit;
+		ctr->l2_misses += !hit;
+		if (evicted) {
 			dram_line(g, t); /* write-back of the dirty victim */
+			ctr->dram_write_lines++;
+		}
+		/* a store that misses allocates its line without a fill (the
+		 * whole line's bytes are not known to be written, but the
+		 * model keeps no byte masks: no read is charged) */
+		ctr->dram_read_lines += !hit && !store;
 		uint64_t ready = hit || store ? t + di->lat_l2 : dram_line(g, t) + di->lat_dram;
 		done = XS_MAX(done, ready);
 	}
@@ -584,7 +596,27 @@ static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
 /* What the model needs to time `in`, read before it executes (EXEC for the
  * LDS bytes, the SGPR of s_waitcnt_*cnt, the VGPRs of the wave's previous
  * VALU: all in program order, which is issue order). */
-static void ra_describe(xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
+/* Bytes a vector memory instruction's active lanes move, into the
+ * dispatch's counters (read before it executes: EXEC and the V# are in
+ * program order). Private memory is what a swizzled ADD_TID V# (the
+ * private segment buffer) or a scratch_* instruction reaches. */
+static void vmem_bytes(const xs_gpu_wave *gw, const xs_inst *in, const xs_op_info *oi, xs_gpu_counters *ctr)
+{
+	uint64_t bytes = (uint64_t)__builtin_popcountll(xs_wave_exec(&gw->w)) * 4 * XS_MAX(1u, XS_OPF_DW_OF(oi->flags));
+	bool priv = in->enc == XS_ENC_SCRATCH;
+	if ((in->enc == XS_ENC_MUBUF || in->enc == XS_ENC_MTBUF) && in->src[1] < 125)
+		priv = G_008F0C_ADD_TID_ENABLE(gw->w.s[in->src[1] + 3]) && G_008F04_SWIZZLE_ENABLE(gw->w.s[in->src[1] + 1]);
+	if (oi->flags & (XS_OPF_LOAD | XS_OPF_ATOMIC)) {
+		ctr->vmem_read_bytes += bytes;
+		ctr->scratch_read_bytes += priv ? bytes : 0;
+	}
+	if (oi->flags & (XS_OPF_STORE | XS_OPF_ATOMIC)) {
+		ctr->vmem_write_bytes += bytes;
+		ctr->scratch_write_bytes += priv ? bytes : 0;
+	}
+}
+
+static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
 {
 	memset(e, 0, sizeof(*e));
 	memset(e->wait, XS_GPU_RA_NOWAIT, sizeof(e->wait));
@@ -626,6 +658,8 @@ static void ra_describe(xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
 	} else if (e->iclass == XS_IC_LDS) {
 		uint32_t dw = XS_MAX(1u, XS_OPF_DW_OF(oi->flags));
 		e->n = (uint16_t)(__builtin_popcountll(xs_wave_exec(&gw->w)) * 4 * dw);
+	} else if (e->iclass >= XS_IC_VMEM_LOAD && e->iclass <= XS_IC_VMEM_ATOMIC) {
+		vmem_bytes(gw, in, oi, &g->disp[gw->disp_slot].r->ctr);
 	}
 }
 
@@ -641,7 +675,9 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 	while (gw->ra_n < XS_GPU_RA) {
 		const xs_inst *in = xs_isa_peek(&g->ctx, w->pc);
 		xs_gpu_ra_ent *e = &gw->ra[gw->ra_n];
-		ra_describe(gw, in, e);
+		if (XS_UNLIKELY(g->prof != NULL))
+			g->prof->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + gw->ra_n] = xs_gpu_prof_index(g->prof, w->pc);
+		ra_describe(g, gw, in, e);
 		if (e->iclass >= XS_IC_VMEM_LOAD && e->iclass <= XS_IC_VMEM_ATOMIC &&
 		    used + XS_MTRACE_MAX > XS_GPU_RA_LINES)
 			break; /* (used > 0: an entry is recorded) */
@@ -685,6 +721,40 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 	}
 }
 
+/* ---- profile (xs_gpu_profile.c) ------------------------------------------------------- */
+
+/* The wave comes back from a hold: its cycles count on the held entry. */
+static inline void prof_resume(xs_gpu_prof *p, const xs_gpu *g, const xs_gpu_wave *gw, uint64_t t)
+{
+	xs_gpu_prof_wave *pw = &p->wv[gw - g->waves];
+	if (!pw->hold)
+		return;
+	uint64_t d = t > pw->hold_t ? t - pw->hold_t : 0;
+	xs_gpu_prof_ent *en = &p->ent[pw->hold_idx];
+	en->stall[pw->hold - 1] += d;
+	en->cycles += d;
+	pw->since = XS_MAX(pw->since, t);
+	pw->hold = 0;
+}
+
+static inline void prof_hold(xs_gpu_prof *p, const xs_gpu *g, const xs_gpu_wave *gw, uint32_t idx, int why,
+			     uint64_t t)
+{
+	xs_gpu_prof_wave *pw = &p->wv[gw - g->waves];
+	if (t > pw->since) { /* due since `since`, held from t: the gap is the issue's own */
+		p->ent[idx].cycles += t - pw->since;
+		pw->since = t;
+	}
+	pw->hold = (uint8_t)(why + 1);
+	pw->hold_idx = idx;
+	pw->hold_t = t;
+}
+
+static inline uint32_t prof_head(const xs_gpu_prof *p, const xs_gpu *g, const xs_gpu_wave *gw)
+{
+	return p->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + gw->ra_head];
+}
+
 /* ---- issue ------------------------------------------------------------------------ */
 
 /* Issues the wave's next instruction at g->now if nothing holds it,
@@ -697,10 +767,15 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	if (gw->ra_head == gw->ra_n)
 		run_ahead(g, gw);
 	const xs_gpu_ra_ent *en = &gw->ra[gw->ra_head];
+	xs_gpu_prof *pf = g->prof;
+	if (XS_UNLIKELY(pf != NULL))
+		prof_resume(pf, g, gw, t);
 	if (XS_UNLIKELY(en->flags & XS_GPU_RA_PARK)) {
 		/* waits at exp (late alloc, S4.1): off the queue until woken. The
 		 * run ahead met the exp earlier, so the wake may have come first:
 		 * then the wave goes on (the exp runs again). */
+		if (XS_UNLIKELY(pf != NULL))
+			prof_hold(pf, g, gw, prof_head(pf, g, gw), XS_GPU_STALL_EXPORT, t);
 		gw->ra_head++;
 		if (gw->w.status == XS_WAVE_EXP_WAIT) {
 			gw->parked = true;
@@ -715,25 +790,42 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	uint32_t pipe = pipe_of[iclass];
 
 	if (!(en->flags & XS_GPU_RA_NOCHECK)) {
-		/* s_waitcnt: the counted operations must complete (XS_MAX evaluates twice) */
+		/* s_waitcnt: the counted operations must complete (XS_MAX evaluates
+		 * twice). `why` is the stall reason of the latest of them, for the
+		 * profile: xs_gpu_stall's first three are the counters'. */
 		uint64_t ok = 0;
+		int why = XS_GPU_STALL_COUNT;
+		_Static_assert((int)XS_GPU_STALL_VMCNT == (int)XS_GPU_CNT_VM && (int)XS_GPU_STALL_VSCNT == (int)XS_GPU_CNT_VS &&
+			       (int)XS_GPU_STALL_LGKMCNT == (int)XS_GPU_CNT_LGKM, "counters and their stall reasons");
 		for (int k = 0; k < XS_GPU_NCNT; k++) {
 			if (en->wait[k] != XS_GPU_RA_NOWAIT) {
 				uint64_t c = cnt_wait(gw, k, en->wait[k]);
-				ok = XS_MAX(ok, c);
+				if (c > ok) {
+					ok = c;
+					why = k;
+				}
 			}
 		}
-		if ((en->flags & XS_GPU_RA_DEP) && gw->valu_done > t)
-			ok = XS_MAX(ok, gw->valu_done);
+		if ((en->flags & XS_GPU_RA_DEP) && gw->valu_done > XS_MAX(t, ok)) {
+			ok = gw->valu_done;
+			why = XS_GPU_STALL_VALU_DEP;
+		}
 		/* A full counter stalls the next operation of its kind. */
+		uint64_t full = 0;
 		if (iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC) {
 			int k = iclass == XS_IC_VMEM_STORE ? XS_GPU_CNT_VS : XS_GPU_CNT_VM;
 			if (gw->cnt[k].n == XS_GPU_VMQ)
-				ok = XS_MAX(ok, gw->cnt_done[k][gw->cnt[k].head]);
+				full = gw->cnt_done[k][gw->cnt[k].head];
 		} else if ((iclass == XS_IC_LDS || iclass == XS_IC_SMEM) && gw->cnt[XS_GPU_CNT_LGKM].n == XS_GPU_VMQ) {
-			ok = XS_MAX(ok, gw->cnt_done[XS_GPU_CNT_LGKM][gw->cnt[XS_GPU_CNT_LGKM].head]);
+			full = gw->cnt_done[XS_GPU_CNT_LGKM][gw->cnt[XS_GPU_CNT_LGKM].head];
+		}
+		if (full > ok) {
+			ok = full;
+			why = XS_GPU_STALL_CNT_FULL;
 		}
 		if (ok > t) {
+			if (XS_UNLIKELY(pf != NULL))
+				prof_hold(pf, g, gw, prof_head(pf, g, gw), why, t);
 			gw->ready = ok;
 			xs_gpu_evq_push(g, gw);
 			return XS_OK;
@@ -742,6 +834,8 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 			/* Only the pipe is busy. One waiter (the retrier) sits in the
 			 * event queue for when it frees; later ones queue here and are
 			 * woken one per issue. */
+			if (XS_UNLIKELY(pf != NULL))
+				prof_hold(pf, g, gw, prof_head(pf, g, gw), XS_GPU_STALL_PIPE, t);
 			if (!sm->pipe[pipe].retrier || sm->pipe[pipe].retrier == gw) {
 				sm->pipe[pipe].retrier = gw;
 				gw->ready = sm->pipe[pipe].free;
@@ -759,6 +853,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	}
 
 	/* Issue: the interpreter has already executed it. */
+	uint32_t pidx = XS_UNLIKELY(pf != NULL) ? prof_head(pf, g, gw) : 0;
 	gw->ra_head++;
 	const uint64_t *lines = gw->ra_lines + gw->ra_line;
 	bool vmem = iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC;
@@ -770,6 +865,8 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	}
 
 	/* Costs of what was issued at t. */
+	xs_gpu_counters *ctr = &g->disp[gw->disp_slot].r->ctr;
+	ctr->insts[iclass]++;
 	uint32_t passes = w64 ? 2 : 1;
 	uint32_t occupy = 1, next = 1;
 	switch (iclass) {
@@ -796,13 +893,14 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		uint64_t *bus = gw->group->disp->d.wgp_mode ? &g->wgp[c->wgp].lds_bus_free : &c->lds_bus_free;
 		uint64_t start = XS_MAX(t, *bus);
 		*bus = start + XS_DIV_ROUND_UP(bytes, di->lds_bytes_per_clk);
+		ctr->lds_bytes += bytes;
 		cnt_push(gw, XS_GPU_CNT_LGKM, t, *bus + di->lat_lds);
 		break;
 	}
 	case XS_IC_VMEM_LOAD:
 	case XS_IC_VMEM_STORE:
 	case XS_IC_VMEM_ATOMIC: {
-		uint64_t done = vmem_cost(g, gw, iclass, t, lines, en->n);
+		uint64_t done = vmem_cost(g, gw, iclass, t, lines, en->n, ctr);
 		if (en->ray)
 			done = ray_cost(g, gw, done, en->ray);
 		if (iclass == XS_IC_VMEM_STORE)
@@ -816,6 +914,10 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		break;
 	}
 	sm->pipe[pipe].free = t + occupy;
+	if (pipe == PIPE_VALU)
+		ctr->valu_busy[gw->simd] += occupy;
+	else if (pipe == PIPE_SALU)
+		ctr->salu_busy[gw->simd] += occupy;
 	gw->ready = t + next;
 	if (sm->pipe[pipe].retrier == gw)
 		sm->pipe[pipe].retrier = NULL;
@@ -831,6 +933,17 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	}
 	if (en->flags & XS_GPU_RA_TAKEN)
 		gw->ready += di->branch_taken;
+	if (XS_UNLIKELY(pf != NULL)) {
+		/* its cycles: from when it became due to when the next may issue */
+		xs_gpu_prof_wave *pw = &pf->wv[gw - g->waves];
+		xs_gpu_prof_ent *pe = &pf->ent[pidx];
+		pe->issues++;
+		pe->cycles += gw->ready - XS_MIN(pw->since, gw->ready);
+		pw->since = gw->ready;
+		if (en->flags & (XS_GPU_RA_ENDED | XS_GPU_RA_BARRIER))
+			prof_hold(pf, g, gw, pidx, en->flags & XS_GPU_RA_ENDED ? XS_GPU_STALL_END : XS_GPU_STALL_BARRIER,
+				  gw->ready);
+	}
 
 	if (en->flags & XS_GPU_RA_ENDED) {
 		/* The wave's slot frees when its last stores and loads are done
@@ -861,6 +974,8 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 		if (gw->ready > g->now)
 			g->now = gw->ready;
 		if (gw->ending) {
+			if (XS_UNLIKELY(g->prof != NULL))
+				prof_resume(g->prof, g, gw, g->now);
 			xs_gpu_spi_retire(g, gw);
 			xs_gpu_spi_launch_pending(g);
 			continue;

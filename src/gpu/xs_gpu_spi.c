@@ -416,6 +416,8 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 	/* Timing: an SE's SPI starts one wave per se_launch_interval; the wave's
 	 * resources are held from placement on. */
 	gw->ready = g->now;
+	gw->disp_slot = (uint8_t)(gw->group->disp - g->disp);
+	gw->group->disp->r->ctr.waves_per_se[c->se]++;
 	if (g->timing) {
 		uint64_t start = XS_MAX(g->now, g->se_launch_free[c->se]);
 		g->se_launch_free[c->se] = start + g->info->se_launch_interval;
@@ -431,6 +433,8 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 	gw->ra_head = gw->ra_n = 0;
 	gw->ra_line = 0;
 	gw->w64 = lanes == 64;
+	if (XS_UNLIKELY(g->prof != NULL))
+		g->prof->wv[gw - g->waves] = (xs_gpu_prof_wave){ .since = gw->ready };
 }
 
 /* The resources try_place reads for `cu` changed: the CUs of its WGP (they
@@ -644,6 +648,8 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 		r->avg_waves_per_simd = (double)disp->area / ((double)r->cycles * g->nsimd);
 	if (g->tracing)
 		xs_gpu_trace_disp_end(g, disp, disp->groups_live != 0 || disp->next < disp->total);
+	if (g->prof)
+		xs_gpu_prof_disp_end(g, disp);
 	xs_gpu_release_ring(g, disp->ring);
 	disp->active = false;
 	g->ndisp_active--;

@@ -27,6 +27,11 @@ void xs_gpu_trace_enable(xs_gpu *g, bool on)
 	g->trace.truncated = false;
 }
 
+bool xs_gpu_tracing(const xs_gpu *g)
+{
+	return g->tracing;
+}
+
 const xs_gpu_trace *xs_gpu_trace_get(const xs_gpu *g)
 {
 	return &g->trace;

@@ -116,6 +116,8 @@ typedef struct xs_rt_device {
 	char removed_positions[480];  /* the CPs' IB positions at the removal */
 	/* recording (xs_rt_record_*) */
 	FILE *record;
+	struct xs_rt_module *modules; /* loaded code objects, newest first */
+	bool profile_traced;          /* the profile turned the trace on (xs_rt_profile_enable) */
 } xs_rt_device;
 
 xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_err *e);
@@ -126,6 +128,9 @@ void xs_rt_device_destroy(xs_rt_device *d);
 typedef struct xs_rt_module {
 	xs_codeobj *co;
 	uint64_t load_va;             /* GPU address of the image's vaddr 0 */
+	/* the device's loaded modules (under its lock), for naming code in
+	 * profiles (xs_rt_profile.c) */
+	struct xs_rt_module *next, *prev;
 } xs_rt_module;
 
 xs_status xs_rt_module_load(xs_rt_device *d, const void *bytes, size_t size, xs_rt_module **out, xs_err *e);

@@ -160,6 +160,12 @@ xs_status xs_rt_module_load(xs_rt_device *d, const void *bytes, size_t size, xs_
 	snprintf(name, sizeof(name), "code object (%u kernel%s, first '%.100s')", co->nkernels,
 		 co->nkernels == 1 ? "" : "s", co->nkernels ? co->kernels[0].info.name : "");
 	xs_vm_set_name(d->vm, m->load_va, name, NULL);
+	pthread_mutex_lock(&d->lock);
+	m->next = d->modules;
+	if (d->modules)
+		d->modules->prev = m;
+	d->modules = m;
+	pthread_mutex_unlock(&d->lock);
 	*out = m;
 	return XS_OK;
 }
@@ -170,6 +176,14 @@ void xs_rt_module_free(xs_rt_device *d, xs_rt_module *m)
 		return;
 	if (m->load_va) {
 		pthread_mutex_lock(&d->lock);
+		if (m->prev || d->modules == m) { /* registered */
+			if (m->prev)
+				m->prev->next = m->next;
+			else
+				d->modules = m->next;
+			if (m->next)
+				m->next->prev = m->prev;
+		}
 		xs_vm_free(d->vm, m->load_va, NULL);
 		pthread_mutex_unlock(&d->lock);
 	}

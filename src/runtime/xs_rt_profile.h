@@ -1,0 +1,48 @@
+/*
+ * Profiles (xs12.h "instruction timing"): the GPU model's per-PC table
+ * (xs_gpu_profile_*) turned into functions of the loaded code objects with
+ * their annotated disassembly and source lines, and written as JSON, text
+ * or one HTML page. Shared by the native API and the D3D12 layer.
+ */
+#ifndef XS_RT_PROFILE_H
+#define XS_RT_PROFILE_H
+
+#include "runtime/xs_rt.h"
+
+#include <stdio.h>
+
+struct xs_profile {
+	const xs_devinfo *info;
+	xs_profile_function *fn;
+	uint32_t nfn;
+	char **strs;              /* owned strings of fn[].name, insts' text and sources */
+	size_t nstrs, cap_strs;
+	xs_gpu_prof_disp *disps;
+	uint32_t ndisps;
+	const char **disp_name;   /* kernel of each dispatch ("draw", or "?") */
+	uint64_t waits[XS_GPU_WAIT_COUNT];
+	/* occupancy over time from the trace: at most XS_RT_PROFILE_SAMPLES */
+	uint64_t *occ_t;
+	uint16_t (*occ_q)[XS_GPU_MAX_QUEUES];
+	uint32_t nocc;
+	unsigned queues;          /* bit per queue that ran something */
+	bool overflow, truncated; /* too many PCs / dispatches; trace truncated */
+	uint64_t first_cycle, last_cycle;
+};
+
+#define XS_RT_PROFILE_SAMPLES 2000
+
+/* Profiling on (clears) or off; the trace is turned on with it when it was off. */
+xs_status xs_rt_profile_enable(xs_rt_device *d, bool on, xs_err *e);
+xs_status xs_rt_profile_take(xs_rt_device *d, xs_profile **out, xs_err *e);
+void xs_rt_profile_free(xs_profile *p);
+/* by the file name's extension: .json, .html, else text */
+xs_status xs_rt_profile_write(const xs_profile *p, const char *path, xs_err *e);
+void xs_rt_profile_write_json(const xs_profile *p, FILE *f);
+void xs_rt_profile_write_text(const xs_profile *p, FILE *f);
+const char *xs_rt_stall_name(unsigned s);
+/* The HTML page: the report's template with the JSON embedded (json has
+ * <, > and & escaped already, as xs_rt_profile_write_json writes it). */
+xs_status xs_rt_profile_html(FILE *f, const char *json, size_t n, xs_err *e);
+
+#endif
