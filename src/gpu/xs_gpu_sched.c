@@ -596,6 +596,22 @@ static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
 /* What the model needs to time `in`, read before it executes (EXEC for the
  * LDS bytes, the SGPR of s_waitcnt_*cnt, the VGPRs of the wave's previous
  * VALU: all in program order, which is issue order). */
+/* Elements per lane an LDS instruction moves: the opcode table gives the
+ * dwords of one; the *2* forms (ds_read2_b32 ...) move two, at offset0
+ * and offset1, so twice the bytes cross the LDS bus. */
+static uint32_t lds_elements(uint16_t op)
+{
+	switch (op) {
+	case XS_OP_ds_read2_b32: case XS_OP_ds_read2st64_b32: case XS_OP_ds_write2_b32:
+	case XS_OP_ds_write2st64_b32: case XS_OP_ds_wrxchg2_rtn_b32: case XS_OP_ds_wrxchg2st64_rtn_b32:
+	case XS_OP_ds_read2_b64: case XS_OP_ds_read2st64_b64: case XS_OP_ds_write2_b64:
+	case XS_OP_ds_write2st64_b64: case XS_OP_ds_wrxchg2_rtn_b64: case XS_OP_ds_wrxchg2st64_rtn_b64:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
 /* Bytes a vector memory instruction's active lanes move, into the
  * dispatch's counters (read before it executes: EXEC and the V# are in
  * program order). Private memory is what a swizzled ADD_TID V# (the
@@ -656,7 +672,7 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 			gw->valu_dst_hi = (uint16_t)(in->dst + ((oi->flags & XS_OPF_D64) ? 2 : 1));
 		}
 	} else if (e->iclass == XS_IC_LDS) {
-		uint32_t dw = XS_MAX(1u, XS_OPF_DW_OF(oi->flags));
+		uint32_t dw = XS_MAX(1u, XS_OPF_DW_OF(oi->flags)) * lds_elements(in->op);
 		e->n = (uint16_t)(__builtin_popcountll(xs_wave_exec(&gw->w)) * 4 * dw);
 	} else if (e->iclass >= XS_IC_VMEM_LOAD && e->iclass <= XS_IC_VMEM_ATOMIC) {
 		vmem_bytes(gw, in, oi, &g->disp[gw->disp_slot].r->ctr);
