@@ -187,6 +187,10 @@ typedef struct XS12_DEVICE_DESC {
 	 * waves), a track per queue with its dispatches and draws, a track per
 	 * wave slot (also: the XS12_TRACE environment variable). */
 	const char *TracePath;
+	/* Per-instruction timing of everything the device runs (timing mode),
+	 * written here when the device is released: PATH.html one page, .json,
+	 * or text (also: the XS12_PROFILE environment variable). */
+	const char *ProfilePath;
 } XS12_DEVICE_DESC;
 
 HRESULT WINAPI XS12CreateDevice(const XS12_DEVICE_DESC *pDesc, REFIID riid, void **ppDevice);
@@ -242,6 +246,39 @@ typedef struct XS12_DRAW_STATISTICS {
 } XS12_DRAW_STATISTICS;
 
 HRESULT WINAPI XS12GetDrawStatistics(ID3D12GraphicsCommandList *pList, UINT Index, XS12_DRAW_STATISTICS *pStatistics);
+
+/* Hardware counters of a dispatch of a list's latest execution, as rocprof
+ * reads them (the same index and availability rules as
+ * XS12GetDispatchStatistics). Valid in timing mode; functional mode fills
+ * only WavesPerSE. Lines are the L2's 128 bytes. Instructions by class:
+ * SALU, SMEM, branch, message, VALU, VALU transcendental, VALU FP64, LDS,
+ * vector memory load, store, atomic, export, internal. */
+typedef struct XS12_DISPATCH_COUNTERS {
+	BOOL Valid;
+	UINT64 Instructions[13];
+	UINT64 L0Hits, L0Misses;               /* vector L0 (per CU), load lines */
+	UINT64 L2Hits, L2Misses;               /* L0 misses, stores and atomics */
+	UINT64 DramReadBytes, DramWriteBytes;  /* L2 fills, dirty lines written back */
+	double DramGBps;
+	UINT64 VmemReadBytes, VmemWriteBytes;  /* what the active lanes asked for */
+	UINT64 ScratchReadBytes, ScratchWriteBytes; /* of them, private memory */
+	UINT64 LdsBytes;                       /* over the LDS bus (bank conflicts: not modelled) */
+	double ValuBusyPercent, SaluBusyPercent; /* of the dispatch's time, averaged over the SIMDs */
+	UINT64 WavesPerSE[4];
+} XS12_DISPATCH_COUNTERS;
+
+HRESULT WINAPI XS12GetDispatchCounters(ID3D12GraphicsCommandList *pList, UINT Index,
+				       XS12_DISPATCH_COUNTERS *pCounters);
+
+/* Per-instruction timing, as RGP shows it, of what the device runs from now
+ * on: Enable TRUE starts (clearing what was collected), FALSE stops. Timing
+ * mode only (DXGI_ERROR_UNSUPPORTED on a functional device). */
+HRESULT WINAPI XS12SetProfiling(ID3D12Device *pDevice, BOOL Enable);
+/* Writes what was collected: PATH.html (annotated ISA, hot spots, stalls,
+ * occupancy, dispatches per queue), .json ("xs12-profile-1"), or text.
+ * E_INVALIDARG for NULL or when not collecting; E_FAIL when the file cannot
+ * be written. */
+HRESULT WINAPI XS12WriteProfile(ID3D12Device *pDevice, const char *pPath);
 
 /* The CS bytecode of a pipeline that picks one kernel of a code object
  * with several: D3D12_SHADER_BYTECODE { &kb, sizeof(kb) }. */

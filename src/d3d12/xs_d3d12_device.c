@@ -8,6 +8,7 @@
 #include "d3d12/xs_d3d12_private.h"
 #include "d3d12/xs_d3d12_format.h"
 #include "d3d12/xs_d3d12_rt.h"
+#include "runtime/xs_rt_profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,15 @@
 static d3d12_device *impl_from_ID3D12Device5(ID3D12Device5 *iface)
 {
 	return container_of(iface, d3d12_device, iface);
+}
+
+static const ID3D12Device5Vtbl device_vtbl;
+
+d3d12_device *d3d12_device_from_iface(ID3D12Device *iface)
+{
+	if (!iface || iface->lpVtbl != (const ID3D12DeviceVtbl *)(const void *)&device_vtbl)
+		return NULL;
+	return impl_from_ID3D12Device5((ID3D12Device5 *)(void *)iface);
 }
 
 HRESULT d3d12_device_query(d3d12_device *d, REFIID riid, void **out)
@@ -59,6 +69,7 @@ static ULONG STDMETHODCALLTYPE device_Release(ID3D12Device5 *This)
 		return n;
 	d3d12_device_forget(d);
 	d3d12_object_fini(&d->obj);
+	d3d12_profile_release(d);
 	if (d->trace_path) {
 		/* the work is done: every list's fences were waited for, or abandoned */
 		FILE *f = fopen(d->trace_path, "w");
@@ -540,6 +551,29 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 			snprintf(path, sizeof(path), "%s", tp);
 		if ((d->trace_path = xs_strdup(path)))
 			xs_gpu_trace_enable(d->rt->gpu, true);
+	}
+	/* XS12_PROFILE=PATH: the instruction timing of everything the device
+	 * ran, written when it is released (timing mode); later devices of the
+	 * process write PATH.2, ... before the extension: prof.html -> prof.2.html */
+	const char *pp = desc->ProfilePath ? desc->ProfilePath : getenv("XS12_PROFILE");
+	if (pp && *pp && desc->Functional) {
+		fprintf(stderr, "xs12 D3D12: XS12_PROFILE: a functional device has no timing to profile\n");
+	} else if (pp && *pp) {
+		static atomic_uint profiled;
+		unsigned n = desc->ProfilePath ? 1 : atomic_fetch_add(&profiled, 1) + 1;
+		char path[1100];
+		const char *dot = strrchr(pp, '.');
+		if (n > 1 && dot && !strchr(dot, '/'))
+			snprintf(path, sizeof(path), "%.*s.%u%s", (int)(dot - pp), pp, n, dot);
+		else if (n > 1)
+			snprintf(path, sizeof(path), "%s.%u", pp, n);
+		else
+			snprintf(path, sizeof(path), "%s", pp);
+		xs_err pe = { 0 };
+		if ((d->profile_path = xs_strdup(path)) && xs_rt_profile_enable(d->rt, true, &pe)) {
+			free(d->profile_path);
+			d->profile_path = NULL;
+		}
 	}
 	HRESULT hr = ID3D12Device5_QueryInterface(&d->iface, riid, out);
 	ID3D12Device5_Release(&d->iface);

@@ -157,6 +157,7 @@ typedef struct d3d12_device {
 	bool debug;
 	d3d12_info_queue info;
 	char *trace_path;        /* XS12_TRACE: the GPU's timeline is written here at release */
+	char *profile_path;      /* XS12_PROFILE: the instruction timing, written at release */
 	/* DRED */
 	bool dred_breadcrumbs, dred_page_faults;
 	d3d12_breadcrumb_list *crumbs;
@@ -185,6 +186,10 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 void d3d12_device_forget(d3d12_device *d);
 const char *d3d12_breadcrumb_op_name(D3D12_AUTO_BREADCRUMB_OP op);
 HRESULT d3d12_device_query(d3d12_device *d, REFIID riid, void **out);
+/* Our device behind an ID3D12Device pointer a program passes, or NULL. */
+d3d12_device *d3d12_device_from_iface(ID3D12Device *iface);
+/* XS12_PROFILE: writes the profile at the device's release (xs_d3d12_profile.c). */
+void d3d12_profile_release(d3d12_device *d);
 static inline void d3d12_device_addref(d3d12_device *d)
 {
 	ID3D12Device5_AddRef(&d->iface);

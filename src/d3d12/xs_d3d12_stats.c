@@ -168,3 +168,53 @@ XS_D3D12_EXPORT HRESULT WINAPI XS12GetDrawStatistics(ID3D12GraphicsCommandList *
 	pthread_mutex_unlock(&d->submit_lock);
 	return hr;
 }
+
+XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchCounters(ID3D12GraphicsCommandList *list, UINT index,
+						       XS12_DISPATCH_COUNTERS *out)
+{
+	d3d12_list *l = d3d12_list_from_command_list((ID3D12CommandList *)list);
+	if (!l || !out)
+		return E_INVALIDARG;
+	d3d12_device *d = l->obj.device;
+	xs_rt_poll(d->rt);
+	pthread_mutex_lock(&d->submit_lock);
+	const xs_gpu_dispatch_result *r = NULL;
+	HRESULT hr = find_result(l, index, false, &r);
+	if (hr == S_OK) {
+		const xs_gpu_counters *c = &r->ctr;
+		const xs_devinfo *di = d->rt->info;
+		_Static_assert(sizeof(out->Instructions) / sizeof(out->Instructions[0]) == XS_IC_COUNT, "classes");
+		_Static_assert(sizeof(out->WavesPerSE) == sizeof(c->waves_per_se), "shader engines");
+		memset(out, 0, sizeof(*out));
+		out->Valid = !d->rt->functional;
+		memcpy(out->Instructions, c->insts, sizeof(out->Instructions));
+		out->L0Hits = c->l0_hits;
+		out->L0Misses = c->l0_misses;
+		out->L2Hits = c->l2_hits;
+		out->L2Misses = c->l2_misses;
+		out->DramReadBytes = c->dram_read_lines * di->l2_line_bytes;
+		out->DramWriteBytes = c->dram_write_lines * di->l2_line_bytes;
+		out->VmemReadBytes = c->vmem_read_bytes;
+		out->VmemWriteBytes = c->vmem_write_bytes;
+		out->ScratchReadBytes = c->scratch_read_bytes;
+		out->ScratchWriteBytes = c->scratch_write_bytes;
+		out->LdsBytes = c->lds_bytes;
+		memcpy(out->WavesPerSE, c->waves_per_se, sizeof(out->WavesPerSE));
+		uint32_t nsimd = di->num_cu * di->simds_per_cu;
+		uint64_t valu = 0, salu = 0;
+		for (uint32_t i = 0; i < nsimd && i < XS_ARRAY_SIZE(c->valu_busy); i++) {
+			valu += c->valu_busy[i];
+			salu += c->salu_busy[i];
+		}
+		if (out->Valid && r->cycles) {
+			double span = (double)r->cycles * nsimd;
+			out->ValuBusyPercent = 100.0 * (double)valu / span;
+			out->SaluBusyPercent = 100.0 * (double)salu / span;
+			/* bytes per cycle x MHz = MB/s; / 1e3 = GB/s */
+			out->DramGBps = (double)(out->DramReadBytes + out->DramWriteBytes) / (double)r->cycles *
+					di->sclk_mhz / 1e3;
+		}
+	}
+	pthread_mutex_unlock(&d->submit_lock);
+	return hr;
+}

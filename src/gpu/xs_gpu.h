@@ -239,6 +239,7 @@ typedef struct xs_gpu_prof_ent {
 /* Starts (clears) or stops collecting; false when the host has no memory
  * for it. Collected in timing mode only. */
 bool xs_gpu_profile_enable(xs_gpu *gpu, bool on);
+bool xs_gpu_profiling(const xs_gpu *gpu);
 /* What was collected, in PC order of first issue; *overflow when more
  * distinct PCs ran than it keeps (XS_GPU_PROF_MAX). */
 const xs_gpu_prof_ent *xs_gpu_profile_get(const xs_gpu *gpu, uint32_t *n, bool *overflow);

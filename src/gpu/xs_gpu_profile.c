@@ -107,6 +107,11 @@ bool xs_gpu_profile_enable(xs_gpu *g, bool on)
 	return true;
 }
 
+bool xs_gpu_profiling(const xs_gpu *g)
+{
+	return g->prof != NULL;
+}
+
 const xs_gpu_prof_ent *xs_gpu_profile_get(const xs_gpu *g, uint32_t *n, bool *overflow)
 {
 	const xs_gpu_prof *p = g->prof;

@@ -117,6 +117,11 @@ typedef struct xs_rt_device {
 	/* recording (xs_rt_record_*) */
 	FILE *record;
 	struct xs_rt_module *modules; /* loaded code objects, newest first */
+	/* Modules freed while a profile was on: their code objects stay (not
+	 * their GPU memory) so that the profile can still name and disassemble
+	 * what ran, e.g. a D3D12 program's pipelines released before its
+	 * device writes XS12_PROFILE. Freed with the profile or the device. */
+	struct xs_rt_module *retired;
 	bool profile_traced;          /* the profile turned the trace on (xs_rt_profile_enable) */
 } xs_rt_device;
 
@@ -135,6 +140,9 @@ typedef struct xs_rt_module {
 
 xs_status xs_rt_module_load(xs_rt_device *d, const void *bytes, size_t size, xs_rt_module **out, xs_err *e);
 void xs_rt_module_free(xs_rt_device *d, xs_rt_module *m);
+/* Drops the code objects kept for a profile (the device's lock held, or
+ * its last reference). */
+void xs_rt_module_free_retired(xs_rt_device *d);
 
 /* ---- command memory ------------------------------------------------------------------ */
 

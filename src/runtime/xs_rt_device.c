@@ -72,6 +72,7 @@ void xs_rt_device_destroy(xs_rt_device *d)
 		xs_rt_fence_destroy(d->fences);
 	free(d->old_scratch);
 	xs_gpu_destroy(d->gpu);
+	xs_rt_module_free_retired(d);
 	xs_vm_destroy(d->vm);
 	free(d->queues);
 	pthread_cond_destroy(&d->changed);
@@ -174,6 +175,7 @@ void xs_rt_module_free(xs_rt_device *d, xs_rt_module *m)
 {
 	if (!m)
 		return;
+	bool keep = false;
 	if (m->load_va) {
 		pthread_mutex_lock(&d->lock);
 		if (m->prev || d->modules == m) { /* registered */
@@ -183,12 +185,29 @@ void xs_rt_module_free(xs_rt_device *d, xs_rt_module *m)
 				d->modules = m->next;
 			if (m->next)
 				m->next->prev = m->prev;
+			if ((keep = xs_gpu_profiling(d->gpu))) {
+				m->prev = NULL;
+				m->next = d->retired;
+				d->retired = m;
+			}
 		}
 		xs_vm_free(d->vm, m->load_va, NULL);
 		pthread_mutex_unlock(&d->lock);
 	}
-	xs_codeobj_free(m->co);
-	free(m);
+	if (!keep) {
+		xs_codeobj_free(m->co);
+		free(m);
+	}
+}
+
+void xs_rt_module_free_retired(xs_rt_device *d)
+{
+	while (d->retired) {
+		xs_rt_module *m = d->retired;
+		d->retired = m->next;
+		xs_codeobj_free(m->co);
+		free(m);
+	}
 }
 
 /* ---- command memory ----------------------------------------------------------------- */

@@ -103,7 +103,10 @@ static int64_t find_ent(const builder *b, uint64_t pc)
 	return lo < b->nent && b->ent[lo].pc == pc ? (int64_t)lo : -1;
 }
 
-static bool any_in(const builder *b, uint64_t start, uint64_t end)
+/* Entries in [start, end): whether any is still unclaimed, and whether
+ * any was claimed already (by a live module: a freed one's range may have
+ * been reused since). */
+static void any_in(const builder *b, uint64_t start, uint64_t end, bool *fresh, bool *claimed)
 {
 	uint32_t lo = 0, hi = b->nent;
 	while (lo < hi) {
@@ -113,7 +116,11 @@ static bool any_in(const builder *b, uint64_t start, uint64_t end)
 		else
 			hi = mid;
 	}
-	return lo < b->nent && b->ent[lo].pc < end;
+	*fresh = *claimed = false;
+	for (uint32_t i = lo; i < b->nent && b->ent[i].pc < end; i++) {
+		*fresh |= !b->used[i];
+		*claimed |= b->used[i];
+	}
 }
 
 static const src_file *source(builder *b, const char *path)
@@ -276,7 +283,7 @@ static void add_function(builder *b, const char *name, uint64_t start, uint64_t 
 	finish_fn(fn, insts, n, hot);
 }
 
-static void add_module(builder *b, const xs_rt_module *m)
+static void add_module(builder *b, const xs_rt_module *m, bool retired)
 {
 	xs_err e = { 0 };
 	xs_codeobj_code *code = NULL;
@@ -299,7 +306,9 @@ static void add_module(builder *b, const xs_rt_module *m)
 			if (s->size)
 				end = XS_MIN(end, s->addr + s->size);
 			uint64_t va = m->load_va + s->addr, va_end = m->load_va + end;
-			if (!any_in(b, va, va_end))
+			bool fresh, claimed;
+			any_in(b, va, va_end, &fresh, &claimed);
+			if (!fresh || (retired && claimed))
 				continue;
 			if (!lines_read) {
 				lines_read = true;
@@ -430,6 +439,7 @@ xs_status xs_rt_profile_enable(xs_rt_device *d, bool on, xs_err *e)
 				  "was created functional)");
 	pthread_mutex_lock(&d->lock);
 	bool ok = xs_gpu_profile_enable(d->gpu, on);
+	xs_rt_module_free_retired(d); /* what an earlier profile kept */
 	if (on && ok && !xs_gpu_tracing(d->gpu)) {
 		xs_gpu_trace_enable(d->gpu, true);
 		d->profile_traced = true;
@@ -473,7 +483,9 @@ xs_status xs_rt_profile_take(xs_rt_device *d, xs_profile **out, xs_err *e)
 		b.ent = sorted;
 		b.nent = n;
 		for (const xs_rt_module *m = d->modules; m && !b.oom; m = m->next)
-			add_module(&b, m);
+			add_module(&b, m, false);
+		for (const xs_rt_module *m = d->retired; m && !b.oom; m = m->next)
+			add_module(&b, m, true);
 		add_unclaimed(&b);
 		add_occupancy(&b);
 		name_dispatches(&b);

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""xs12 run --profile and --counters as a user reads them.
+
+  profile.py XS12 KERNEL_DIR
+
+  * an LDS-bound kernel (lds_stream) on the direct queue and a scratch
+    kernel (private_spill) on the compute queue at once: the JSON profile
+    has both kernels, each with its top stall (lgkmcnt; the scratch loads'
+    vmcnt), instructions that add up to the run's wave instructions, and
+    the dispatches on their queues; the text profile leads with hot spots;
+  * --counters: the CSV has a row per dispatch and per queue whose figures
+    are the --json "counters" of the same run; the JSON file the same;
+  * --profile with --functional is a usage error that says why.
+"""
+import csv, json, os, struct, subprocess, sys, tempfile
+
+XS12, KDIR = os.path.abspath(sys.argv[1]), sys.argv[2]
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    n = 52 * 256
+    open(os.path.join(tmp, "in.bin"), "wb").write(struct.pack(f"<{n}I", *range(n)))
+    lds = os.path.join(KDIR, "lds_stream.O2.w32.hsaco")
+    spill = os.path.join(KDIR, "private_spill.O2.w32.hsaco")
+
+    def run(*extra):
+        return subprocess.run([XS12, "run", lds, "--groups", "104", "--block", "256", "--arg", "out:o.bin:128K",
+                               *extra, "--async", spill, "--groups", "52", "--block", "256", "--arg", "in:in.bin",
+                               "--arg", f"out:p.bin:{n * 4}", "--arg", f"u32:{n}"],
+                              cwd=tmp, capture_output=True, text=True)
+
+    p = run("--title-scratch", "416", "--profile", "p.json", "--counters", "c.csv", "--json")
+    check(p.returncode == 0, "the profiled run succeeds " + p.stderr.strip()[-300:])
+    out = json.loads(p.stdout)
+    prof = json.load(open(os.path.join(tmp, "p.json")))
+    check(prof["format"] == "xs12-profile-1" and prof["mode"] == "timing", "the profile's format and mode")
+    kernels = {k["name"]: k for k in prof["kernels"]}
+    check(set(kernels) == {"lds_stream", "private_spill"}, "both kernels profiled: %s" % sorted(kernels))
+    check(kernels.get("lds_stream", {}).get("top_stall") == "lgkmcnt", "lds_stream waits on lgkmcnt")
+    check(kernels.get("private_spill", {}).get("top_stall") == "vmcnt",
+          "private_spill waits on vmcnt (its scratch loads): %s" % kernels.get("private_spill", {}).get("top_stall"))
+    for d in out["dispatches"]:
+        k = kernels.get(d["kernel"], {"instructions": []})
+        issues = sum(i["issues"] for i in k["instructions"])
+        check(issues == d["wave_instructions"], "%s: issues add up to the run's %d wave instructions (%d)"
+              % (d["kernel"], d["wave_instructions"], issues))
+        hot = [k["instructions"][i]["cycles"] for i in k.get("hot", [])]
+        check(hot == sorted(hot, reverse=True) and len(hot) > 0, "%s: hot spots by cycles" % d["kernel"])
+    queues = sorted((d["kernel"], d["queue"]) for d in prof["dispatches"])
+    check(queues == [("lds_stream", 0), ("private_spill", 1)], "dispatches on their queues: %s" % queues)
+    series = prof["occupancy"]["series"]
+    check(len(series) == 2 and max(max(s["waves"]) for s in series) > 0, "occupancy over time per queue")
+
+    # counters: CSV rows = the --json counters of the same run
+    rows = list(csv.DictReader(open(os.path.join(tmp, "c.csv"))))
+    check([r["scope"] for r in rows] == ["dispatch", "dispatch", "queue", "queue"],
+          "a row per dispatch and per queue: %s" % [r["scope"] for r in rows])
+    for r, d in zip(rows, out["dispatches"]):
+        c = d["counters"]
+        same = (int(r["l0_hits"]) == c["l0"]["hits"] and int(r["l2_misses"]) == c["l2"]["misses"]
+                and int(r["lds_bytes"]) == c["lds_bytes"] and int(r["scratch_read_bytes"]) == c["scratch"]["read_bytes"]
+                and int(r["insts_valu"]) == c["instructions"]["valu"])
+        check(same, "%s: the CSV row is the JSON's counters" % d["kernel"])
+    check(int(rows[0]["lds_bytes"]) > 0 and int(rows[0]["scratch_read_bytes"]) == 0, "lds_stream: LDS bytes, no scratch")
+    check(int(rows[1]["scratch_read_bytes"]) > 0 and int(rows[1]["scratch_write_bytes"]) > 0,
+          "private_spill: scratch bytes both ways")
+    check(rows[2]["queue"] == "0" and int(rows[2]["lds_bytes"]) == int(rows[0]["lds_bytes"]), "queue 0's row sums its dispatch")
+
+    p = run("--profile", "p.txt", "--counters", "c.json")
+    check(p.returncode == 0, "the text profile run succeeds " + p.stderr.strip()[-300:])
+    text = open(os.path.join(tmp, "p.txt")).read()
+    check("== lds_stream:" in text and "hot spots:" in text and "annotated:" in text, "the text profile's sections")
+    check(text.index("hot spots:") < text.index("annotated:"), "hot spots come first")
+    cj = json.load(open(os.path.join(tmp, "c.json")))
+    check(len(cj["dispatches"]) == 2 and len(cj["queues"]) == 2, "the counters JSON has dispatches and queues")
+
+    p = subprocess.run([XS12, "run", lds, "--groups", "1", "--block", "256", "--arg", "out:o.bin:1K",
+                        "--functional", "--profile", "p.json"], cwd=tmp, capture_output=True, text=True)
+    check(p.returncode == 2 and "timing model" in p.stderr, "--profile --functional is refused: " + p.stderr.strip())
+
+print("%d failed" % len(failures))
+sys.exit(1 if failures else 0)
