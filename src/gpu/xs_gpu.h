@@ -253,7 +253,8 @@ typedef struct xs_gpu_prof_disp {
 	bool draw;
 } xs_gpu_prof_disp;
 #define XS_GPU_PROF_MAX_DISPS (1u << 16)
-const xs_gpu_prof_disp *xs_gpu_profile_disps(const xs_gpu *gpu, uint32_t *n, const uint64_t **waits);
+const xs_gpu_prof_disp *xs_gpu_profile_disps(const xs_gpu *gpu, uint32_t *n, const uint64_t **waits,
+					     const xs_gpu_counters **ctr);
 
 /* COMPUTE_STATIC_THREAD_MGMT_SE0..3 values enabling the CUs of a chip-wide
  * CU bitmap (each CU's SA0_CU_EN or SA1_CU_EN bit of its SE). */

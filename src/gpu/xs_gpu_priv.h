@@ -301,6 +301,7 @@ typedef struct xs_gpu_prof {
 	xs_gpu_prof_disp *disps;
 	uint32_t ndisps, cap_disps;
 	uint64_t waits[XS_GPU_WAIT_COUNT];
+	xs_gpu_counters ctr;     /* of every dispatch that ended, added */
 } xs_gpu_prof;
 
 uint32_t xs_gpu_prof_index(xs_gpu_prof *p, uint64_t pc);

@@ -126,6 +126,12 @@ void xs_gpu_prof_disp_end(xs_gpu *g, const xs_gpu_disp *d)
 	const xs_gpu_dispatch_result *r = d->r;
 	for (int i = 0; i < XS_GPU_WAIT_COUNT; i++)
 		p->waits[i] += r->wait_cycles[i];
+	/* the counters, as 64-bit words added one by one (the struct is nothing else) */
+	_Static_assert(sizeof(xs_gpu_counters) % sizeof(uint64_t) == 0, "counters are 64-bit words");
+	uint64_t *to = (uint64_t *)(void *)&p->ctr;
+	const uint64_t *from = (const uint64_t *)(const void *)&r->ctr;
+	for (size_t i = 0; i < sizeof(xs_gpu_counters) / sizeof(uint64_t); i++)
+		to[i] += from[i];
 	if (p->ndisps == p->cap_disps) {
 		uint32_t ncap = p->cap_disps ? 2 * p->cap_disps : 64;
 		xs_gpu_prof_disp *v = ncap <= XS_GPU_PROF_MAX_DISPS ? xs_realloc(p->disps, ncap * sizeof(*v)) : NULL;
@@ -142,10 +148,12 @@ void xs_gpu_prof_disp_end(xs_gpu *g, const xs_gpu_disp *d)
 	};
 }
 
-const xs_gpu_prof_disp *xs_gpu_profile_disps(const xs_gpu *g, uint32_t *n, const uint64_t **waits)
+const xs_gpu_prof_disp *xs_gpu_profile_disps(const xs_gpu *g, uint32_t *n, const uint64_t **waits,
+					     const xs_gpu_counters **ctr)
 {
 	const xs_gpu_prof *p = g->prof;
 	*n = p ? p->ndisps : 0;
 	*waits = p ? p->waits : NULL;
+	*ctr = p ? &p->ctr : NULL;
 	return p ? p->disps : NULL;
 }

@@ -463,8 +463,9 @@ xs_status xs_rt_profile_take(xs_rt_device *d, xs_profile **out, xs_err *e)
 	uint32_t n = 0, nd = 0;
 	bool overflow = false;
 	const uint64_t *waits;
+	const xs_gpu_counters *ctr;
 	const xs_gpu_prof_ent *ent = xs_gpu_profile_get(d->gpu, &n, &overflow);
-	const xs_gpu_prof_disp *disps = xs_gpu_profile_disps(d->gpu, &nd, &waits);
+	const xs_gpu_prof_disp *disps = xs_gpu_profile_disps(d->gpu, &nd, &waits, &ctr);
 	if (!ent) {
 		pthread_mutex_unlock(&d->lock);
 		xs_rt_profile_free(p);
@@ -480,6 +481,7 @@ xs_status xs_rt_profile_take(xs_rt_device *d, xs_profile **out, xs_err *e)
 		memcpy(p->disps, disps, nd * sizeof(*disps));
 		p->ndisps = nd;
 		memcpy(p->waits, waits, sizeof(p->waits));
+		p->ctr = *ctr;
 		b.ent = sorted;
 		b.nent = n;
 		for (const xs_rt_module *m = d->modules; m && !b.oom; m = m->next)

@@ -21,6 +21,7 @@ struct xs_profile {
 	uint32_t ndisps;
 	const char **disp_name;   /* kernel of each dispatch ("draw", or "?") */
 	uint64_t waits[XS_GPU_WAIT_COUNT];
+	xs_gpu_counters ctr;      /* the dispatches' counters, added */
 	/* occupancy over time from the trace: at most XS_RT_PROFILE_SAMPLES */
 	uint64_t *occ_t;
 	uint16_t (*occ_q)[XS_GPU_MAX_QUEUES];

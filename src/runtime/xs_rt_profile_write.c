@@ -125,7 +125,23 @@ void xs_rt_profile_write_json(const xs_profile *p, FILE *f)
 	fprintf(f, "],\"max_waves\":%u},\n\"waits\":{", maxw);
 	for (int w = 0; w < XS_GPU_WAIT_COUNT; w++)
 		fprintf(f, "%s\"%s\":%llu", w ? "," : "", wait_names[w], (unsigned long long)p->waits[w]);
-	fputs("},\"counters\":null}\n", f);
+	/* the dispatches' counters added (xs12 run --counters gives them per dispatch) */
+	const xs_gpu_counters *c = &p->ctr;
+	uint64_t valu = 0, salu = 0, line = p->info->l2_line_bytes;
+	for (size_t i = 0; i < XS_ARRAY_SIZE(c->valu_busy); i++) {
+		valu += c->valu_busy[i];
+		salu += c->salu_busy[i];
+	}
+	fprintf(f, "},\"counters\":{\"l0_hits\":%llu,\"l0_misses\":%llu,\"l2_hits\":%llu,\"l2_misses\":%llu,"
+		"\"dram_read_bytes\":%llu,\"dram_write_bytes\":%llu,\"vmem_read_bytes\":%llu,\"vmem_write_bytes\":%llu,"
+		"\"scratch_read_bytes\":%llu,\"scratch_write_bytes\":%llu,\"lds_bytes\":%llu,\"valu_busy_cycles\":%llu,"
+		"\"salu_busy_cycles\":%llu}}\n",
+		(unsigned long long)c->l0_hits, (unsigned long long)c->l0_misses, (unsigned long long)c->l2_hits,
+		(unsigned long long)c->l2_misses, (unsigned long long)(c->dram_read_lines * line),
+		(unsigned long long)(c->dram_write_lines * line), (unsigned long long)c->vmem_read_bytes,
+		(unsigned long long)c->vmem_write_bytes, (unsigned long long)c->scratch_read_bytes,
+		(unsigned long long)c->scratch_write_bytes, (unsigned long long)c->lds_bytes, (unsigned long long)valu,
+		(unsigned long long)salu);
 }
 
 static double pct(uint64_t a, uint64_t b)
