@@ -200,7 +200,7 @@ def table(rows):
     for sec, m, unit, model, pub, src, how in rows:
         d = diff(model, pub)
         out.append(f"| {sec}: {m} [{unit}] | {fmt(model)} ({how}) | {fmt(pub)} | {src} | "
-                   f"{'—' if d is None else f'{d:+.1f}'} |")
+                   f"{'—' if d is None else f'{0.0 if abs(d) < 0.05 else d:+.1f}'} |")
     return "\n".join(out) + "\n"
 
 
