@@ -30,7 +30,7 @@ TSAN_TARGETS = tests/load/test_load tests/d3d12/test_d3d12_threads \
 # CI builds with warnings as errors.
 MESON_ARGS ?= $(if $(CI),--werror,)
 
-.PHONY: all san tsan demo test bench clean bootstrap fuzz
+.PHONY: all san tsan demo test bench clean bootstrap fuzz fidelity
 
 all: bootstrap
 	@test -f $(BUILD)/build.ninja || meson setup $(BUILD) $(MESON_ARGS)
@@ -82,6 +82,10 @@ fuzz: bootstrap
 
 bench: all
 	python3 bench/xs12_bench.py $(BUILD)
+
+# The timing model against published figures: regenerates docs/fidelity.md.
+fidelity: all
+	python3 bench/fidelity.py $(BUILD) --write docs/fidelity.md
 
 clean:
 	rm -rf $(BUILD) $(SAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)
