@@ -92,17 +92,31 @@ static HRESULT find_result(d3d12_list *l, UINT index, bool draw, const xs_gpu_di
 	return E_INVALIDARG;
 }
 
-XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandList *list, UINT index,
-							 XS12_DISPATCH_STATISTICS *out)
+/* The index-th result of a list's latest execution, with the device's
+ * submit_lock held (*dev set; the caller unlocks), or *dev NULL for a
+ * list or out pointer that is not one. */
+static HRESULT lock_result(ID3D12GraphicsCommandList *list, UINT index, bool draw, const void *out,
+			   d3d12_device **dev, const xs_gpu_dispatch_result **r)
 {
+	*dev = NULL;
 	d3d12_list *l = d3d12_list_from_command_list((ID3D12CommandList *)list);
 	if (!l || !out)
 		return E_INVALIDARG;
 	d3d12_device *d = l->obj.device;
 	xs_rt_poll(d->rt); /* the host looks: the GPU runs */
 	pthread_mutex_lock(&d->submit_lock);
+	*dev = d;
+	return find_result(l, index, draw, r);
+}
+
+XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandList *list, UINT index,
+							 XS12_DISPATCH_STATISTICS *out)
+{
+	d3d12_device *d;
 	const xs_gpu_dispatch_result *r = NULL;
-	HRESULT hr = find_result(l, index, false, &r);
+	HRESULT hr = lock_result(list, index, false, out, &d, &r);
+	if (!d)
+		return hr;
 	if (hr == S_OK) {
 		memset(out, 0, sizeof(*out));
 		out->StartCycle = r->start_cycle;
@@ -126,14 +140,11 @@ XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchStatistics(ID3D12GraphicsCommandLi
 XS_D3D12_EXPORT HRESULT WINAPI XS12GetDrawStatistics(ID3D12GraphicsCommandList *list, UINT index,
 						     XS12_DRAW_STATISTICS *out)
 {
-	d3d12_list *l = d3d12_list_from_command_list((ID3D12CommandList *)list);
-	if (!l || !out)
-		return E_INVALIDARG;
-	d3d12_device *d = l->obj.device;
-	xs_rt_poll(d->rt);
-	pthread_mutex_lock(&d->submit_lock);
+	d3d12_device *d;
 	const xs_gpu_dispatch_result *r = NULL;
-	HRESULT hr = find_result(l, index, true, &r);
+	HRESULT hr = lock_result(list, index, true, out, &d, &r);
+	if (!d)
+		return hr;
 	if (hr == S_OK) {
 		const xs_gpu_gfx_stats *g = &r->gfx;
 		memset(out, 0, sizeof(*out));
@@ -172,14 +183,11 @@ XS_D3D12_EXPORT HRESULT WINAPI XS12GetDrawStatistics(ID3D12GraphicsCommandList *
 XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchCounters(ID3D12GraphicsCommandList *list, UINT index,
 						       XS12_DISPATCH_COUNTERS *out)
 {
-	d3d12_list *l = d3d12_list_from_command_list((ID3D12CommandList *)list);
-	if (!l || !out)
-		return E_INVALIDARG;
-	d3d12_device *d = l->obj.device;
-	xs_rt_poll(d->rt);
-	pthread_mutex_lock(&d->submit_lock);
+	d3d12_device *d;
 	const xs_gpu_dispatch_result *r = NULL;
-	HRESULT hr = find_result(l, index, false, &r);
+	HRESULT hr = lock_result(list, index, false, out, &d, &r);
+	if (!d)
+		return hr;
 	if (hr == S_OK) {
 		const xs_gpu_counters *c = &r->ctr;
 		const xs_devinfo *di = d->rt->info;

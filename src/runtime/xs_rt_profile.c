@@ -89,8 +89,8 @@ static int ent_by_pc(const void *a, const void *b)
 	return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
-/* The entry of pc, or -1. */
-static int64_t find_ent(const builder *b, uint64_t pc)
+/* The first entry at or above pc. */
+static uint32_t lower_bound(const builder *b, uint64_t pc)
 {
 	uint32_t lo = 0, hi = b->nent;
 	while (lo < hi) {
@@ -100,7 +100,14 @@ static int64_t find_ent(const builder *b, uint64_t pc)
 		else
 			hi = mid;
 	}
-	return lo < b->nent && b->ent[lo].pc == pc ? (int64_t)lo : -1;
+	return lo;
+}
+
+/* The entry of pc, or -1. */
+static int64_t find_ent(const builder *b, uint64_t pc)
+{
+	uint32_t i = lower_bound(b, pc);
+	return i < b->nent && b->ent[i].pc == pc ? (int64_t)i : -1;
 }
 
 /* Entries in [start, end): whether any is still unclaimed, and whether
@@ -108,16 +115,8 @@ static int64_t find_ent(const builder *b, uint64_t pc)
  * been reused since). */
 static void any_in(const builder *b, uint64_t start, uint64_t end, bool *fresh, bool *claimed)
 {
-	uint32_t lo = 0, hi = b->nent;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (b->ent[mid].pc < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	*fresh = *claimed = false;
-	for (uint32_t i = lo; i < b->nent && b->ent[i].pc < end; i++) {
+	for (uint32_t i = lower_bound(b, start); i < b->nent && b->ent[i].pc < end; i++) {
 		*fresh |= !b->used[i];
 		*claimed |= b->used[i];
 	}
