@@ -288,6 +288,8 @@ static void error_text(FILE *t, char *out, size_t n)
 			continue;
 		if (!strncmp(s, "xs12 run: ", 10))
 			s += 10;
+		else if (!strncmp(s, "xs12 sweep: ", 12))
+			s += 12;
 		if (len + 2 < n)
 			len += (size_t)snprintf(out + len, n - len, "%s%s", len ? "; " : "", s);
 		if (len >= n)

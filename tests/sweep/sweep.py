@@ -14,7 +14,10 @@ per CU):
   * CSV and SVG hold the same rows; the SVG is well-formed with one bar
     highlighted;
   * a grid of two settings is their product, the first --vary outermost;
-  * a usage error common to every point is the command's (exit 2, once).
+  * a usage error common to every point is the command's (exit 2, once);
+  * a recording (run --record) swept by --override COMPUTE_TMPRING_SIZE.WAVES
+    shows the ring's slots in its peak scratch slots and measures what
+    `xs12 run --scratch-waves` does; broken settings are error rows.
 """
 import csv, json, os, struct, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
@@ -125,5 +128,39 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 2 and "unknown setting" in p.stderr, "--vary colour: unknown setting, exit 2")
     p = xs("sweep", KERNEL, *BASE, "--vary", "scratch-waves=8", "--async", KERNEL, cwd=tmp)
     check(p.returncode == 2 and "--async" in p.stderr, "--async refused")
+    # A recording swept by register override: the command processor replaces
+    # COMPUTE_TMPRING_SIZE.WAVES wherever the recorded PM4 sets it. The ring
+    # it recorded holds 208 slots (the driver default), so smaller rings fit
+    # in its memory; each must measure what `xs12 run --scratch-waves` does.
+    rec = os.path.join(tmp, "r.xsrec")
+    r = xs("run", KERNEL, *BASE, "--record", rec, "--json", cwd=tmp)
+    recorded = json.loads(r.stdout)
+    check(r.returncode == 0 and recorded["scratch_waves"] == 208, "recorded a run on the default 208-slot ring")
+    p = xs("sweep", rec, "--override", "COMPUTE_TMPRING_SIZE.WAVES=8,52,208", "--json", cwd=tmp)
+    rs = json.loads(p.stdout)["points"] if p.returncode == 0 else []
+    check([q.get("peak_scratch_slots") for q in rs] == [8, 52, 208] and
+          [q.get("scratch_waves") for q in rs] == [8, 52, 208],
+          f"--override TMPRING WAVES=8,52,208: peak scratch slots {[q.get('peak_scratch_slots') for q in rs]}")
+    for q, slots in zip(rs, ("8", "52")):
+        r = xs("run", KERNEL, *BASE, "--scratch-waves", slots, "--json", cwd=tmp)
+        rj = json.loads(r.stdout)
+        check(q["cycles"] == rj["cycles"] and q["wait_cycles"] == rj["wait_cycles"],
+              f"the recording with WAVES={slots}: {q['cycles']} cycles, as run --scratch-waves {slots} "
+              f"({rj['cycles']})")
+    check(len(rs) == 3 and rs[2]["cycles"] == recorded["cycles"],
+          f"WAVES=208 (the recorded value) replays the recorded {recorded['cycles']} cycles")
+    p = xs("sweep", rec, "--override", "COMPUTE_RESOURCE_LIMITS.WAVES_PER_SH=0,2", "--json", cwd=tmp)
+    rs = json.loads(p.stdout)["points"] if p.stdout else []
+    check(len(rs) == 2 and rs[0]["ok"] and not rs[1]["ok"] and "WAVES_PER_SH = 2" in rs[1]["error"],
+          f"WAVES_PER_SH=2, below a group's waves: an error row ({rs[1]['error'][:120] if len(rs) > 1 else p.stderr})")
+    p = xs("sweep", rec, "--override", "SPI_SHADER_PGM_RSRC3_PS.CU_EN=3", "--json", cwd=tmp)
+    rs = json.loads(p.stdout)["points"] if p.stdout else []
+    check(p.returncode == 1 and len(rs) == 1 and "never sets" in rs[0]["error"],
+          "an override of a register the recording never sets is an error, not a measurement")
+    p = xs("sweep", rec, "--override", "COMPUTE_TMPRING_SIZE.WAVS=8", cwd=tmp)
+    check(p.returncode == 2 and "its fields: WAVES, WAVESIZE" in p.stderr,
+          f"an unknown field: exit 2, the fields listed ({p.stderr.strip()[:120]})")
+    p = xs("sweep", rec, "--vary", "scratch-waves=8", cwd=tmp)
+    check(p.returncode == 2 and "is a recording" in p.stderr, "--vary on a recording: refused")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
