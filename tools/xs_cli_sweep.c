@@ -104,6 +104,13 @@ static char *xstrdup(const char *s)
 
 /* ---- rows and the grid file --------------------------------------------------- */
 
+static void free_argv(char **v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 static void put_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -252,8 +259,10 @@ int sweep_grid_read_point(const char *path, int index, int *argc, char ***argv, 
 			goto bad;
 		char **v = i == index ? calloc((size_t)pc + 1, sizeof(char *)) : NULL;
 		for (int a = 0; a < pc; a++) {
-			if (!get_line(f, line, sizeof(line), true))
+			if (!get_line(f, line, sizeof(line), true)) {
+				free_argv(v, a);
 				goto bad;
+			}
 			if (v)
 				v[a] = xstrdup(line);
 		}
@@ -440,6 +449,7 @@ static int parse_vary(const char *opt, const char *s, vary *v, bool reg)
 		return xs_cli_usage_error("sweep", "%s '%s': expected %s=V1,V2,...", opt, s, reg ? "REG.FIELD" : "NAME");
 	char *name = xstrdup(s);
 	name[eq - s] = 0;
+	v->name = name; /* freed with the sweep, also after an error below */
 	if (!reg) {
 		bool known = false;
 		for (size_t i = 0; i < XS_ARRAY_SIZE(vary_names); i++)
@@ -452,7 +462,6 @@ static int parse_vary(const char *opt, const char *s, vary *v, bool reg)
 		return xs_cli_usage_error("sweep", "--override %s: expected REG.FIELD (e.g. COMPUTE_TMPRING_SIZE.WAVES)",
 					  name);
 	}
-	v->name = name;
 	char *vals = name + (eq - s) + 1;
 	const char *p = vals;
 	while (true) {
@@ -539,16 +548,38 @@ static void build_point(sweep_point *pt, int i, const argv_buf *base, const char
 	pt->argv = a.v;
 }
 
-int xs_cli_sweep(int argc, char **argv)
-{
+/* What a sweep allocates, freed in one place whichever way it ends. */
+typedef struct sweep_ctx {
 	vary vs[SWEEP_MAX_VARY];
-	memset(vs, 0, sizeof(vs));
+	argv_buf base;
+	sweep sw;
+	int *idx;
+} sweep_ctx;
+
+static void ctx_free(sweep_ctx *c)
+{
+	for (int k = 0; k < SWEEP_MAX_VARY; k++) {
+		free((char *)c->vs[k].name);
+		for (int i = 0; i < c->vs[k].n; i++)
+			free(c->vs[k].values[i]);
+	}
+	free_argv(c->base.v, c->base.n);
+	for (int i = 0; c->sw.pts && i < c->sw.npoints; i++)
+		free_argv(c->sw.pts[i].argv, c->sw.pts[i].argc);
+	free(c->sw.pts);
+	free(c->sw.rows);
+	free(c->idx);
+}
+
+static int sweep_main(sweep_ctx *c, int argc, char **argv)
+{
+	vary *vs = c->vs;
 	int nv = 0, jobs = 0, task = -1;
 	bool json = false, slurm = false, any_override = false, any_vary = false;
 	const char *csv = NULL, *svg = NULL, *cc = NULL, *file = NULL;
 	sweep_slurm_opts so = { 0 };
-	argv_buf base = { 0 };
-	push(&base, "run");
+	argv_buf *base = &c->base;
+	push(base, "run");
 	char launch[512] = "";
 	bool has_launch = false;
 	int file_pos = -1;
@@ -585,14 +616,14 @@ int xs_cli_sweep(int argc, char **argv)
 				if (file)
 					return xs_cli_usage_error("sweep", "one FILE ('%s' and '%s')", file, a);
 				file = a;
-				file_pos = base.n;
-				push(&base, a);
+				file_pos = base->n;
+				push(base, a);
 				continue;
 			}
-			push(&base, a);
+			push(base, a);
 			for (size_t k = 0; k < XS_ARRAY_SIZE(run_valued); k++)
 				if (opt_flag(a, run_valued[k]) && i + 1 < argc) {
-					push(&base, argv[++i]);
+					push(base, argv[++i]);
 					break;
 				}
 			continue;
@@ -637,7 +668,7 @@ int xs_cli_sweep(int argc, char **argv)
 		}
 	}
 	if (task >= 0) {
-		if (!file || base.n != 2 || nv)
+		if (!file || base->n != 2 || nv)
 			return xs_cli_usage_error("sweep", "--task I takes the grid file alone");
 		return sweep_task(task, file);
 	}
@@ -652,15 +683,15 @@ int xs_cli_sweep(int argc, char **argv)
 	bool recording = mf && fread(magic, 1, 8, mf) == 8 && xs_rt_is_recording(magic, 8);
 	if (mf)
 		fclose(mf);
-	if (recording && (any_vary || base.n != 2 || has_launch || cc))
+	if (recording && (any_vary || base->n != 2 || has_launch || cc))
 		return xs_cli_usage_error("sweep", "%s is a recording: it takes --override REG.FIELD=V1,V2 and the sweep "
 					  "options only (its dispatches are recorded)", file);
 	if (!recording && any_override)
 		return xs_cli_usage_error("sweep", "--override REG.FIELD=...: FILE must be a recording (xs12 run --record, "
 					  "XS12_RECORD); for a kernel use --vary");
 	if (recording) {
-		free(base.v[0]);
-		base.v[0] = xstrdup("replay");
+		free(base->v[0]);
+		base->v[0] = xstrdup("replay");
 	}
 
 	/* A source FILE compiles once, here, not in every point at once. */
@@ -673,62 +704,75 @@ int xs_cli_sweep(int argc, char **argv)
 		const char *code = xs_cli_code_path("sweep", file, &cco, cached, sizeof(cached));
 		if (!code)
 			return 1;
-		free(base.v[file_pos]);
-		base.v[file_pos] = xstrdup(code);
+		free(base->v[file_pos]);
+		base->v[file_pos] = xstrdup(code);
 	}
 
 	long total = 1;
 	for (int k = 0; k < nv; k++)
 		if ((total *= vs[k].n) > SWEEP_MAX_POINTS)
 			return xs_cli_usage_error("sweep", "the grid has more than %d points", SWEEP_MAX_POINTS);
-	sweep sw = { .file = file, .recording = recording, .nvary = nv, .npoints = (int)total };
+	sweep *sw = &c->sw;
+	*sw = (sweep){ .file = file, .recording = recording, .nvary = nv, .npoints = (int)total };
 	for (int k = 0; k < nv; k++)
-		sw.vary_name[k] = vs[k].name;
-	sw.pts = calloc((size_t)total, sizeof(*sw.pts));
-	sw.rows = calloc((size_t)total, sizeof(*sw.rows));
-	int *idx = calloc((size_t)total, sizeof(int));
-	if (!sw.pts || !sw.rows || !idx) {
+		sw->vary_name[k] = vs[k].name;
+	sw->pts = calloc((size_t)total, sizeof(*sw->pts));
+	sw->rows = calloc((size_t)total, sizeof(*sw->rows));
+	int *idx = c->idx = calloc((size_t)total, sizeof(int));
+	if (!sw->pts || !sw->rows || !idx) {
 		fprintf(stderr, "xs12 sweep: host out of memory\n");
 		return 1;
 	}
-	for (int i = 0; i < sw.npoints; i++) {
-		build_point(&sw.pts[i], i, &base, has_launch ? launch : NULL, vs, nv, recording);
+	for (int i = 0; i < sw->npoints; i++) {
+		build_point(&sw->pts[i], i, base, has_launch ? launch : NULL, vs, nv, recording);
 		idx[i] = i;
 	}
 
 	int rc = 0;
 	if (slurm) {
-		if ((rc = sweep_run_slurm(&sw, &so)))
+		if ((rc = sweep_run_slurm(sw, &so)))
 			return rc;
 	} else {
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
-		sweep_run_local(&sw, idx, sw.npoints, jobs ? jobs : cores > 0 ? (int)cores : 1);
+		sweep_run_local(sw, idx, sw->npoints, jobs ? jobs : cores > 0 ? (int)cores : 1);
 	}
-	free(idx);
 
 	/* The same usage error at every point is the command's, not a setting's. */
 	bool all_usage = true;
-	for (int i = 0; i < sw.npoints; i++)
-		all_usage &= sw.rows[i].present && sw.rows[i].rc == XS_CLI_USAGE_ERROR &&
-			     !strcmp(sw.rows[i].error, sw.rows[0].error);
+	for (int i = 0; i < sw->npoints; i++)
+		all_usage &= sw->rows[i].present && sw->rows[i].rc == XS_CLI_USAGE_ERROR &&
+			     !strcmp(sw->rows[i].error, sw->rows[0].error);
 	if (all_usage) {
-		fprintf(stderr, "xs12 sweep: every point: %s\n(see 'xs12 sweep --help')\n", sw.rows[0].error);
+		fprintf(stderr, "xs12 sweep: every point: %s\n(see 'xs12 sweep --help')\n", sw->rows[0].error);
 		return XS_CLI_USAGE_ERROR;
 	}
 	if (json)
-		sweep_print_json(stdout, &sw);
+		sweep_print_json(stdout, sw);
 	else
-		sweep_print_table(stdout, &sw);
-	if (csv && sweep_write_csv(csv, &sw))
+		sweep_print_table(stdout, sw);
+	if (csv && sweep_write_csv(csv, sw))
 		rc = 1;
-	if (svg && sweep_write_svg(svg, &sw))
+	if (svg && sweep_write_svg(svg, sw))
 		rc = 1;
 	int next;
 	double margin;
-	if (sweep_best(&sw, &next, &margin) < 0)
+	if (sweep_best(sw, &next, &margin) < 0)
 		rc = 1;
-	for (int i = 0; i < sw.npoints; i++)
-		if (!sw.rows[i].present)
+	for (int i = 0; i < sw->npoints; i++)
+		if (!sw->rows[i].present)
 			rc = 1;
+	return rc;
+}
+
+int xs_cli_sweep(int argc, char **argv)
+{
+	sweep_ctx *c = calloc(1, sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "xs12 sweep: host out of memory\n");
+		return 1;
+	}
+	int rc = sweep_main(c, argc, argv);
+	ctx_free(c);
+	free(c);
 	return rc;
 }

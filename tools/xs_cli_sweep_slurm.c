@@ -127,12 +127,23 @@ int sweep_run_slurm(sweep *sw, const sweep_slurm_opts *o)
 	return 0;
 }
 
+static int task_run(int index, const char *grid, sweep_point *pt, const char *cwd);
+
 int sweep_task(int index, const char *grid)
 {
 	sweep_point pt = { .label = "" };
 	char cwd[PATH_MAX];
 	if (sweep_grid_read_point(grid, index, &pt.argc, &pt.argv, cwd, sizeof(cwd)))
 		return 1;
+	int rc = task_run(index, grid, &pt, cwd);
+	for (int i = 0; i < pt.argc; i++)
+		free(pt.argv[i]);
+	free(pt.argv);
+	return rc;
+}
+
+static int task_run(int index, const char *grid, sweep_point *pt, const char *cwd)
+{
 	char gdir[PATH_MAX], row[PATH_MAX + 32], tmp[PATH_MAX + 48];
 	snprintf(gdir, sizeof(gdir), "%s", grid);
 	char *d = dirname(gdir);
@@ -148,7 +159,7 @@ int sweep_task(int index, const char *grid)
 		return 1;
 	}
 	sweep_row r = { 0 };
-	sweep sw = { .npoints = 1, .pts = &pt, .rows = &r };
+	sweep sw = { .npoints = 1, .pts = pt, .rows = &r };
 	int zero = 0;
 	sweep_run_local(&sw, &zero, 1, 1);
 	FILE *f = fopen(tmp, "w");

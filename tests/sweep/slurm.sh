@@ -161,7 +161,8 @@ SW=(sweep "$K" --groups 64 --block 256 --arg in:in.bin --arg out:o.bin:65536 --a
     --vary scratch-waves=8,208,416,5000)
 "$XS12" "${SW[@]}" --jobs 2 >local.txt 2>local.err
 check $? "local sweep ran (exit 0)"
-"$XS12" "${SW[@]}" --slurm --slurm-dir "$B/shared" >slurm.txt 2>slurm.err
+# --slurm-args reach sbatch: the test's partition and a time limit
+"$XS12" "${SW[@]}" --slurm --slurm-dir "$B/shared" --slurm-args "--partition=xs12 --time=5" >slurm.txt 2>slurm.err
 rc=$?
 cat slurm.err
 check $rc "slurm sweep ran (exit 0)"
