@@ -31,7 +31,9 @@ static void on_dispatch(void *user, const xs_gpu_dispatch_result *r, uint32_t sc
 	a->weighted_avg += r->avg_waves_per_simd * (double)r->cycles;
 	w->peak_waves_per_simd = XS_MAX(w->peak_waves_per_simd, r->peak_waves_per_simd);
 	w->peak_waves_in_flight = XS_MAX(w->peak_waves_in_flight, r->peak_waves);
-	w->peak_scratch_slots = XS_MAX(w->peak_scratch_slots, r->peak_scratch_slots);
+	/* a draw's ring is the graphics one (SPI_TMPRING_SIZE) */
+	w->peak_scratch_slots = XS_MAX(w->peak_scratch_slots, r->gfx.is_draw ? r->gfx.peak_scratch_slots
+									      : r->peak_scratch_slots);
 	w->scratch_waves = XS_MAX(w->scratch_waves, r->scratch_slots);
 	for (int i = 0; i < XS_WAIT_COUNT && i < XS_GPU_WAIT_COUNT; i++)
 		w->wait[i] += r->wait_cycles[i];

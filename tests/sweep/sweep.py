@@ -160,6 +160,9 @@ with tempfile.TemporaryDirectory() as tmp:
     p = xs("sweep", rec, "--override", "COMPUTE_TMPRING_SIZE.WAVS=8", cwd=tmp)
     check(p.returncode == 2 and "its fields: WAVES, WAVESIZE" in p.stderr,
           f"an unknown field: exit 2, the fields listed ({p.stderr.strip()[:120]})")
+    p = xs("sweep", rec, "--override", "COMPUTE_TMPRING_SIZE.WAVES=4096", cwd=tmp)
+    check(p.returncode == 2 and "the field has 12 bits (at most 4095)" in p.stderr,
+          f"a value wider than the field: exit 2 ({p.stderr.strip()[:120]})")
     p = xs("sweep", rec, "--vary", "scratch-waves=8", cwd=tmp)
     check(p.returncode == 2 and "is a recording" in p.stderr, "--vary on a recording: refused")
 print(f"{len(failures)} failed")
