@@ -472,9 +472,6 @@ static int parse_vary(const char *opt, const char *s, vary *v, bool reg)
 			return xs_cli_usage_error("sweep", "%s %s: at most %zu values", opt, name, XS_ARRAY_SIZE(v->values));
 		char *val = xstrdup(p);
 		val[len] = 0;
-		if (!strcmp(name, "block") || !strcmp(name, "groups"))
-			for (char *q = val; *q; q++)
-				*q = *q == 'x' ? ',' : *q;
 		v->values[v->n++] = val;
 		if (!p[len])
 			break;
@@ -534,10 +531,15 @@ static void build_point(sweep_point *pt, int i, const argv_buf *base, const char
 			snprintf(launch + l, sizeof(launch) - l, "%s%s=%s", l ? "," : "", vs[k].name + 7, val);
 			any_launch = true;
 		} else {
-			char opt[64];
+			char opt[64], dims[256];
 			snprintf(opt, sizeof(opt), "--%s", vs[k].name);
+			snprintf(dims, sizeof(dims), "%s", val);
+			/* block=16x4 is --block 16,4: ',' separates the values */
+			if (!strcmp(vs[k].name, "block") || !strcmp(vs[k].name, "groups"))
+				for (char *q = dims; *q; q++)
+					*q = *q == 'x' ? ',' : *q;
 			push(&a, opt);
-			push(&a, val);
+			push(&a, dims);
 		}
 	}
 	if (any_launch || base_launch) {
