@@ -18,6 +18,9 @@ static void usage(FILE *f)
 		"  run FILE --groups X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...\n"
 		"           [--kernel NAME] [--machine M] [--scratch-waves N] [--json]\n"
 		"                                     runs one kernel dispatch\n"
+		"  sweep FILE ... --vary NAME=V1,V2,...  one dispatch over a grid of settings (or a\n"
+		"                                     recording with --override REG.FIELD=V1,V2):\n"
+		"                                     a table, the best setting and its margin\n"
 		"  disasm FILE [--kernel NAME]        disassembly, as llvm-objdump -d --mcpu=gfx1030\n"
 		"  pm4 FILE [--json]                  decodes a PM4 command stream\n"
 		"  replay FILE [--json]               replays a recording (run --record), checks\n"
@@ -184,6 +187,8 @@ int main(int argc, char **argv)
 		return xs_cli_replay(argc - 1, argv + 1);
 	if (!strcmp(verb, "demo"))
 		return xs_cli_demo(argc - 1, argv + 1);
+	if (!strcmp(verb, "sweep"))
+		return xs_cli_sweep(argc - 1, argv + 1);
 	if (!strcmp(verb, "cc"))
 		return xs_cli_cc(argc - 1, argv + 1);
 	fprintf(stderr, "xs12: unknown command '%s'\n", verb);

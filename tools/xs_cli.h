@@ -17,6 +17,7 @@ int xs_cli_disasm(int argc, char **argv);
 int xs_cli_pm4(int argc, char **argv);
 int xs_cli_replay(int argc, char **argv);
 int xs_cli_cc(int argc, char **argv);
+int xs_cli_sweep(int argc, char **argv);
 /* xs_cli_cc_gfx.c: xs12 cc --vs/--ps, a VS or PS from an OpenCL C body; 0 on success. */
 /* xs_cli_info_gfx.c: xs12 info on a graphics shader object. */
 bool xs_cli_is_gfx_file(const char *path);
@@ -83,6 +84,19 @@ const char *xs_cli_arg_desc(const xs_kernel_arg *a, char *buf, size_t n);
 int xs_cli_parse_title_scratch(const char *verb, const char *s, uint64_t per_wave, xs_machine m, uint32_t *slots);
 /* Byte count with K/M/G, 1..max, for option `opt`: 0 or XS_CLI_USAGE_ERROR. */
 int xs_cli_parse_bytes(const char *verb, const char *opt, const char *s, uint64_t max, uint64_t *out);
+
+/* xs_cli_run.c for xs12 sweep: one `xs12 run` argv (argv[0] "run") run
+ * quietly: nothing on stdout, out files not written (out_digest: FNV-1a
+ * over their bytes instead); errors to stderr as run prints them. Returns
+ * run's exit code. */
+typedef struct xs_cli_run_result {
+	bool dispatched;
+	xs_dispatch_stats stats; /* the first kernel's */
+	uint64_t out_digest;
+	char kernel[128];
+	char error[1200]; /* the run's failure ("" if none; usage errors are on stderr only) */
+} xs_cli_run_result;
+int xs_cli_run_point(int argc, char **argv, xs_cli_run_result *res);
 
 /* xs12 demo's D3D12 part: the failures. */
 int xs_cli_demo_d3d12(const char *kernel_dir);

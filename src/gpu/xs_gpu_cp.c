@@ -511,16 +511,19 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 		case PKT3_SET_SH_REG_INDEX:
 			/* Index 3 ANDs CU masks with the kernel driver's reservation: all CUs here. */
 			for (uint32_t i = 0; i < p.reg_count; i++)
-				xs_gpu_set_sh_reg(g, q, p.reg_addr + 4 * i, b[1 + i]);
+				xs_gpu_set_sh_reg(g, q, p.reg_addr + 4 * i,
+						  xs_gpu_override_apply(g, p.reg_addr + 4 * i, b[1 + i]));
 			break;
 		case PKT3_SET_CONTEXT_REG:
 			for (uint32_t i = 0; i < p.reg_count; i++)
-				g->queue[q].ctx[(p.reg_addr - XS_CONTEXT_REG_OFFSET) / 4 + i] = b[1 + i];
+				g->queue[q].ctx[(p.reg_addr - XS_CONTEXT_REG_OFFSET) / 4 + i] =
+					xs_gpu_override_apply(g, p.reg_addr + 4 * i, b[1 + i]);
 			break;
 		case PKT3_SET_UCONFIG_REG:
 		case PKT3_SET_UCONFIG_REG_INDEX:
 			for (uint32_t i = 0; i < p.reg_count; i++)
-				g->queue[q].uconfig[(p.reg_addr - XS_UCONFIG_REG_OFFSET) / 4 + i] = b[1 + i];
+				g->queue[q].uconfig[(p.reg_addr - XS_UCONFIG_REG_OFFSET) / 4 + i] =
+					xs_gpu_override_apply(g, p.reg_addr + 4 * i, b[1 + i]);
 			break;
 		case PKT3_SET_BASE:
 			cp->base_va = (uint64_t)b[1] | ((uint64_t)b[2] << 32);

@@ -5,6 +5,7 @@
 #include "gpu/xs_gpu.h"
 #include "gpu/xs_gpu_cache.h"
 #include "gpu/xs_gpu_occupancy.h"
+#include "gpu/xs_gpu_override.h"
 #include "pm4/xs_pm4_parse.h"
 
 #include <signal.h>
@@ -318,6 +319,9 @@ struct xs_gpu {
 	volatile sig_atomic_t interrupt; /* xs_gpu_interrupt */
 	bool timing;
 	uint32_t threads;        /* host threads for functional mode */
+	xs_gpu_override ovr[XS_GPU_MAX_OVERRIDES]; /* register overrides of the CP (xs_gpu_override.c) */
+	uint32_t novr;
+	uint64_t ovr_hits[XS_GPU_MAX_OVERRIDES];
 	xs_gpu_queue_regs queue[XS_GPU_MAX_QUEUES];
 	xs_gpu_cp cp[XS_GPU_MAX_QUEUES];
 	xs_fault cp_fault;       /* the last page fault of a CP (not a shader's): xs_gpu_cp_fault */

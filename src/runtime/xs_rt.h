@@ -403,5 +403,21 @@ xs_status xs_rt_record_walk_mem(const void *bytes, size_t size, const char *name
 				xs_err *e);
 /* Replays a recording through the GPU model alone (xs12 replay). */
 xs_status xs_rt_replay(const char *path, xs_replay_report *rep, xs_err *e);
+/* The same with the command processor's register overrides (xs12 sweep
+ * --override), each dispatch's result and each batch's memory digest and
+ * status handed to the callbacks (either may be NULL); hits[i] (may be NULL)
+ * counts the register writes override i replaced. With overrides the run
+ * differs from the recording by design: the recorded cycles and waves no
+ * longer bound it (the recording's GPU-time watchdog and a host-time one do). */
+typedef struct xs_rt_replay_opts {
+	const struct xs_gpu_override *overrides;
+	uint32_t num_overrides;
+	uint64_t *hits;
+	void (*dispatch)(void *user, const struct xs_gpu_dispatch_result *r, uint32_t sclk_mhz);
+	/* after each batch: its status and message (a device removal, a hang) */
+	void (*batch)(void *user, uint64_t memory_digest, xs_status status, const char *message);
+	void *user;
+} xs_rt_replay_opts;
+xs_status xs_rt_replay_ex(const char *path, const xs_rt_replay_opts *o, xs_replay_report *rep, xs_err *e);
 
 #endif

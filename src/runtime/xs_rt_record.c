@@ -19,6 +19,7 @@
  * memory image on a fresh GPU.
  */
 #include "runtime/xs_rt_priv.h"
+#include "gpu/xs_gpu_override.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -319,7 +320,7 @@ fail:
 	return e->status ? e->status : XS_E_INVALID_ARG;
 }
 
-static xs_status replay_batch(reader *r, xs_replay_report *rep)
+static xs_status replay_batch(reader *r, const xs_rt_replay_opts *o, xs_replay_report *rep)
 {
 	xs_err *e = r->e;
 	batch *b = xs_malloc(sizeof(*b));
@@ -341,12 +342,15 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	xs_gpu_set_watchdog(gpu, b->watchdog);
 	/* The GPU-time limit is part of the run (deterministic); the host-time
 	 * one is not recorded: the replay's bounds below end a damaged run. */
-	xs_gpu_set_hang_limits(gpu, b->hang_cycles, 0);
+	bool ovr = o && o->num_overrides;
+	xs_gpu_set_hang_limits(gpu, b->hang_cycles, ovr ? 10.0 : 0);
 	xs_gpu_set_threads(gpu, b->threads);
+	if (ovr)
+		xs_gpu_set_overrides(gpu, o->overrides, o->num_overrides);
 	/* What came out bounds the run, so that a damaged or hostile recording
 	 * (a dispatch of 2^32 groups, a loop) ends in seconds with the
 	 * difference named, not after hours. */
-	for (uint32_t i = 0; i < b->nres; i++) {
+	for (uint32_t i = 0; i < b->nres && !ovr; i++) {
 		res[i].limit_waves = XS_MAX(b->rec[i].waves_launched, 1u);
 		res[i].limit_cycles = b->rec[i].cycles > (UINT64_MAX >> 2) ? 0 : 2 * b->rec[i].cycles + REPLAY_SLACK_CYCLES;
 	}
@@ -371,6 +375,8 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 	for (uint32_t i = 0; i < b->nres; i++) {
 		const xs_gpu_dispatch_result *rc = &b->rec[i];
 		rep->cycles += res[i].cycles;
+		if (o && o->dispatch)
+			o->dispatch(o->user, &res[i], xs_devinfo_get((xs_machine)b->machine)->sclk_mhz);
 		if ((rc->cycles != res[i].cycles || rc->waves_launched != res[i].waves_launched ||
 		     rc->wave_insts != res[i].wave_insts) && rep->identical) {
 			rep->identical = false;
@@ -387,6 +393,10 @@ static xs_status replay_batch(reader *r, xs_replay_report *rep)
 		goto out;
 	}
 	uint64_t now = memory_digest(b->vm);
+	if (o && o->batch)
+		o->batch(o->user, now, got, run_err.msg);
+	for (uint32_t i = 0; ovr && o->hits && i < o->num_overrides; i++)
+		o->hits[i] += xs_gpu_override_hits(gpu, i);
 	if (now != b->digest && rep->identical) {
 		rep->identical = false;
 		snprintf(rep->detail, sizeof(rep->detail), "batch %u: GPU memory digest %016llx, recorded %016llx",
@@ -495,6 +505,11 @@ xs_status xs_rt_record_walk_mem(const void *bytes, size_t size, const char *name
 
 xs_status xs_rt_replay(const char *path, xs_replay_report *rep, xs_err *err)
 {
+	return xs_rt_replay_ex(path, NULL, rep, err);
+}
+
+xs_status xs_rt_replay_ex(const char *path, const xs_rt_replay_opts *o, xs_replay_report *rep, xs_err *err)
+{
 	xs_err e = { 0 };
 	*rep = (xs_replay_report){ .identical = true };
 	reader r;
@@ -505,7 +520,7 @@ xs_status xs_rt_replay(const char *path, xs_replay_report *rep, xs_err *err)
 			st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", path, ftell(r.f) - 4);
 			break;
 		}
-		st = replay_batch(&r, rep);
+		st = replay_batch(&r, o, rep);
 	}
 	if (r.f)
 		fclose(r.f);
