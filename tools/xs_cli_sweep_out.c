@@ -356,7 +356,7 @@ int sweep_write_svg(const char *path, const sweep *sw)
 		label_len = XS_MAX(label_len, strlen(sw->pts[i].label));
 	}
 	const int bar_h = 22, gap = 8, top = 56, right = 110;
-	const int left = 20 + (int)XS_MIN(label_len, 60u) * 7;
+	const int left = 28 + (int)XS_MIN(label_len, 60u) * 8; /* 8 px a character: the best row is bold */
 	const int plot_w = 560, W = left + plot_w + right;
 	const int H = top + sw->npoints * (bar_h + gap) + 60;
 	double step = max > 0 ? nice_step(max) : 1, axis_max = max > 0 ? ceil(max / step) * step : 1;
