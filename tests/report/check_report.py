@@ -28,7 +28,8 @@ How Chromium is driven, and why (Debian 12's package "chromium"):
   uncaught exceptions on stderr, and any "Uncaught" there fails the check;
 - every run has a time limit; at the limit its whole process group is killed.
 
-No network: the page is a local file with no external resources.
+No network: the page is a local file with no external resources, and the
+browser's own background fetches (component updates, sync) are turned off.
 Without Chromium the test is skipped (exit 77), except under CI=1, where it
 fails: a CI machine is meant to have it (scripts/bootstrap installs it).
 """
@@ -196,9 +197,13 @@ def png_pixels(data, max_rows=400):
 
 # ---- Chromium ----
 def find_chromium():
-    for c in (os.environ.get("XS12_CHROMIUM"), "/usr/lib/chromium/chromium"):
-        if c and os.access(c, os.X_OK):
-            return c
+    """XS12_CHROMIUM when set (a path; anything not executable counts as no browser),
+    else Debian's binary, else a chromium on PATH."""
+    if "XS12_CHROMIUM" in os.environ:
+        c = os.environ["XS12_CHROMIUM"]
+        return c if c and os.access(c, os.X_OK) else None
+    if os.access("/usr/lib/chromium/chromium", os.X_OK):
+        return "/usr/lib/chromium/chromium"
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
@@ -206,7 +211,8 @@ def run_browser(chromium, scratch, tag, args, url):
     """One Chromium run with its own profile; (stdout, stderr, seconds)."""
     env = dict(os.environ, HOME=scratch, TMPDIR=scratch)
     cmd = [chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-           "--hide-scrollbars", "--no-first-run", "--user-data-dir=" + os.path.join(scratch, "profile-" + tag),
+           "--hide-scrollbars", "--no-first-run",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + os.path.join(scratch, "profile-" + tag),
            "--window-size=%d,%d" % (WIDTH, HEIGHT), "--run-all-compositor-stages-before-draw",
            "--virtual-time-budget=5000"] + args + [url]
     t0 = time.monotonic()
@@ -423,11 +429,12 @@ def main():
     writer, data, outdir, case = sys.argv[1:5]
     chromium = find_chromium()
     if not chromium:
+        why = ("XS12_CHROMIUM=%s is not an executable" % os.environ["XS12_CHROMIUM"] if "XS12_CHROMIUM" in os.environ
+               else "chromium is not installed (Debian package chromium; scripts/bootstrap installs it)")
         if os.environ.get("CI") == "1":
-            print("check_report: chromium is not installed (Debian package chromium; scripts/bootstrap "
-                  "installs it); under CI=1 that is a failure, not a skip")
+            print(f"check_report: no browser: {why}; under CI=1 that is a failure, not a skip")
             return 1
-        print("check_report: chromium is not installed: skipped (scripts/bootstrap installs it)")
+        print(f"check_report: no browser: {why}: skipped")
         return SKIP
     os.makedirs(outdir, exist_ok=True)
     if case == "big":

@@ -22,8 +22,12 @@ int main(int argc, char **argv)
 	size_t n;
 	while (buf && (n = fread(buf + len, 1, cap - len, in)) > 0) {
 		len += n;
-		if (len == cap)
-			buf = realloc(buf, cap *= 2);
+		if (len == cap) {
+			char *more = realloc(buf, cap *= 2);
+			if (!more)
+				free(buf);
+			buf = more;
+		}
 	}
 	fclose(in);
 	if (!buf) {
