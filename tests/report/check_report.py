@@ -321,7 +321,8 @@ def expected(p):
                     srcs, last = srcs + 1, key
         hot = k.get("hot")
         if hot is None:
-            hot = sorted(range(len(ins)), key=lambda i: (-ins[i].get("cycles", 0), i))[:20]
+            hot = sorted((i for i in range(len(ins)) if ins[i].get("cycles", 0) > 0),
+                         key=lambda i: (-ins[i]["cycles"], i))[:20]
         hottest = max(range(len(ins)), key=lambda i: (ins[i].get("cycles", 0), -i)) if ins else None
         ks.append({"name": k.get("name"), "n": len(ins), "present": present, "srcs": srcs,
                    "labels": sum(1 for x in ins if x.get("label")), "hot": hot, "ins": ins, "hottest": hottest})
@@ -461,7 +462,7 @@ def main():
     with open(probed, "w", encoding="utf-8") as f:
         f.write(written + PROBE)
 
-    with tempfile.TemporaryDirectory(prefix="xs12-report-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="xs12-report-", ignore_cleanup_errors=True) as scratch:
         dom, err, t_dump = run_browser(chromium, scratch, "dump", ["--enable-logging=stderr", "--log-level=0",
                                                                    "--dump-dom"], "file://" + probed)
         shot = os.path.abspath(os.path.join(outdir, "report-%s.png" % case))
