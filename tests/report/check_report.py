@@ -52,7 +52,7 @@ WIDTH, HEIGHT = 1200, 800     # the screenshot's size
 
 REASON_COLOR = {              # the report's colours (src/api/xs_profile_report.html)
     "vmcnt": (0x2a, 0x6f, 0xdb), "lgkmcnt": (0x8e, 0x44, 0xad), "valu-dep": (0xe6, 0x7e, 0x22),
-    "pipe-busy": (0xc0, 0x39, 0x2b), "barrier": (0x7f, 0x55, 0x39),
+    "pipe-busy": (0xc0, 0x39, 0x2b), "barrier": (0x7f, 0x55, 0x39), "end-of-program": (0x5f, 0x6b, 0x7a),
 }
 
 failures = []
@@ -339,6 +339,9 @@ def check_dom(case, p, root, probe):
     check(p.get("machine", "") in header.first("h1").text(), f"{case}: the header does not name the machine")
     check(("%d" % p.get("total_cycles", 0)) in header.first(id="total-cycles").text().replace(",", ""),
           f"{case}: the header's total cycles are not {p.get('total_cycles', 0)}")
+    for key, el in (("overflow", "overflow"), ("trace_truncated", "trace-truncated")):
+        check((header.first(id=el) is not None) == (p.get(key) is True),
+              f"{case}: the header's note on {key} does not match {key}={p.get(key)}")
     sections = root.all("section", cls="kernel")
     exp = expected(p)
     check(len(sections) == len(exp), f"{case}: {len(sections)} kernel sections, expected {len(exp)}")
