@@ -42,8 +42,19 @@ xs_status xs_rt_profile_write(const xs_profile *p, const char *path, xs_err *e);
 void xs_rt_profile_write_json(const xs_profile *p, FILE *f);
 void xs_rt_profile_write_text(const xs_profile *p, FILE *f);
 const char *xs_rt_stall_name(unsigned s);
-/* The HTML page: the report's template with the JSON embedded (json has
- * <, > and & escaped already, as xs_rt_profile_write_json writes it). */
+/* The HTML page: the report's template with the JSON embedded in its
+ * <script type="application/json" id="xs12-profile"> element. In the JSON,
+ * '<', '>', '&', U+2028 and U+2029 are written as \u003c, \u003e, \u0026,
+ * \u2028 and \u2029 (they can only stand inside JSON strings, where the
+ * escape means the same character), so no string can close the element or
+ * open a comment in it (xs_rt_profile_write_json escapes them already; other
+ * JSON, e.g. the tests', may not). XS_E_INVALID_ARG for NULL, empty or
+ * NUL-holding JSON; XS_E_IO when a write fails; f is flushed, not closed. */
 xs_status xs_rt_profile_html(FILE *f, const char *json, size_t n, xs_err *e);
+/* The template around the JSON (generated: xs_rt_profile_page.c). */
+extern const char xs_profile_html_head[];
+extern const size_t xs_profile_html_head_len;
+extern const char xs_profile_html_tail[];
+extern const size_t xs_profile_html_tail_len;
 
 #endif
