@@ -53,6 +53,7 @@ static void run_kernel(run *r, int which, uint32_t groups, uint64_t bytes, bool 
 	}
 	if (profile)
 		assert_int_equal(xs_device_profile(r->dev, true), XS_OK);
+	assert_true(k->kernarg_size <= sizeof(kargs));
 	xs_dispatch_desc desc = { .kernel = k, .module = r->mod, .groups = { groups, 1, 1 }, .block = { 256, 1, 1 },
 				  .kernargs = kargs, .kernargs_size = k->kernarg_size };
 	assert_int_equal(xs_dispatch(r->dev, &desc, &r->st), XS_OK);
@@ -162,7 +163,7 @@ static void one_wave_cycles_add_up_to_its_life(void **state)
 	assert_int_equal(xs_device_create(&d, &r.dev), XS_OK);
 	assert_int_equal(xs_module_load_file(r.dev, paths[K_VADD], &r.mod), XS_OK);
 	const xs_kernel_info *k = xs_module_find_kernel(r.mod, "vadd");
-	uint8_t kargs[64] = { 0 };
+	uint8_t kargs[256] = { 0 }; /* the explicit arguments and the hidden ones (kernarg_size) */
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(xs_mem_alloc(r.dev, 128, 256, &r.bufs[i]), XS_OK);
 		memcpy(kargs + 8 * i, &r.bufs[i], 8);
@@ -170,6 +171,7 @@ static void one_wave_cycles_add_up_to_its_life(void **state)
 	uint32_t n = 32;
 	memcpy(kargs + 24, &n, 4);
 	assert_int_equal(xs_device_profile(r.dev, true), XS_OK);
+	assert_true(k->kernarg_size <= sizeof(kargs));
 	xs_dispatch_desc desc = { .kernel = k, .module = r.mod, .groups = { 1, 1, 1 }, .block = { 32, 1, 1 },
 				  .kernargs = kargs, .kernargs_size = k->kernarg_size };
 	assert_int_equal(xs_dispatch(r.dev, &desc, &r.st), XS_OK);
