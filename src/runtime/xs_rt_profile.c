@@ -475,9 +475,12 @@ xs_status xs_rt_profile_take(xs_rt_device *d, xs_profile **out, xs_err *e)
 	b.used = xs_calloc(n ? n : 1, sizeof(*b.used));
 	p->disps = xs_malloc((nd ? nd : 1) * sizeof(*p->disps));
 	if (sorted && b.used && p->disps) {
-		memcpy(sorted, ent, n * sizeof(*sorted));
-		qsort(sorted, n, sizeof(*sorted), ent_by_pc);
-		memcpy(p->disps, disps, nd * sizeof(*disps));
+		if (n) {
+			memcpy(sorted, ent, n * sizeof(*sorted));
+			qsort(sorted, n, sizeof(*sorted), ent_by_pc);
+		}
+		if (nd) /* none ended yet: no array (memcpy of NULL is undefined, even for 0 bytes) */
+			memcpy(p->disps, disps, nd * sizeof(*disps));
 		p->ndisps = nd;
 		memcpy(p->waits, waits, sizeof(p->waits));
 		p->ctr = *ctr;
