@@ -47,15 +47,91 @@ static inline void lds_wr(xs_wave *w, uint32_t a, const void *src, unsigned n)
 #define OFF0 ((uint32_t)in->imm & 0xff)
 #define OFF1 (in->ext & 0xff)
 
-/* ---- writes ---------------------------------------------------------------------- */
-static int write_n(xs_wave *w, const xs_inst *in, unsigned ndw)
+/* ---- the plain reads and writes, the hot LDS path ----------------------------------
+ * ds_read_b*, ds_write_b* of whole dwords (one address, or the two of the *2* forms)
+ * are most of what LDS-bound kernels execute (a tiled matrix multiply is one
+ * ds_read2_b32 per v_fmac_f32). They run the same per-lane definition as the
+ * LANE_LOOP bodies, with what every lane needs in locals: the rows of the
+ * address, data and destination VGPRs, EXEC, and the LDS window (an absent
+ * allocation is a window of 0 bytes: every access then reads 0 and drops its
+ * write, as in_lds says). Their element sizes are constants (always_inline
+ * bodies), so each element is one host load or store. Lanes still run in
+ * order, one at a time, and a lane reads its operands before it writes its
+ * destination lanes: the results are the per-lane definition's even when the
+ * destination VGPRs overlap the address or data VGPRs, and later lanes win a
+ * write to the same address. */
+typedef struct lds_win {
+	uint8_t *p;
+	uint64_t size;
+} lds_win;
+
+static inline lds_win win_of(const xs_wave *w)
 {
-	LANE_LOOP({
+	return (lds_win){ w->lds, w->lds ? w->lds_size : 0 };
+}
+
+static inline __attribute__((always_inline)) void win_rd(lds_win m, uint32_t a, uint32_t *dst, unsigned ndw)
+{
+	if (XS_LIKELY((uint64_t)a + 4 * ndw <= m.size))
+		memcpy(dst, m.p + a, 4 * ndw);
+	else
+		memset(dst, 0, 4 * ndw);
+}
+
+static inline __attribute__((always_inline)) void win_wr(lds_win m, uint32_t a, const uint32_t *src, unsigned ndw)
+{
+	if (XS_LIKELY((uint64_t)a + 4 * ndw <= m.size))
+		memcpy(m.p + a, src, 4 * ndw);
+}
+
+/* Whether every lane of a full wave forms an address (addr[l] + off, wrapping
+ * at 32 bits as the per-lane test's does) whose `bytes` lie inside the
+ * window: then the lanes need no test each. One pass over the row for the
+ * highest address (a vector reduction on the host). */
+static inline __attribute__((always_inline)) bool win_all_in(lds_win m, const uint32_t *addr, unsigned n,
+							      uint32_t off, unsigned bytes)
+{
+	uint32_t hi = 0;
+	for (unsigned l = 0; l < n; l++) {
+		uint32_t a = addr[l] + off;
+		hi = a > hi ? a : hi;
+	}
+	return (uint64_t)hi + bytes <= m.size;
+}
+
+/* An unaligned dword of the window (LDS addresses need not be aligned). */
+static inline __attribute__((always_inline)) uint32_t win_dw(lds_win m, uint32_t a)
+{
+	uint32_t v;
+	memcpy(&v, m.p + a, 4);
+	return v;
+}
+
+/* The rows of VGPRs operand, operand + 1, ... (register numbers wrap at 256
+ * as VREG's do). */
+static inline __attribute__((always_inline)) void rows_of(xs_wave *w, unsigned operand, unsigned n, uint32_t **row)
+{
+	for (unsigned k = 0; k < n; k++)
+		row[k] = w->v[(operand - XS_SRC_VGPR + k) & 0xff];
+}
+
+/* ---- writes ---------------------------------------------------------------------- */
+static inline __attribute__((always_inline)) int write_n(xs_wave *w, const xs_inst *in, unsigned ndw)
+{
+	const lds_win m = win_of(w);
+	const uint32_t *addr = xs_vrow(w, in->src[0]), off = OFF16;
+	uint32_t *d[4];
+	rows_of(w, in->src[1], ndw, d);
+	const uint64_t e = xs_wave_exec(w);
+	const unsigned n = w->lanes;
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
 		uint32_t v[4];
 		for (unsigned k = 0; k < ndw; k++)
-			v[k] = VREG(in->src[1], k);
-		lds_wr(w, base + OFF16, v, 4 * ndw);
-	});
+			v[k] = d[k][l];
+		win_wr(m, addr[l] + off, v, ndw);
+	}
 	return 0;
 }
 XS_EXEC(ds_write_b32) { (void)x; return write_n(w, in, 1); }
@@ -77,18 +153,29 @@ XS_EXEC(ds_write_b16) { (void)x; return write_sub(w, in, 2, 0); }
 XS_EXEC(ds_write_b8_d16_hi) { (void)x; return write_sub(w, in, 1, 16); }
 XS_EXEC(ds_write_b16_d16_hi) { (void)x; return write_sub(w, in, 2, 16); }
 
-static int write2(xs_wave *w, const xs_inst *in, unsigned ndw, unsigned scale)
+static inline __attribute__((always_inline)) int write2(xs_wave *w, const xs_inst *in, unsigned ndw,
+							 unsigned scale)
 {
-	unsigned esz = 4 * ndw;
-	LANE_LOOP({
-		uint32_t a0[2], a1[2];
+	const unsigned esz = 4 * ndw;
+	const lds_win m = win_of(w);
+	const uint32_t *addr = xs_vrow(w, in->src[0]);
+	const uint32_t o0 = OFF0 * esz * scale, o1 = OFF1 * esz * scale;
+	uint32_t *d0[2], *d1[2];
+	rows_of(w, in->src[1], ndw, d0);
+	rows_of(w, in->src[2], ndw, d1);
+	const uint64_t e = xs_wave_exec(w);
+	const unsigned n = w->lanes;
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		uint32_t a0[2], a1[2], base = addr[l];
 		for (unsigned k = 0; k < ndw; k++) {
-			a0[k] = VREG(in->src[1], k);
-			a1[k] = VREG(in->src[2], k);
+			a0[k] = d0[k][l];
+			a1[k] = d1[k][l];
 		}
-		lds_wr(w, base + OFF0 * esz * scale, a0, esz);
-		lds_wr(w, base + OFF1 * esz * scale, a1, esz);
-	});
+		win_wr(m, base + o0, a0, ndw);
+		win_wr(m, base + o1, a1, ndw);
+	}
 	return 0;
 }
 XS_EXEC(ds_write2_b32) { (void)x; return write2(w, in, 1, 1); }
@@ -97,14 +184,31 @@ XS_EXEC(ds_write2_b64) { (void)x; return write2(w, in, 2, 1); }
 XS_EXEC(ds_write2st64_b64) { (void)x; return write2(w, in, 2, 64); }
 
 /* ---- reads ------------------------------------------------------------------------- */
-static int read_n(xs_wave *w, const xs_inst *in, unsigned ndw)
+static inline __attribute__((always_inline)) int read_n(xs_wave *w, const xs_inst *in, unsigned ndw)
 {
-	LANE_LOOP({
+	const lds_win m = win_of(w);
+	const uint32_t *addr = xs_vrow(w, in->src[0]), off = OFF16;
+	uint32_t *d[4];
+	rows_of(w, in->dst, ndw, d);
+	const uint64_t e = xs_wave_exec(w);
+	const unsigned n = w->lanes;
+	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, off, 4)) {
+		/* every lane active and inside: a gather (the row is read before
+		 * the destination is written, so an overlap of the two is fine) */
+		uint32_t v[XS_MAX_LANES];
+		for (unsigned l = 0; l < n; l++)
+			v[l] = win_dw(m, addr[l] + off);
+		memcpy(d[0], v, n * 4);
+		return 0;
+	}
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
 		uint32_t v[4];
-		lds_rd(w, base + OFF16, v, 4 * ndw);
+		win_rd(m, addr[l] + off, v, ndw);
 		for (unsigned k = 0; k < ndw; k++)
-			VREG(in->dst, k) = v[k];
-	});
+			d[k][l] = v[k];
+	}
 	return 0;
 }
 XS_EXEC(ds_read_b32) { (void)x; return read_n(w, in, 1); }
@@ -145,16 +249,38 @@ XS_EXEC(ds_read_i8_d16_hi) { (void)x; return read_sub(w, in, 1, 2); }
 XS_EXEC(ds_read_u16_d16) { (void)x; return read_sub(w, in, 2, 1); }
 XS_EXEC(ds_read_u16_d16_hi) { (void)x; return read_sub(w, in, 2, 2); }
 
-static int read2(xs_wave *w, const xs_inst *in, unsigned ndw, unsigned scale)
+static inline __attribute__((always_inline)) int read2(xs_wave *w, const xs_inst *in, unsigned ndw,
+							unsigned scale)
 {
-	unsigned esz = 4 * ndw;
-	LANE_LOOP({
-		uint32_t v[4];
-		lds_rd(w, base + OFF0 * esz * scale, v, esz);
-		lds_rd(w, base + OFF1 * esz * scale, v + ndw, esz);
+	const unsigned esz = 4 * ndw;
+	const lds_win m = win_of(w);
+	const uint32_t *addr = xs_vrow(w, in->src[0]);
+	const uint32_t o0 = OFF0 * esz * scale, o1 = OFF1 * esz * scale;
+	uint32_t *d[4];
+	rows_of(w, in->dst, 2 * ndw, d);
+	const uint64_t e = xs_wave_exec(w);
+	const unsigned n = w->lanes;
+	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, o0, 4) && win_all_in(m, addr, n, o1, 4)) {
+		/* every lane active and both of its dwords inside: two gathers,
+		 * written after the address row is read */
+		uint32_t v0[XS_MAX_LANES], v1[XS_MAX_LANES];
+		for (unsigned l = 0; l < n; l++) {
+			v0[l] = win_dw(m, addr[l] + o0);
+			v1[l] = win_dw(m, addr[l] + o1);
+		}
+		memcpy(d[0], v0, n * 4);
+		memcpy(d[1], v1, n * 4);
+		return 0;
+	}
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		uint32_t v[4], base = addr[l];
+		win_rd(m, base + o0, v, ndw);
+		win_rd(m, base + o1, v + ndw, ndw);
 		for (unsigned k = 0; k < 2 * ndw; k++)
-			VREG(in->dst, k) = v[k];
-	});
+			d[k][l] = v[k];
+	}
 	return 0;
 }
 XS_EXEC(ds_read2_b32) { (void)x; return read2(w, in, 1, 1); }
