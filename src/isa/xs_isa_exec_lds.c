@@ -11,6 +11,10 @@
  */
 #include "isa/xs_isa_priv.h"
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 static inline bool in_lds(const xs_wave *w, uint32_t a, unsigned n)
 {
 	return w->lds && (uint64_t)a + n <= w->lds_size;
@@ -84,27 +88,62 @@ static inline __attribute__((always_inline)) void win_wr(lds_win m, uint32_t a, 
 		memcpy(m.p + a, src, 4 * ndw);
 }
 
-/* Whether every lane of a full wave forms an address (addr[l] + off, wrapping
- * at 32 bits as the per-lane test's does) whose `bytes` lie inside the
- * window: then the lanes need no test each. One pass over the row for the
- * highest address (a vector reduction on the host). */
+/* Whether every lane of a full wave (n lanes) may skip its test: when
+ * hi = the highest address VGPR value has hi + off_max + bytes within the
+ * window, no lane's addr[l] + off wraps at 32 bits (the sum stays below
+ * 2^32) and every access is inside. Otherwise, wrapping or not, the lanes
+ * take the per-lane tests. Windows of 2 GiB or more never pass (win_gather's
+ * indices are signed); LDS is at most 64 KiB. */
 static inline __attribute__((always_inline)) bool win_all_in(lds_win m, const uint32_t *addr, unsigned n,
-							      uint32_t off, unsigned bytes)
+							      uint32_t off_max, unsigned bytes)
 {
 	uint32_t hi = 0;
-	for (unsigned l = 0; l < n; l++) {
-		uint32_t a = addr[l] + off;
-		hi = a > hi ? a : hi;
-	}
-	return (uint64_t)hi + bytes <= m.size;
+#ifdef __AVX2__
+	__m256i v = _mm256_setzero_si256();
+	for (unsigned l = 0; l < n; l += 8)
+		v = _mm256_max_epu32(v, _mm256_loadu_si256((const __m256i *)(const void *)(addr + l)));
+	__m128i h = _mm_max_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+	h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+	h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+	hi = (uint32_t)_mm_cvtsi128_si32(h);
+#else
+	for (unsigned l = 0; l < n; l++)
+		hi = addr[l] > hi ? addr[l] : hi;
+#endif
+	return (uint64_t)hi + off_max + bytes <= m.size && m.size <= 0x7fffffffu;
 }
 
-/* An unaligned dword of the window (LDS addresses need not be aligned). */
-static inline __attribute__((always_inline)) uint32_t win_dw(lds_win m, uint32_t a)
+/* Lanes l .. l + 7 of a full wave, every access inside (win_all_in): the
+ * dwords at addr[l] + off0 (and + off1 when d1 is not NULL) into d0[l] (d1[l]).
+ * Unaligned addresses are fine (LDS addresses need not be aligned). The
+ * address lanes are read before the same destination lanes are written, so a
+ * destination row that is the address row gets the per-lane result. */
+static inline __attribute__((always_inline)) void win_gather8(lds_win m, const uint32_t *addr, unsigned l,
+							       uint32_t off0, uint32_t off1, uint32_t *d0,
+							       uint32_t *d1)
 {
-	uint32_t v;
-	memcpy(&v, m.p + a, 4);
-	return v;
+#ifdef __AVX2__
+	/* The host's gathers: left to itself the compiler assembles the lanes
+	 * one insert at a time. (Signed indices: below 2 GiB, see win_all_in.) */
+	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(addr + l));
+	__m256i g0 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off0)), 1);
+	__m256i g1 = g0;
+	if (d1)
+		g1 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off1)), 1);
+	_mm256_storeu_si256((__m256i *)(void *)(d0 + l), g0);
+	if (d1)
+		_mm256_storeu_si256((__m256i *)(void *)(d1 + l), g1);
+#else
+	for (unsigned k = l; k < l + 8; k++) {
+		uint32_t v0, v1 = 0, base = addr[k];
+		memcpy(&v0, m.p + base + off0, 4);
+		if (d1)
+			memcpy(&v1, m.p + base + off1, 4);
+		d0[k] = v0;
+		if (d1)
+			d1[k] = v1;
+	}
+#endif
 }
 
 /* The rows of VGPRs operand, operand + 1, ... (register numbers wrap at 256
@@ -193,12 +232,8 @@ static inline __attribute__((always_inline)) int read_n(xs_wave *w, const xs_ins
 	const uint64_t e = xs_wave_exec(w);
 	const unsigned n = w->lanes;
 	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, off, 4)) {
-		/* every lane active and inside: a gather (the row is read before
-		 * the destination is written, so an overlap of the two is fine) */
-		uint32_t v[XS_MAX_LANES];
-		for (unsigned l = 0; l < n; l++)
-			v[l] = win_dw(m, addr[l] + off);
-		memcpy(d[0], v, n * 4);
+		for (unsigned l = 0; l < n; l += 8) /* every lane active and inside */
+			win_gather8(m, addr, l, off, 0, d[0], NULL);
 		return 0;
 	}
 	for (unsigned l = 0; l < n; l++) {
@@ -260,16 +295,9 @@ static inline __attribute__((always_inline)) int read2(xs_wave *w, const xs_inst
 	rows_of(w, in->dst, 2 * ndw, d);
 	const uint64_t e = xs_wave_exec(w);
 	const unsigned n = w->lanes;
-	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, o0, 4) && win_all_in(m, addr, n, o1, 4)) {
-		/* every lane active and both of its dwords inside: two gathers,
-		 * written after the address row is read */
-		uint32_t v0[XS_MAX_LANES], v1[XS_MAX_LANES];
-		for (unsigned l = 0; l < n; l++) {
-			v0[l] = win_dw(m, addr[l] + o0);
-			v1[l] = win_dw(m, addr[l] + o1);
-		}
-		memcpy(d[0], v0, n * 4);
-		memcpy(d[1], v1, n * 4);
+	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, o0 > o1 ? o0 : o1, 4)) {
+		for (unsigned l = 0; l < n; l += 8) /* every lane active, both dwords inside */
+			win_gather8(m, addr, l, o0, o1, d[0], d[1]);
 		return 0;
 	}
 	for (unsigned l = 0; l < n; l++) {

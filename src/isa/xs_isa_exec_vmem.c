@@ -516,6 +516,42 @@ static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_in
 	return p;
 }
 
+/* Every active lane's host address for a plain global access of `bytes`
+ * (GLOBAL, or FLAT outside the apertures) that does not cross a page, into
+ * ptr[l]: a tiled kernel's loads are runs of neighbouring lanes, not one
+ * row. What fast_global does lane by lane, with the lanes' addresses formed
+ * first into locals (nothing the VGPR writes could alias) and one look-up
+ * per lane in the translation cache. False when any lane needs the general
+ * path (then nothing was done but fill the cache: the caller runs the lanes
+ * as before). On success the timing model's lines are recorded as the
+ * per-lane path records them: each lane's, in lane order. */
+static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac, uint64_t e,
+			       unsigned n, unsigned bytes, bool wr, tlb *t, uint8_t **ptr)
+{
+	unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
+	const uint32_t *lo = w->v[va], *hi = w->v[(va + 1) & 0xff];
+	const uint64_t imm = (uint64_t)(int64_t)in->imm;
+	uint64_t addr[XS_MAX_LANES];
+	if (ac->has_saddr) {
+		for (unsigned l = 0; l < n; l++)
+			addr[l] = ac->saddr + lo[l] + imm;
+	} else {
+		for (unsigned l = 0; l < n; l++)
+			addr[l] = (lo[l] | (uint64_t)hi[l] << 32) + imm;
+	}
+	for (uint64_t m = e; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		if (in->enc == XS_ENC_FLAT && (addr[l] >> 48) != 0)
+			return false;
+		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], bytes, wr)))
+			return false;
+	}
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+		for (uint64_t m = e; m; m &= m - 1)
+			xs_isa_mtrace_add(x->ctx->mtrace, addr[__builtin_ctzll(m)], bytes);
+	return true;
+}
+
 static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
@@ -550,6 +586,18 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 					uint32_t *row = w->v[(dr + k) & 0xff];
 					for (unsigned l = 0; l < n; l++)
 						memcpy(&row[l], p + 4 * (l * d->ndw + k), 4);
+				}
+			}
+			return 0;
+		}
+		uint8_t *ptr[XS_MAX_LANES];
+		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, false, &t, ptr)) {
+			/* the addresses were read: the destination may be their rows */
+			for (unsigned k = 0; k < d->ndw; k++) {
+				uint32_t *row = w->v[(dr + k) & 0xff];
+				for (uint64_t m = e; m; m &= m - 1) {
+					unsigned l = (unsigned)__builtin_ctzll(m);
+					memcpy(&row[l], ptr[l] + 4 * k, 4);
 				}
 			}
 			return 0;
@@ -619,6 +667,15 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 					for (unsigned l = 0; l < n; l++)
 						memcpy(p + 4 * (l * d->ndw + k), &row[l], 4);
 				}
+			}
+			return 0;
+		}
+		uint8_t *ptr[XS_MAX_LANES];
+		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, true, &t, ptr)) {
+			for (uint64_t m = e; m; m &= m - 1) { /* lane order: the last lane's write wins */
+				unsigned l = (unsigned)__builtin_ctzll(m);
+				for (unsigned k = 0; k < d->ndw; k++)
+					memcpy(ptr[l] + 4 * k, &w->v[(sr + k) & 0xff][l], 4);
 			}
 			return 0;
 		}
