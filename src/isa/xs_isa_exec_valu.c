@@ -281,35 +281,40 @@ ADDSUB(v_sub_nc_i16, int64_t, int16_t, a - b, INT16_MIN, INT16_MAX)
 		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
+		uint32_t t0[LANES], t1[LANES], rt[LANES], cf[LANES], nf[LANES]; \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0, co = 0; \
+		uint32_t cl[LANES];                                             \
+		if (has_cin)                                                    \
+			xs_mask_to_flags(xs_rd_mask(w, in, in->src[2]), c_.n, cl); \
 		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
 		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
 		/* Carry out: v outside [0, 2^32) (the sum or difference of two \
 		 * dwords and a carry bit cannot leave [-2^32, 2^33)). The      \
-		 * carries first (r may be a source row), then the results in  \
-		 * a loop that vectorises: lane-by-lane row stores read back by \
-		 * the next instruction's vector loads stall. */                \
-		uint64_t neg = 0;                                               \
+		 * carries first (r may be a source row), as per-lane flags    \
+		 * (xs_flags_to_mask), then the results in a loop that         \
+		 * vectorises: lane-by-lane row stores read back by the next   \
+		 * instruction's vector loads stall. */                         \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
-			int64_t a = A[l], b = B[l], ci = (int64_t)((cin >> l) & 1); \
+			int64_t a = A[l], b = B[l], ci = has_cin ? (int64_t)cl[l] : 0; \
 			int64_t v = (expr);                                     \
 			(void)ci;                                               \
-			co |= (uint64_t)(((uint64_t)v >> 32) != 0) << l;        \
-			neg |= (uint64_t)(v < 0) << l;                          \
+			cf[l] = ((uint64_t)v >> 32) != 0;                       \
+			nf[l] = v < 0;                                          \
 		}                                                               \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
-			int64_t a = A[l], b = B[l], ci = (int64_t)((cin >> l) & 1); \
+			int64_t a = A[l], b = B[l], ci = has_cin ? (int64_t)cl[l] : 0; \
 			(void)ci;                                               \
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
-		if (clamp)                                                      \
+		uint64_t co = xs_flags_to_mask(cf, c_.n);                       \
+		if (clamp) {                                                    \
+			uint64_t neg = xs_flags_to_mask(nf, c_.n);              \
 			for (uint64_t m = co; m; m &= m - 1) {                  \
 				unsigned l = (unsigned)__builtin_ctzll(m);      \
 				r[l] = ((neg >> l) & 1) ? 0 : 0xffffffffu;      \
 			}                                                       \
+		}                                                               \
 		xs_vdst_done(&c_, w, in, r);                                       \
 		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
 		return 0;                                                       \
@@ -358,34 +363,35 @@ SH64(v_lshlrev_b64, b << s)
 SH64(v_lshrrev_b64, b >> s)
 SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
 
-/* D = src0 * src1 + src2 (64-bit); sdst = carry out of the 64-bit add. */
+/* D = src0 * src1 + src2 (64-bit), sdst = carry out of the 64-bit add: with the product in 64 bits
+ * (it fits), the carry is the 64-bit sum's unsigned overflow (u64: the sum
+ * wrapped below C) or signed overflow (i64: both addends' signs differ
+ * from the sum's), the same as the 128-bit sum not fitting; kept in 64-bit
+ * lanes and per-lane flags so that the loop vectorises. */
 #define MAD64(name, MUL)                                                        \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES];                                  \
-		uint64_t t2[LANES], r[LANES], co = 0;                           \
+		uint32_t t0[LANES], t1[LANES], cf[LANES];                       \
+		uint64_t t2[LANES], r[LANES];                                   \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
 		xs_vsrc64(w, in, 2, t2);                                        \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
-			unsigned __int128 p = MUL;                              \
-			p += (unsigned __int128)(MUL##_ADD);                    \
-			r[l] = (uint64_t)p;                                     \
-			co |= (uint64_t)MUL##_CARRY << l;                       \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
+			uint64_t p = MUL, s = p + t2[l];                        \
+			r[l] = s;                                               \
+			cf[l] = MUL##_CARRY;                                    \
 		}                                                               \
 		xs_vdst64(&c_, w, in, r);                                       \
-		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
+		xs_wr_mask(w, in->sdst, xs_flags_to_mask(cf, c_.n) & c_.mask);  \
 		return 0;                                                       \
 	}
-#define U64MUL ((unsigned __int128)((uint64_t)A[l] * B[l]))
-#define U64MUL_ADD t2[l]
-#define U64MUL_CARRY ((p >> 64) != 0)
-#define I64MUL ((unsigned __int128)(__int128)((int64_t)(int32_t)A[l] * (int32_t)B[l]))
-#define I64MUL_ADD ((__int128)(int64_t)t2[l])
-#define I64MUL_CARRY ((__int128)p != (__int128)(int64_t)p)
+#define U64MUL ((uint64_t)A[l] * B[l])
+#define U64MUL_CARRY (s < t2[l])
+#define I64MUL ((uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]))
+#define I64MUL_CARRY ((uint32_t)((((p ^ s) & (t2[l] ^ s)) >> 63) != 0))
 MAD64(v_mad_u64_u32, U64MUL)
 MAD64(v_mad_i64_i32, I64MUL)
 

@@ -516,6 +516,68 @@ static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_in
 	return p;
 }
 
+/* Multi-dword rows (a coalesced float4 access): lane l's dword k is at
+ * 4 * (l * ndw + k) of the row, VGPR k's lane l. Constant ndw (the switch
+ * below) and rows in restrict locals let the compiler turn the strided
+ * accesses into vector shuffles; lane by lane it was a quarter of a
+ * streaming kernel's time. */
+static inline __attribute__((always_inline)) void aos_to_rows(uint32_t *restrict r0, uint32_t *restrict r1,
+							       uint32_t *restrict r2, uint32_t *restrict r3,
+							       const uint8_t *restrict p, unsigned n, unsigned ndw)
+{
+	for (unsigned l = 0; l < n; l++) {
+		const uint8_t *q = p + 4 * l * ndw;
+		memcpy(&r0[l], q, 4);
+		memcpy(&r1[l], q + 4, 4);
+		if (ndw > 2)
+			memcpy(&r2[l], q + 8, 4);
+		if (ndw > 3)
+			memcpy(&r3[l], q + 12, 4);
+	}
+}
+
+static inline __attribute__((always_inline)) void rows_to_aos(const uint32_t *restrict r0, const uint32_t *restrict r1,
+							       const uint32_t *restrict r2, const uint32_t *restrict r3,
+							       uint8_t *restrict p, unsigned n, unsigned ndw)
+{
+	for (unsigned l = 0; l < n; l++) {
+		uint8_t *q = p + 4 * l * ndw;
+		memcpy(q, &r0[l], 4);
+		memcpy(q + 4, &r1[l], 4);
+		if (ndw > 2)
+			memcpy(q + 8, &r2[l], 4);
+		if (ndw > 3)
+			memcpy(q + 12, &r3[l], 4);
+	}
+}
+
+/* The rows of a 2..4-dword row access (VGPRs first .. first + ndw - 1,
+ * numbers wrapping at 256), from or to the row at p. The VGPRs are
+ * distinct rows and p is guest memory: nothing overlaps. */
+static void rows_load(xs_wave *w, unsigned first, const uint8_t *p, unsigned n, unsigned ndw)
+{
+	uint32_t *r[4];
+	for (unsigned k = 0; k < 4; k++)
+		r[k] = w->v[(first + k) & 0xff];
+	switch (ndw) {
+	case 2: aos_to_rows(r[0], r[1], NULL, NULL, p, n, 2); break;
+	case 3: aos_to_rows(r[0], r[1], r[2], NULL, p, n, 3); break;
+	default: aos_to_rows(r[0], r[1], r[2], r[3], p, n, 4); break;
+	}
+}
+
+static void rows_store(const xs_wave *w, unsigned first, uint8_t *p, unsigned n, unsigned ndw)
+{
+	const uint32_t *r[4];
+	for (unsigned k = 0; k < 4; k++)
+		r[k] = w->v[(first + k) & 0xff];
+	switch (ndw) {
+	case 2: rows_to_aos(r[0], r[1], NULL, NULL, p, n, 2); break;
+	case 3: rows_to_aos(r[0], r[1], r[2], NULL, p, n, 3); break;
+	default: rows_to_aos(r[0], r[1], r[2], r[3], p, n, 4); break;
+	}
+}
+
 /* Every active lane's host address for a plain global access of `bytes`
  * (GLOBAL, or FLAT outside the apertures) that does not cross a page, into
  * ptr[l]: a tiled kernel's loads are runs of neighbouring lanes, not one
@@ -581,12 +643,7 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 			if (d->ndw == 1) {
 				memcpy(w->v[dr], p, 4 * n);
 			} else {
-				/* one destination row at a time: contiguous stores */
-				for (unsigned k = 0; k < d->ndw; k++) {
-					uint32_t *row = w->v[(dr + k) & 0xff];
-					for (unsigned l = 0; l < n; l++)
-						memcpy(&row[l], p + 4 * (l * d->ndw + k), 4);
-				}
+				rows_load(w, dr, p, n, d->ndw);
 			}
 			return 0;
 		}
@@ -662,11 +719,7 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 			if (d->ndw == 1) {
 				memcpy(p, w->v[sr], 4 * n);
 			} else {
-				for (unsigned k = 0; k < d->ndw; k++) {
-					const uint32_t *row = w->v[(sr + k) & 0xff];
-					for (unsigned l = 0; l < n; l++)
-						memcpy(p + 4 * (l * d->ndw + k), &row[l], 4);
-				}
+				rows_store(w, sr, p, n, d->ndw);
 			}
 			return 0;
 		}
