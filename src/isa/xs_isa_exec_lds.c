@@ -92,13 +92,18 @@ static inline __attribute__((always_inline)) void win_wr(lds_win m, uint32_t a, 
  * hi = the highest address VGPR value has hi + off_max + bytes within the
  * window, no lane's addr[l] + off wraps at 32 bits (the sum stays below
  * 2^32) and every access is inside. Otherwise, wrapping or not, the lanes
- * take the per-lane tests. Windows of 2 GiB or more never pass (win_gather's
- * indices are signed); LDS is at most 64 KiB. */
+ * take the per-lane tests. Windows of 2 GiB or more never pass (the
+ * gathers' indices are signed); LDS is at most 64 KiB. */
 static inline __attribute__((always_inline)) bool win_all_in(lds_win m, const uint32_t *addr, unsigned n,
 							      uint32_t off_max, unsigned bytes)
 {
 	uint32_t hi = 0;
-#ifdef __AVX2__
+#if defined(__AVX512F__)
+	__m512i v = _mm512_setzero_si512();
+	for (unsigned l = 0; l < n; l += 16)
+		v = _mm512_max_epu32(v, _mm512_loadu_si512((const void *)(addr + l)));
+	hi = _mm512_reduce_max_epu32(v);
+#elif defined(__AVX2__)
 	__m256i v = _mm256_setzero_si256();
 	for (unsigned l = 0; l < n; l += 8)
 		v = _mm256_max_epu32(v, _mm256_loadu_si256((const __m256i *)(const void *)(addr + l)));
@@ -113,18 +118,37 @@ static inline __attribute__((always_inline)) bool win_all_in(lds_win m, const ui
 	return (uint64_t)hi + off_max + bytes <= m.size && m.size <= 0x7fffffffu;
 }
 
-/* Lanes l .. l + 7 of a full wave, every access inside (win_all_in): the
- * dwords at addr[l] + off0 (and + off1 when d1 is not NULL) into d0[l] (d1[l]).
- * Unaligned addresses are fine (LDS addresses need not be aligned). The
- * address lanes are read before the same destination lanes are written, so a
- * destination row that is the address row gets the per-lane result. */
-static inline __attribute__((always_inline)) void win_gather8(lds_win m, const uint32_t *addr, unsigned l,
-							       uint32_t off0, uint32_t off1, uint32_t *d0,
-							       uint32_t *d1)
+/* Lanes per win_gather step: the host's vector width. The rows it writes
+ * are read back by the next instruction's full-width vector loads, which
+ * stall unless one store wrote all the bytes they read. */
+#if defined(__AVX512F__)
+#define GATHER_LANES 16
+#else
+#define GATHER_LANES 8
+#endif
+
+/* Lanes l .. l + GATHER_LANES - 1 of a full wave, every access inside
+ * (win_all_in): the dwords at addr[l] + off0 (and + off1 when d1 is not NULL)
+ * into d0[l] (d1[l]). Unaligned addresses are fine (LDS addresses need not
+ * be aligned). The address lanes are read before the same destination lanes
+ * are written, so a destination row that is the address row gets the
+ * per-lane result. */
+static inline __attribute__((always_inline)) void win_gather(lds_win m, const uint32_t *addr, unsigned l,
+							      uint32_t off0, uint32_t off1, uint32_t *d0,
+							      uint32_t *d1)
 {
-#ifdef __AVX2__
-	/* The host's gathers: left to itself the compiler assembles the lanes
-	 * one insert at a time. (Signed indices: below 2 GiB, see win_all_in.) */
+	/* The host's gathers (signed indices: below 2 GiB, see win_all_in):
+	 * left to itself the compiler assembles the lanes one insert at a time. */
+#if defined(__AVX512F__)
+	__m512i a = _mm512_loadu_si512((const void *)(addr + l));
+	__m512i g0 = _mm512_i32gather_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)off0)), (const void *)m.p, 1);
+	__m512i g1 = g0;
+	if (d1)
+		g1 = _mm512_i32gather_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)off1)), (const void *)m.p, 1);
+	_mm512_storeu_si512((void *)(d0 + l), g0);
+	if (d1)
+		_mm512_storeu_si512((void *)(d1 + l), g1);
+#elif defined(__AVX2__)
 	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(addr + l));
 	__m256i g0 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off0)), 1);
 	__m256i g1 = g0;
@@ -134,7 +158,7 @@ static inline __attribute__((always_inline)) void win_gather8(lds_win m, const u
 	if (d1)
 		_mm256_storeu_si256((__m256i *)(void *)(d1 + l), g1);
 #else
-	for (unsigned k = l; k < l + 8; k++) {
+	for (unsigned k = l; k < l + GATHER_LANES; k++) {
 		uint32_t v0, v1 = 0, base = addr[k];
 		memcpy(&v0, m.p + base + off0, 4);
 		if (d1)
@@ -232,8 +256,8 @@ static inline __attribute__((always_inline)) int read_n(xs_wave *w, const xs_ins
 	const uint64_t e = xs_wave_exec(w);
 	const unsigned n = w->lanes;
 	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, off, 4)) {
-		for (unsigned l = 0; l < n; l += 8) /* every lane active and inside */
-			win_gather8(m, addr, l, off, 0, d[0], NULL);
+		for (unsigned l = 0; l < n; l += GATHER_LANES) /* every lane active and inside */
+			win_gather(m, addr, l, off, 0, d[0], NULL);
 		return 0;
 	}
 	for (unsigned l = 0; l < n; l++) {
@@ -296,8 +320,8 @@ static inline __attribute__((always_inline)) int read2(xs_wave *w, const xs_inst
 	const uint64_t e = xs_wave_exec(w);
 	const unsigned n = w->lanes;
 	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, o0 > o1 ? o0 : o1, 4)) {
-		for (unsigned l = 0; l < n; l += 8) /* every lane active, both dwords inside */
-			win_gather8(m, addr, l, o0, o1, d[0], d[1]);
+		for (unsigned l = 0; l < n; l += GATHER_LANES) /* every lane active, both dwords inside */
+			win_gather(m, addr, l, o0, o1, d[0], d[1]);
 		return 0;
 	}
 	for (unsigned l = 0; l < n; l++) {
