@@ -138,22 +138,59 @@ static inline __attribute__((always_inline)) void win_gather(lds_win m, const ui
 							      uint32_t *d1)
 {
 	/* The host's gathers (signed indices: below 2 GiB, see win_all_in):
-	 * left to itself the compiler assembles the lanes one insert at a time. */
+	 * left to itself the compiler assembles the lanes one insert at a time.
+	 * The two shapes LDS code uses most are cheaper as plain loads: lanes
+	 * on consecutive dwords (a row of a tile) and lanes on one address (a
+	 * broadcast); a gather's latency is what the next instruction, reading
+	 * these rows, waits for. The values are the same whichever is used. */
 #if defined(__AVX512F__)
 	__m512i a = _mm512_loadu_si512((const void *)(addr + l));
-	__m512i g0 = _mm512_i32gather_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)off0)), (const void *)m.p, 1);
-	__m512i g1 = g0;
-	if (d1)
-		g1 = _mm512_i32gather_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)off1)), (const void *)m.p, 1);
+	const uint32_t first = addr[l];
+	const __m512i row = _mm512_add_epi32(_mm512_set1_epi32((int)first),
+					     _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60));
+	__m512i g0, g1 = _mm512_setzero_si512();
+	if (_mm512_cmpeq_epi32_mask(a, row) == 0xffff) {
+		g0 = _mm512_loadu_si512((const void *)(m.p + first + off0));
+		if (d1)
+			g1 = _mm512_loadu_si512((const void *)(m.p + first + off1));
+	} else if (_mm512_cmpeq_epi32_mask(a, _mm512_set1_epi32((int)first)) == 0xffff) {
+		uint32_t v0, v1;
+		memcpy(&v0, m.p + first + off0, 4);
+		g0 = _mm512_set1_epi32((int)v0);
+		if (d1) {
+			memcpy(&v1, m.p + first + off1, 4);
+			g1 = _mm512_set1_epi32((int)v1);
+		}
+	} else {
+		g0 = _mm512_i32gather_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)off0)), (const void *)m.p, 1);
+		if (d1)
+			g1 = _mm512_i32gather_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)off1)), (const void *)m.p, 1);
+	}
 	_mm512_storeu_si512((void *)(d0 + l), g0);
 	if (d1)
 		_mm512_storeu_si512((void *)(d1 + l), g1);
 #elif defined(__AVX2__)
 	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(addr + l));
-	__m256i g0 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off0)), 1);
-	__m256i g1 = g0;
-	if (d1)
-		g1 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off1)), 1);
+	const uint32_t first = addr[l];
+	const __m256i row = _mm256_add_epi32(_mm256_set1_epi32((int)first), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+	__m256i g0, g1 = _mm256_setzero_si256();
+	if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(a, row)) == -1) {
+		g0 = _mm256_loadu_si256((const __m256i *)(const void *)(m.p + first + off0));
+		if (d1)
+			g1 = _mm256_loadu_si256((const __m256i *)(const void *)(m.p + first + off1));
+	} else if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(a, _mm256_set1_epi32((int)first))) == -1) {
+		uint32_t v0, v1;
+		memcpy(&v0, m.p + first + off0, 4);
+		g0 = _mm256_set1_epi32((int)v0);
+		if (d1) {
+			memcpy(&v1, m.p + first + off1, 4);
+			g1 = _mm256_set1_epi32((int)v1);
+		}
+	} else {
+		g0 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off0)), 1);
+		if (d1)
+			g1 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off1)), 1);
+	}
 	_mm256_storeu_si256((__m256i *)(void *)(d0 + l), g0);
 	if (d1)
 		_mm256_storeu_si256((__m256i *)(void *)(d1 + l), g1);
@@ -187,6 +224,22 @@ static inline __attribute__((always_inline)) int write_n(xs_wave *w, const xs_in
 	rows_of(w, in->src[1], ndw, d);
 	const uint64_t e = xs_wave_exec(w);
 	const unsigned n = w->lanes;
+	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, off, 4)) {
+		/* every lane active and inside: lanes on consecutive dwords (a
+		 * tile's row) are one copy, as their addresses do not overlap;
+		 * otherwise lane by lane in order, so the last lane to write an
+		 * address wins */
+		uint32_t first = addr[0], odd = 0;
+		for (unsigned l = 0; l < n; l++)
+			odd |= addr[l] ^ (first + 4 * l);
+		if (!odd) {
+			memcpy(m.p + first + off, d[0], 4 * n);
+		} else {
+			for (unsigned l = 0; l < n; l++)
+				memcpy(m.p + addr[l] + off, &d[0][l], 4);
+		}
+		return 0;
+	}
 	for (unsigned l = 0; l < n; l++) {
 		if (!((e >> l) & 1))
 			continue;
