@@ -400,15 +400,20 @@ static void progress(xs_gpu *g, uint64_t insts)
 
 static xs_gpu_wave *pick_wave(xs_gpu *g, xs_gpu_simd **out_simd)
 {
+	/* The lowest clock (the first SIMD of equals) among SIMDs with a READY
+	 * wave. The scan runs once per quantum over every SIMD: the best clock
+	 * is kept in a local (no reload through best per SIMD). */
 	xs_gpu_simd *best = NULL;
-	const uint32_t nslots = g->info->wave_slots_per_simd;
-	for (uint32_t s = 0; s < g->nsimd; s++) {
+	uint64_t best_clock = UINT64_MAX;
+	const uint32_t nslots = g->info->wave_slots_per_simd, nsimd = g->nsimd;
+	for (uint32_t s = 0; s < nsimd; s++) {
 		xs_gpu_simd *sm = &g->simd[s];
-		if (!sm->nwaves || (best && sm->clock >= best->clock))
+		if (!sm->nwaves || sm->clock >= best_clock)
 			continue;
 		for (uint32_t k = 0; k < nslots; k++)
 			if (sm->wave[k] && sm->wave[k]->w.status == XS_WAVE_READY) {
 				best = sm;
+				best_clock = sm->clock;
 				break;
 			}
 	}
