@@ -89,9 +89,7 @@ static inline __attribute__((always_inline)) void shift_down(uint64_t *set, uint
 
 bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty, bool *evicted_dirty)
 {
-	/* Hash the line so power-of-two strides spread over the sets. */
-	uint64_t h = line ^ (line >> 11) ^ (line >> 23);
-	uint64_t *set = c->tag + (size_t)(h % c->sets) * c->ways;
+	uint64_t *set = xs_gpu_cache_set(c, line);
 	const uint64_t key = line + 1, dirty = make_dirty ? XS_GPU_CACHE_DIRTY : 0;
 	uint32_t empty;
 	uint32_t i = find_way(set, c->ways, key, &empty);

@@ -541,6 +541,9 @@ static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uin
 	xs_gpu_cache *l0 = &g->l0[gw->simd / di->simds_per_cu];
 	bool store = iclass == XS_IC_VMEM_STORE, atomic = iclass == XS_IC_VMEM_ATOMIC;
 	uint64_t done = t + (store ? di->lat_l2 : di->lat_l0);
+	if (nlines > 1) /* a gather: its L2 sets miss the host caches in parallel */
+		for (uint32_t i = 0; i < nlines; i++)
+			xs_gpu_cache_prefetch(&g->l2, lines[i]);
 	for (uint32_t i = 0; i < nlines; i++) {
 		uint64_t line = lines[i];
 		if (!store && !atomic) {
