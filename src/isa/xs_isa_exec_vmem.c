@@ -614,6 +614,43 @@ static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 	return true;
 }
 
+/* fast_mubuf for every active lane at once, into ptr[l]: the V# fields and
+ * the lanes' offsets in locals (nothing the VGPR writes could alias), the
+ * addresses first, then one translation-cache look-up per lane. A scratch
+ * gather (a private array indexed per lane) is this, 32 lanes on ~25
+ * lines. False when any lane needs the general path (nothing done but
+ * filling the cache); on success the timing model's lines are each lane's,
+ * in lane order, as fast_mubuf records them. */
+static inline bool mubuf_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac, uint64_t e,
+			      bool wr, tlb *t, uint8_t **ptr)
+{
+	const vsharp v = ac->v;
+	const uint32_t *voff = (in->mods & XS_MOD_OFFEN) ? w->v[(in->src[0] - XS_SRC_VGPR) & 0xff] : NULL;
+	const uint64_t base = v.base + ac->soffset;
+	uint64_t addr[XS_MAX_LANES];
+	for (uint64_t m = e; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint32_t index = v.add_tid ? l : 0, off = (uint32_t)in->imm + (voff ? voff[l] : 0);
+		if (off & 3)
+			return false;
+		uint64_t rel;
+		if (v.swizzle)
+			rel = (((uint64_t)(index >> v.is_shift) * v.stride + off) << v.is_shift) +
+			      (index & (v.idx_stride - 1)) * 4;
+		else
+			rel = (uint64_t)index * v.stride + off;
+		if (buffer_oob(&v, index, off, rel))
+			return false;
+		addr[l] = base + rel;
+		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], 4, wr)))
+			return false;
+	}
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+		for (uint64_t m = e; m; m &= m - 1)
+			xs_isa_mtrace_add(x->ctx->mtrace, addr[__builtin_ctzll(m)], 4);
+	return true;
+}
+
 static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
@@ -634,6 +671,16 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 		const uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, false, &t);
 		if (p) {
 			memcpy(w->v[dr], p, 4 * n);
+			return 0;
+		}
+		uint8_t *ptr[XS_MAX_LANES];
+		if (mubuf_ptrs(x, w, in, &ac, e, false, &t, ptr)) {
+			/* the offsets were read: the destination may be their row */
+			uint32_t *row = w->v[dr];
+			for (uint64_t m = e; m; m &= m - 1) {
+				unsigned l = (unsigned)__builtin_ctzll(m);
+				memcpy(&row[l], ptr[l], 4);
+			}
 			return 0;
 		}
 	}
@@ -710,6 +757,14 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 		uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, true, &t);
 		if (p) {
 			memcpy(p, w->v[sr], 4 * n);
+			return 0;
+		}
+		uint8_t *ptr[XS_MAX_LANES];
+		if (mubuf_ptrs(x, w, in, &ac, e, true, &t, ptr)) {
+			for (uint64_t m = e; m; m &= m - 1) { /* lane order: the last lane's write wins */
+				unsigned l = (unsigned)__builtin_ctzll(m);
+				memcpy(ptr[l], &w->v[sr][l], 4);
+			}
 			return 0;
 		}
 	}
