@@ -369,18 +369,27 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 		memset(w->v[r], 0, lanes * sizeof(w->v[0][0]));
 	uint32_t t = wave_in_group * lanes;
 	uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by); /* then stepped: no division per lane */
-	for (uint32_t l = 0; l < lanes && t < d->group_threads; l++, t++) {
-		exec |= 1ull << l;
-		w->v[0][l] = x;
-		if (cnt >= 1 && w->nvgpr > 1)
-			w->v[1][l] = y;
-		if (cnt >= 2 && w->nvgpr > 2)
-			w->v[2][l] = z;
-		if (++x == bx) {
-			x = 0;
-			if (++y == by) {
-				y = 0;
-				z++;
+	if (cnt == 0 && t + lanes <= d->group_threads && x + lanes <= bx) {
+		/* the common 1D wave, whole and inside one row of the block: v0 =
+		 * x .. x + lanes - 1 (what the loop below writes, as a loop that
+		 * vectorises) */
+		for (uint32_t l = 0; l < lanes; l++)
+			w->v[0][l] = x + l;
+		exec = lanes == 64 ? ~0ull : 0xffffffffull;
+	} else {
+		for (uint32_t l = 0; l < lanes && t < d->group_threads; l++, t++) {
+			exec |= 1ull << l;
+			w->v[0][l] = x;
+			if (cnt >= 1 && w->nvgpr > 1)
+				w->v[1][l] = y;
+			if (cnt >= 2 && w->nvgpr > 2)
+				w->v[2][l] = z;
+			if (++x == bx) {
+				x = 0;
+				if (++y == by) {
+					y = 0;
+					z++;
+				}
 			}
 		}
 	}
@@ -607,18 +616,26 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 					}
 				}
 			}
-			/* Blocked: report the most basic resource that was short on any CU. */
+			/* Blocked: report the most basic resource that was short on any CU
+			 * (a branch-free pass over every CU's cached cause: it runs at
+			 * every retire while a dispatch waits for room). */
 			int cause = XS_GPU_WAIT_LIMIT;
-			for (uint64_t m = placed ? 0 : disp->cu_cand; m; m &= m - 1) {
-				uint32_t cu = (uint32_t)__builtin_ctzll(m);
-				int r = disp->cu_fail[cu] - 1;
-#ifndef NDEBUG
-				/* debug builds check that every cached failure still holds */
-				uint32_t first_simd;
-				assert(r >= 0 && try_place(g, disp, cu, simd_of_wave, &first_simd) == r);
-#endif
-				cause = XS_MIN(cause, r);
+			if (!placed) {
+				const uint64_t cand = disp->cu_cand;
+				_Static_assert(XS_GPU_MAX_CU <= 64, "cu_cand is a 64-bit mask");
+				for (uint32_t cu = 0; cu < XS_GPU_MAX_CU; cu++) {
+					int r = ((cand >> cu) & 1) ? disp->cu_fail[cu] - 1 : XS_GPU_WAIT_LIMIT;
+					cause = XS_MIN(cause, r);
+				}
 			}
+#ifndef NDEBUG
+			/* debug builds check that every cached failure still holds */
+			for (uint64_t m = placed ? 0 : disp->cu_cand; m; m &= m - 1) {
+				uint32_t cu = (uint32_t)__builtin_ctzll(m), first_simd;
+				int r = disp->cu_fail[cu] - 1;
+				assert(r >= 0 && try_place(g, disp, cu, simd_of_wave, &first_simd) == r);
+			}
+#endif
 			if (placed) {
 				progress = true;
 				if (disp->blocked >= 0)
