@@ -616,26 +616,18 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 					}
 				}
 			}
-			/* Blocked: report the most basic resource that was short on any CU
-			 * (a branch-free pass over every CU's cached cause: it runs at
-			 * every retire while a dispatch waits for room). */
+			/* Blocked: report the most basic resource that was short on any CU. */
 			int cause = XS_GPU_WAIT_LIMIT;
-			if (!placed) {
-				const uint64_t cand = disp->cu_cand;
-				_Static_assert(XS_GPU_MAX_CU <= 64, "cu_cand is a 64-bit mask");
-				for (uint32_t cu = 0; cu < XS_GPU_MAX_CU; cu++) {
-					int r = ((cand >> cu) & 1) ? disp->cu_fail[cu] - 1 : XS_GPU_WAIT_LIMIT;
-					cause = XS_MIN(cause, r);
-				}
-			}
-#ifndef NDEBUG
-			/* debug builds check that every cached failure still holds */
 			for (uint64_t m = placed ? 0 : disp->cu_cand; m; m &= m - 1) {
-				uint32_t cu = (uint32_t)__builtin_ctzll(m), first_simd;
+				uint32_t cu = (uint32_t)__builtin_ctzll(m);
 				int r = disp->cu_fail[cu] - 1;
+#ifndef NDEBUG
+				/* debug builds check that every cached failure still holds */
+				uint32_t first_simd;
 				assert(r >= 0 && try_place(g, disp, cu, simd_of_wave, &first_simd) == r);
-			}
 #endif
+				cause = XS_MIN(cause, r);
+			}
 			if (placed) {
 				progress = true;
 				if (disp->blocked >= 0)
