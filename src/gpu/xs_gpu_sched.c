@@ -114,11 +114,11 @@ static inline void wheel_refill(xs_gpu *g)
 }
 
 /* The next wave to issue, or NULL. Thousands of waves are resident and the
- * model switches wave at every issue, so their bookkeeping is cold. A
- * two-stage prefetch along the bucket: the first host line of the wave two
- * places on, and for the wave after it (whose first line was prefetched one
- * pop ago) the lines that line points at, the run-ahead entry it issues
- * next and that entry's recorded cache lines (the L0/L2 look-ups' input). */
+ * model switches wave at every issue, so their bookkeeping is cold: the
+ * first host lines of the two waves after it in the bucket are prefetched.
+ * (Prefetching what the next wave's line points at, its run-ahead entry and
+ * lines, needs that line loaded here: where issues are cheap, fma_peak, the
+ * load stalled every pop and halved the timing mode's speed.) */
 xs_gpu_wave *xs_gpu_evq_pop(xs_gpu *g)
 {
 	if (!g->wheel_n) {
@@ -137,12 +137,10 @@ xs_gpu_wave *xs_gpu_evq_pop(xs_gpu *g)
 				g->wheel_tail[b] = 0;
 			g->wheel_n--;
 			if (n1) {
-				const xs_gpu_wave *nw = &g->waves[n1 - 1];
 				uint32_t n2 = g->ev_next[n1 - 1];
+				__builtin_prefetch(&g->waves[n1 - 1]);
 				if (n2)
 					__builtin_prefetch(&g->waves[n2 - 1]);
-				__builtin_prefetch(&nw->ra[nw->ra_head]);
-				__builtin_prefetch(nw->ra_lines + nw->ra_line);
 			}
 			return &g->waves[id - 1];
 		}
