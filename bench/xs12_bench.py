@@ -3,8 +3,8 @@
 
   python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--calls-only | --bvh-only | --soak-only | --rays-only]
 
-For each kernel (compute-bound, memory-bound, scratch-heavy, and a small
-streaming one) it runs `xs12 run --functional` and `xs12 run --timing` on one
+For each kernel (compute-bound, memory-bound, scratch-heavy, a small
+streaming one, and an LDS-bound tiled SGEMM whose result must match PoCL's) it runs `xs12 run --functional` and `xs12 run --timing` on one
 host core, and the same OpenCL C source on PoCL restricted to one thread
 (POCL_MAX_PTHREAD_COUNT=1, second launch timed so that PoCL's per-size
 compilation is not counted). It prints wave instructions per second (host),
@@ -33,7 +33,7 @@ docs/rays.md): rays per host second and per simulated second of
 DispatchRays and of DispatchRaysX on rings of 1-64 waves, 320x180 in timing
 mode (the small scene when the model is missing); --rays-only runs just that.
 """
-import json, math, os, re, struct, subprocess, sys, tempfile
+import json, math, os, random, re, struct, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
@@ -58,7 +58,13 @@ MIX = [
      256, ["in:in64k.bin", "out:o.bin:256K", "u32:64"]),
     ("stream: vadd", "vadd.O2.w32.hsaco", "kernels/vadd.cl", "vadd", 4096, 256,
      ["in:in32m.bin", "in:in32m.bin", "out:o.bin:4M", "u32:1048576"]),
+    ("lds: sgemm_tiled 256", "sgemm_tiled.O2.w32.hsaco", "kernels/model/sgemm_tiled.cl", "sgemm_tiled", 256, 256,
+     ["in:a256.bin", "in:b256.bin", "out:o.bin:256K", "u32:256"]),
 ]
+# Kernels whose output (o.bin) is checked against PoCL's: bytes equal, or every float within
+# SGEMM_TOL of PoCL's (relative, with that as the absolute floor), as the e2e tests compare floats.
+CHECKED = {"lds: sgemm_tiled 256"}
+SGEMM_TOL = 1e-5
 
 
 REPEAT = 3
@@ -90,6 +96,22 @@ def pocl(tmp, src, kernel, groups, block, args):
     if p.returncode:
         raise SystemExit(f"pocl_run failed: {p.stderr}")
     return float(p.stdout.split("kernel_seconds")[1].split()[0])
+
+
+def check_against_pocl(name, mine, theirs):
+    """xs12's output (timing mode, the last run) against PoCL's: bytes equal, else floats within SGEMM_TOL."""
+    if mine == theirs:
+        print(f"{name}: output bytes equal to PoCL's")
+        return
+    if len(mine) != len(theirs):
+        raise SystemExit(f"{name}: output is {len(mine)} bytes, PoCL's {len(theirs)}")
+    n = len(mine) // 4
+    a, b = struct.unpack(f"<{n}f", mine), struct.unpack(f"<{n}f", theirs)
+    bad = [i for i in range(n) if not abs(a[i] - b[i]) <= SGEMM_TOL * max(1.0, abs(b[i]))]
+    if bad:
+        i = bad[0]
+        raise SystemExit(f"{name}: {len(bad)} of {n} results differ from PoCL's, first [{i}]: {a[i]!r} vs {b[i]!r}")
+    print(f"{name}: output within {SGEMM_TOL} of PoCL's (not bytes equal)")
 
 
 def d3d12_calls():
@@ -207,12 +229,19 @@ def main():
             f.write(os.urandom(32 << 20))
         with open(os.path.join(tmp, "in64k.bin"), "wb") as f:
             f.write(struct.pack("<16384I", *[(i * 2654435761) & 0xffffffff for i in range(16384)]))
+        rng = random.Random(13)  # sgemm's matrices: floats in [-1, 1], the same every run
+        for mat in ("a256.bin", "b256.bin"):
+            with open(os.path.join(tmp, mat), "wb") as f:
+                f.write(struct.pack("<65536f", *[rng.uniform(-1.0, 1.0) for _ in range(65536)]))
         print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
               f"{'xs12 s':>8} {'PoCL s':>8} {'ratio':>6}")
         for name, co, src, kern, groups, block, args in MIX:
             f = best(lambda: xs12(tmp, co, groups, block, args, "--functional"))
             t = best(lambda: xs12(tmp, co, groups, block, args, "--timing"))
+            mine = open(os.path.join(tmp, "o.bin"), "rb").read()
             ps = best(lambda: pocl(tmp, src, kern, groups, block, args))
+            if name in CHECKED:
+                check_against_pocl(name, mine, open(os.path.join(tmp, "o.bin"), "rb").read())
             wi = f["wave_instructions"]
             row = {"kernel": name, "wave_instructions": wi,
                    "functional_wave_inst_per_s": wi / f["host_seconds"],

@@ -26,4 +26,22 @@ void xs_gpu_cache_invalidate(xs_gpu_cache *c);
  * dirty line was evicted. make_dirty marks it (stores into the L2). */
 bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty, bool *evicted_dirty);
 
+/* The set a line maps to. Hashed so that power-of-two strides spread over
+ * the sets. */
+static inline uint64_t *xs_gpu_cache_set(const xs_gpu_cache *c, uint64_t line)
+{
+	uint64_t h = line ^ (line >> 11) ^ (line >> 23);
+	return c->tag + (size_t)(h % c->sets) * c->ways;
+}
+
+/* Starts bringing the line's set into the host caches: a gather's ~25
+ * look-ups then miss in parallel instead of one after another. */
+static inline void xs_gpu_cache_prefetch(const xs_gpu_cache *c, uint64_t line)
+{
+	const uint64_t *set = xs_gpu_cache_set(c, line);
+	__builtin_prefetch(set);
+	if (c->ways > 8)
+		__builtin_prefetch(set + 8);
+}
+
 #endif

@@ -369,18 +369,27 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 		memset(w->v[r], 0, lanes * sizeof(w->v[0][0]));
 	uint32_t t = wave_in_group * lanes;
 	uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by); /* then stepped: no division per lane */
-	for (uint32_t l = 0; l < lanes && t < d->group_threads; l++, t++) {
-		exec |= 1ull << l;
-		w->v[0][l] = x;
-		if (cnt >= 1 && w->nvgpr > 1)
-			w->v[1][l] = y;
-		if (cnt >= 2 && w->nvgpr > 2)
-			w->v[2][l] = z;
-		if (++x == bx) {
-			x = 0;
-			if (++y == by) {
-				y = 0;
-				z++;
+	if (cnt == 0 && t + lanes <= d->group_threads && x + lanes <= bx) {
+		/* the common 1D wave, whole and inside one row of the block: v0 =
+		 * x .. x + lanes - 1 (what the loop below writes, as a loop that
+		 * vectorises) */
+		for (uint32_t l = 0; l < lanes; l++)
+			w->v[0][l] = x + l;
+		exec = lanes == 64 ? ~0ull : 0xffffffffull;
+	} else {
+		for (uint32_t l = 0; l < lanes && t < d->group_threads; l++, t++) {
+			exec |= 1ull << l;
+			w->v[0][l] = x;
+			if (cnt >= 1 && w->nvgpr > 1)
+				w->v[1][l] = y;
+			if (cnt >= 2 && w->nvgpr > 2)
+				w->v[2][l] = z;
+			if (++x == bx) {
+				x = 0;
+				if (++y == by) {
+					y = 0;
+					z++;
+				}
 			}
 		}
 	}

@@ -11,6 +11,10 @@
  */
 #include "isa/xs_isa_priv.h"
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 static inline bool in_lds(const xs_wave *w, uint32_t a, unsigned n)
 {
 	return w->lds && (uint64_t)a + n <= w->lds_size;
@@ -47,15 +51,203 @@ static inline void lds_wr(xs_wave *w, uint32_t a, const void *src, unsigned n)
 #define OFF0 ((uint32_t)in->imm & 0xff)
 #define OFF1 (in->ext & 0xff)
 
-/* ---- writes ---------------------------------------------------------------------- */
-static int write_n(xs_wave *w, const xs_inst *in, unsigned ndw)
+/* ---- the plain reads and writes, the hot LDS path ----------------------------------
+ * ds_read_b*, ds_write_b* of whole dwords (one address, or the two of the *2* forms)
+ * are most of what LDS-bound kernels execute (a tiled matrix multiply is one
+ * ds_read2_b32 per v_fmac_f32). They run the same per-lane definition as the
+ * LANE_LOOP bodies, with what every lane needs in locals: the rows of the
+ * address, data and destination VGPRs, EXEC, and the LDS window (an absent
+ * allocation is a window of 0 bytes: every access then reads 0 and drops its
+ * write, as in_lds says). Their element sizes are constants (always_inline
+ * bodies), so each element is one host load or store. Lanes still run in
+ * order, one at a time, and a lane reads its operands before it writes its
+ * destination lanes: the results are the per-lane definition's even when the
+ * destination VGPRs overlap the address or data VGPRs, and later lanes win a
+ * write to the same address. */
+typedef struct lds_win {
+	uint8_t *p;
+	uint64_t size;
+} lds_win;
+
+static inline lds_win win_of(const xs_wave *w)
 {
-	LANE_LOOP({
+	return (lds_win){ w->lds, w->lds ? w->lds_size : 0 };
+}
+
+static inline __attribute__((always_inline)) void win_rd(lds_win m, uint32_t a, uint32_t *dst, unsigned ndw)
+{
+	if (XS_LIKELY((uint64_t)a + 4 * ndw <= m.size))
+		memcpy(dst, m.p + a, 4 * ndw);
+	else
+		memset(dst, 0, 4 * ndw);
+}
+
+static inline __attribute__((always_inline)) void win_wr(lds_win m, uint32_t a, const uint32_t *src, unsigned ndw)
+{
+	if (XS_LIKELY((uint64_t)a + 4 * ndw <= m.size))
+		memcpy(m.p + a, src, 4 * ndw);
+}
+
+/* Whether every lane of a full wave (n lanes) may skip its test: when
+ * hi = the highest address VGPR value has hi + off_max + bytes within the
+ * window, no lane's addr[l] + off wraps at 32 bits (the sum stays below
+ * 2^32) and every access is inside. Otherwise, wrapping or not, the lanes
+ * take the per-lane tests. Windows of 2 GiB or more never pass (the
+ * gathers' indices are signed); LDS is at most 64 KiB. */
+static inline __attribute__((always_inline)) bool win_all_in(lds_win m, const uint32_t *addr, unsigned n,
+							      uint32_t off_max, unsigned bytes)
+{
+	uint32_t hi = 0;
+#if defined(__AVX512F__)
+	__m512i v = _mm512_setzero_si512();
+	for (unsigned l = 0; l < n; l += 16)
+		v = _mm512_max_epu32(v, _mm512_loadu_si512((const void *)(addr + l)));
+	hi = _mm512_reduce_max_epu32(v);
+#elif defined(__AVX2__)
+	__m256i v = _mm256_setzero_si256();
+	for (unsigned l = 0; l < n; l += 8)
+		v = _mm256_max_epu32(v, _mm256_loadu_si256((const __m256i *)(const void *)(addr + l)));
+	__m128i h = _mm_max_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+	h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
+	h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
+	hi = (uint32_t)_mm_cvtsi128_si32(h);
+#else
+	for (unsigned l = 0; l < n; l++)
+		hi = addr[l] > hi ? addr[l] : hi;
+#endif
+	return (uint64_t)hi + off_max + bytes <= m.size && m.size <= 0x7fffffffu;
+}
+
+/* Lanes per win_gather step: the host's vector width. The rows it writes
+ * are read back by the next instruction's full-width vector loads, which
+ * stall unless one store wrote all the bytes they read. */
+#if defined(__AVX512F__)
+#define GATHER_LANES 16
+#else
+#define GATHER_LANES 8
+#endif
+
+/* Lanes l .. l + GATHER_LANES - 1 of a full wave, every access inside
+ * (win_all_in): the dwords at addr[l] + off0 (and + off1 when d1 is not NULL)
+ * into d0[l] (d1[l]). Unaligned addresses are fine (LDS addresses need not
+ * be aligned). The address lanes are read before the same destination lanes
+ * are written, so a destination row that is the address row gets the
+ * per-lane result. */
+static inline __attribute__((always_inline)) void win_gather(lds_win m, const uint32_t *addr, unsigned l,
+							      uint32_t off0, uint32_t off1, uint32_t *d0,
+							      uint32_t *d1)
+{
+	/* The host's gathers (signed indices: below 2 GiB, see win_all_in):
+	 * left to itself the compiler assembles the lanes one insert at a time.
+	 * The two shapes LDS code uses most are cheaper as plain loads: lanes
+	 * on consecutive dwords (a row of a tile) and lanes on one address (a
+	 * broadcast); a gather's latency is what the next instruction, reading
+	 * these rows, waits for. The values are the same whichever is used. */
+#if defined(__AVX512F__)
+	__m512i a = _mm512_loadu_si512((const void *)(addr + l));
+	const uint32_t first = addr[l];
+	const __m512i row = _mm512_add_epi32(_mm512_set1_epi32((int)first),
+					     _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60));
+	__m512i g0, g1 = _mm512_setzero_si512();
+	if (_mm512_cmpeq_epi32_mask(a, row) == 0xffff) {
+		g0 = _mm512_loadu_si512((const void *)(m.p + first + off0));
+		if (d1)
+			g1 = _mm512_loadu_si512((const void *)(m.p + first + off1));
+	} else if (_mm512_cmpeq_epi32_mask(a, _mm512_set1_epi32((int)first)) == 0xffff) {
+		uint32_t v0, v1;
+		memcpy(&v0, m.p + first + off0, 4);
+		g0 = _mm512_set1_epi32((int)v0);
+		if (d1) {
+			memcpy(&v1, m.p + first + off1, 4);
+			g1 = _mm512_set1_epi32((int)v1);
+		}
+	} else {
+		g0 = _mm512_i32gather_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)off0)), (const void *)m.p, 1);
+		if (d1)
+			g1 = _mm512_i32gather_epi32(_mm512_add_epi32(a, _mm512_set1_epi32((int)off1)), (const void *)m.p, 1);
+	}
+	_mm512_storeu_si512((void *)(d0 + l), g0);
+	if (d1)
+		_mm512_storeu_si512((void *)(d1 + l), g1);
+#elif defined(__AVX2__)
+	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(addr + l));
+	const uint32_t first = addr[l];
+	const __m256i row = _mm256_add_epi32(_mm256_set1_epi32((int)first), _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+	__m256i g0, g1 = _mm256_setzero_si256();
+	if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(a, row)) == -1) {
+		g0 = _mm256_loadu_si256((const __m256i *)(const void *)(m.p + first + off0));
+		if (d1)
+			g1 = _mm256_loadu_si256((const __m256i *)(const void *)(m.p + first + off1));
+	} else if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(a, _mm256_set1_epi32((int)first))) == -1) {
+		uint32_t v0, v1;
+		memcpy(&v0, m.p + first + off0, 4);
+		g0 = _mm256_set1_epi32((int)v0);
+		if (d1) {
+			memcpy(&v1, m.p + first + off1, 4);
+			g1 = _mm256_set1_epi32((int)v1);
+		}
+	} else {
+		g0 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off0)), 1);
+		if (d1)
+			g1 = _mm256_i32gather_epi32((const int *)(const void *)m.p, _mm256_add_epi32(a, _mm256_set1_epi32((int)off1)), 1);
+	}
+	_mm256_storeu_si256((__m256i *)(void *)(d0 + l), g0);
+	if (d1)
+		_mm256_storeu_si256((__m256i *)(void *)(d1 + l), g1);
+#else
+	for (unsigned k = l; k < l + GATHER_LANES; k++) {
+		uint32_t v0, v1 = 0, base = addr[k];
+		memcpy(&v0, m.p + base + off0, 4);
+		if (d1)
+			memcpy(&v1, m.p + base + off1, 4);
+		d0[k] = v0;
+		if (d1)
+			d1[k] = v1;
+	}
+#endif
+}
+
+/* The rows of VGPRs operand, operand + 1, ... (register numbers wrap at 256
+ * as VREG's do). */
+static inline __attribute__((always_inline)) void rows_of(xs_wave *w, unsigned operand, unsigned n, uint32_t **row)
+{
+	for (unsigned k = 0; k < n; k++)
+		row[k] = w->v[(operand - XS_SRC_VGPR + k) & 0xff];
+}
+
+/* ---- writes ---------------------------------------------------------------------- */
+static inline __attribute__((always_inline)) int write_n(xs_wave *w, const xs_inst *in, unsigned ndw)
+{
+	const lds_win m = win_of(w);
+	const uint32_t *addr = xs_vrow(w, in->src[0]), off = OFF16;
+	uint32_t *d[4];
+	rows_of(w, in->src[1], ndw, d);
+	const uint64_t e = xs_wave_exec(w);
+	const unsigned n = w->lanes;
+	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, off, 4)) {
+		/* every lane active and inside: lanes on consecutive dwords (a
+		 * tile's row) are one copy, as their addresses do not overlap;
+		 * otherwise lane by lane in order, so the last lane to write an
+		 * address wins */
+		uint32_t first = addr[0], odd = 0;
+		for (unsigned l = 0; l < n; l++)
+			odd |= addr[l] ^ (first + 4 * l);
+		if (!odd) {
+			memcpy(m.p + first + off, d[0], 4 * n);
+		} else {
+			for (unsigned l = 0; l < n; l++)
+				memcpy(m.p + addr[l] + off, &d[0][l], 4);
+		}
+		return 0;
+	}
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
 		uint32_t v[4];
 		for (unsigned k = 0; k < ndw; k++)
-			v[k] = VREG(in->src[1], k);
-		lds_wr(w, base + OFF16, v, 4 * ndw);
-	});
+			v[k] = d[k][l];
+		win_wr(m, addr[l] + off, v, ndw);
+	}
 	return 0;
 }
 XS_EXEC(ds_write_b32) { (void)x; return write_n(w, in, 1); }
@@ -77,18 +269,29 @@ XS_EXEC(ds_write_b16) { (void)x; return write_sub(w, in, 2, 0); }
 XS_EXEC(ds_write_b8_d16_hi) { (void)x; return write_sub(w, in, 1, 16); }
 XS_EXEC(ds_write_b16_d16_hi) { (void)x; return write_sub(w, in, 2, 16); }
 
-static int write2(xs_wave *w, const xs_inst *in, unsigned ndw, unsigned scale)
+static inline __attribute__((always_inline)) int write2(xs_wave *w, const xs_inst *in, unsigned ndw,
+							 unsigned scale)
 {
-	unsigned esz = 4 * ndw;
-	LANE_LOOP({
-		uint32_t a0[2], a1[2];
+	const unsigned esz = 4 * ndw;
+	const lds_win m = win_of(w);
+	const uint32_t *addr = xs_vrow(w, in->src[0]);
+	const uint32_t o0 = OFF0 * esz * scale, o1 = OFF1 * esz * scale;
+	uint32_t *d0[2], *d1[2];
+	rows_of(w, in->src[1], ndw, d0);
+	rows_of(w, in->src[2], ndw, d1);
+	const uint64_t e = xs_wave_exec(w);
+	const unsigned n = w->lanes;
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		uint32_t a0[2], a1[2], base = addr[l];
 		for (unsigned k = 0; k < ndw; k++) {
-			a0[k] = VREG(in->src[1], k);
-			a1[k] = VREG(in->src[2], k);
+			a0[k] = d0[k][l];
+			a1[k] = d1[k][l];
 		}
-		lds_wr(w, base + OFF0 * esz * scale, a0, esz);
-		lds_wr(w, base + OFF1 * esz * scale, a1, esz);
-	});
+		win_wr(m, base + o0, a0, ndw);
+		win_wr(m, base + o1, a1, ndw);
+	}
 	return 0;
 }
 XS_EXEC(ds_write2_b32) { (void)x; return write2(w, in, 1, 1); }
@@ -97,14 +300,27 @@ XS_EXEC(ds_write2_b64) { (void)x; return write2(w, in, 2, 1); }
 XS_EXEC(ds_write2st64_b64) { (void)x; return write2(w, in, 2, 64); }
 
 /* ---- reads ------------------------------------------------------------------------- */
-static int read_n(xs_wave *w, const xs_inst *in, unsigned ndw)
+static inline __attribute__((always_inline)) int read_n(xs_wave *w, const xs_inst *in, unsigned ndw)
 {
-	LANE_LOOP({
+	const lds_win m = win_of(w);
+	const uint32_t *addr = xs_vrow(w, in->src[0]), off = OFF16;
+	uint32_t *d[4];
+	rows_of(w, in->dst, ndw, d);
+	const uint64_t e = xs_wave_exec(w);
+	const unsigned n = w->lanes;
+	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, off, 4)) {
+		for (unsigned l = 0; l < n; l += GATHER_LANES) /* every lane active and inside */
+			win_gather(m, addr, l, off, 0, d[0], NULL);
+		return 0;
+	}
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
 		uint32_t v[4];
-		lds_rd(w, base + OFF16, v, 4 * ndw);
+		win_rd(m, addr[l] + off, v, ndw);
 		for (unsigned k = 0; k < ndw; k++)
-			VREG(in->dst, k) = v[k];
-	});
+			d[k][l] = v[k];
+	}
 	return 0;
 }
 XS_EXEC(ds_read_b32) { (void)x; return read_n(w, in, 1); }
@@ -145,16 +361,31 @@ XS_EXEC(ds_read_i8_d16_hi) { (void)x; return read_sub(w, in, 1, 2); }
 XS_EXEC(ds_read_u16_d16) { (void)x; return read_sub(w, in, 2, 1); }
 XS_EXEC(ds_read_u16_d16_hi) { (void)x; return read_sub(w, in, 2, 2); }
 
-static int read2(xs_wave *w, const xs_inst *in, unsigned ndw, unsigned scale)
+static inline __attribute__((always_inline)) int read2(xs_wave *w, const xs_inst *in, unsigned ndw,
+							unsigned scale)
 {
-	unsigned esz = 4 * ndw;
-	LANE_LOOP({
-		uint32_t v[4];
-		lds_rd(w, base + OFF0 * esz * scale, v, esz);
-		lds_rd(w, base + OFF1 * esz * scale, v + ndw, esz);
+	const unsigned esz = 4 * ndw;
+	const lds_win m = win_of(w);
+	const uint32_t *addr = xs_vrow(w, in->src[0]);
+	const uint32_t o0 = OFF0 * esz * scale, o1 = OFF1 * esz * scale;
+	uint32_t *d[4];
+	rows_of(w, in->dst, 2 * ndw, d);
+	const uint64_t e = xs_wave_exec(w);
+	const unsigned n = w->lanes;
+	if (ndw == 1 && e == xs_lane_full(w) && win_all_in(m, addr, n, o0 > o1 ? o0 : o1, 4)) {
+		for (unsigned l = 0; l < n; l += GATHER_LANES) /* every lane active, both dwords inside */
+			win_gather(m, addr, l, o0, o1, d[0], d[1]);
+		return 0;
+	}
+	for (unsigned l = 0; l < n; l++) {
+		if (!((e >> l) & 1))
+			continue;
+		uint32_t v[4], base = addr[l];
+		win_rd(m, base + o0, v, ndw);
+		win_rd(m, base + o1, v + ndw, ndw);
 		for (unsigned k = 0; k < 2 * ndw; k++)
-			VREG(in->dst, k) = v[k];
-	});
+			d[k][l] = v[k];
+	}
 	return 0;
 }
 XS_EXEC(ds_read2_b32) { (void)x; return read2(w, in, 1, 1); }

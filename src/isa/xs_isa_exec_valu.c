@@ -274,52 +274,62 @@ ADDSUB(v_sub_nc_u16, int64_t, uint16_t, a - b, 0, 0xffff)
 ADDSUB(v_add_nc_i16, int64_t, int16_t, a + b, INT16_MIN, INT16_MAX)
 ADDSUB(v_sub_nc_i16, int64_t, int16_t, a - b, INT16_MIN, INT16_MAX)
 
-/* Carry out to sdst (VCC for e32); *_ci take the carry in from src2. */
-#define ADDC(name, expr, has_cin)                                               \
+/* Carry out to sdst (VCC for e32); *_ci take the carry in from src2.
+ * The ISA's carry is the unbounded result leaving [0, 2^32): for x + y + ci
+ * the 32-bit sum wrapped (r < x, or r <= x with a carry in); for x - y - ci
+ * it went below 0 (x < y, or x <= y with a borrow in), which is also the
+ * clamp's "negative". Computed in 32-bit lanes as per-lane flags
+ * (xs_flags_to_mask): the loops vectorise 8 or 16 lanes wide. SUBREV swaps
+ * the operands. */
+enum { ADDC_ADD, ADDC_SUB, ADDC_SUBREV };
+#define ADDC(name, kind, has_cin)                                               \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], rt[LANES];                        \
+		uint32_t t0[LANES], t1[LANES], rt[LANES], cf[LANES], cl[LANES]; \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0, co = 0; \
-		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                                    \
+		if (has_cin)                                                    \
+			xs_mask_to_flags(xs_rd_mask(w, in, in->src[2]), c_.n, cl); \
+		const uint32_t *X = (kind) == ADDC_SUBREV ? B : A;              \
+		const uint32_t *Y = (kind) == ADDC_SUBREV ? A : B;              \
+		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
 		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
-		/* Carry out: v outside [0, 2^32) (the sum or difference of two \
-		 * dwords and a carry bit cannot leave [-2^32, 2^33)). The      \
-		 * carries first (r may be a source row), then the results in  \
-		 * a loop that vectorises: lane-by-lane row stores read back by \
-		 * the next instruction's vector loads stall. */                \
-		uint64_t neg = 0;                                               \
+		/* the carries first (r may be a source row), then the results: \
+		 * lane-by-lane row stores read back by the next instruction's  \
+		 * vector loads stall */                                        \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
-			int64_t a = A[l], b = B[l], ci = (int64_t)((cin >> l) & 1); \
-			int64_t v = (expr);                                     \
-			(void)ci;                                               \
-			co |= (uint64_t)(((uint64_t)v >> 32) != 0) << l;        \
-			neg |= (uint64_t)(v < 0) << l;                          \
-		}                                                               \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
-			int64_t a = A[l], b = B[l], ci = (int64_t)((cin >> l) & 1); \
-			(void)ci;                                               \
-			r[l] = (uint32_t)(expr);                                \
-		}                                                               \
-		if (clamp)                                                      \
-			for (uint64_t m = co; m; m &= m - 1) {                  \
-				unsigned l = (unsigned)__builtin_ctzll(m);      \
-				r[l] = ((neg >> l) & 1) ? 0 : 0xffffffffu;      \
+			uint32_t xv = X[l], yv = Y[l], ci = has_cin ? cl[l] : 0; \
+			if ((kind) == ADDC_ADD) {                               \
+				uint32_t rv = xv + yv + ci;                     \
+				cf[l] = (rv < xv) | (ci & (rv == xv));          \
+			} else {                                                \
+				cf[l] = (xv < yv) | (ci & (xv == yv));          \
 			}                                                       \
-		xs_vdst_done(&c_, w, in, r);                                       \
+		}                                                               \
+		/* r may be X or Y itself, never offset from them: lane l      \
+		 * reads only lane l, so no iteration depends on another */    \
+		_Pragma("GCC ivdep")                                            \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
+			uint32_t ci = has_cin ? cl[l] : 0;                      \
+			r[l] = (kind) == ADDC_ADD ? X[l] + Y[l] + ci : X[l] - Y[l] - ci; \
+		}                                                               \
+		uint64_t co = xs_flags_to_mask(cf, c_.n);                       \
+		if (clamp) /* saturate: a sum to 2^32 - 1, a difference to 0 */ \
+			for (uint64_t m = co; m; m &= m - 1)                    \
+				r[__builtin_ctzll(m)] = (kind) == ADDC_ADD ? 0xffffffffu : 0; \
+		xs_vdst_done(&c_, w, in, r);                                    \
 		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
 		return 0;                                                       \
 	}
-ADDC(v_add_co_u32, a + b, false)
-ADDC(v_sub_co_u32, a - b, false)
-ADDC(v_subrev_co_u32, b - a, false)
-ADDC(v_add_co_ci_u32, a + b + ci, true)
-ADDC(v_sub_co_ci_u32, a - b - ci, true)
-ADDC(v_subrev_co_ci_u32, b - a - ci, true)
+ADDC(v_add_co_u32, ADDC_ADD, false)
+ADDC(v_sub_co_u32, ADDC_SUB, false)
+ADDC(v_subrev_co_u32, ADDC_SUBREV, false)
+ADDC(v_add_co_ci_u32, ADDC_ADD, true)
+ADDC(v_sub_co_ci_u32, ADDC_SUB, true)
+ADDC(v_subrev_co_ci_u32, ADDC_SUBREV, true)
 
 XS_EXEC(v_cndmask_b32)
 {
@@ -358,34 +368,35 @@ SH64(v_lshlrev_b64, b << s)
 SH64(v_lshrrev_b64, b >> s)
 SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
 
-/* D = src0 * src1 + src2 (64-bit); sdst = carry out of the 64-bit add. */
+/* D = src0 * src1 + src2 (64-bit), sdst = carry out of the 64-bit add: with the product in 64 bits
+ * (it fits), the carry is the 64-bit sum's unsigned overflow (u64: the sum
+ * wrapped below C) or signed overflow (i64: both addends' signs differ
+ * from the sum's), the same as the 128-bit sum not fitting; kept in 64-bit
+ * lanes and per-lane flags so that the loop vectorises. */
 #define MAD64(name, MUL)                                                        \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES];                                  \
-		uint64_t t2[LANES], r[LANES], co = 0;                           \
+		uint32_t t0[LANES], t1[LANES], cf[LANES];                       \
+		uint64_t t2[LANES], r[LANES];                                   \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
 		xs_vsrc64(w, in, 2, t2);                                        \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
-			unsigned __int128 p = MUL;                              \
-			p += (unsigned __int128)(MUL##_ADD);                    \
-			r[l] = (uint64_t)p;                                     \
-			co |= (uint64_t)MUL##_CARRY << l;                       \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
+			uint64_t p = MUL, s = p + t2[l];                        \
+			r[l] = s;                                               \
+			cf[l] = MUL##_CARRY;                                    \
 		}                                                               \
 		xs_vdst64(&c_, w, in, r);                                       \
-		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
+		xs_wr_mask(w, in->sdst, xs_flags_to_mask(cf, c_.n) & c_.mask);  \
 		return 0;                                                       \
 	}
-#define U64MUL ((unsigned __int128)((uint64_t)A[l] * B[l]))
-#define U64MUL_ADD t2[l]
-#define U64MUL_CARRY ((p >> 64) != 0)
-#define I64MUL ((unsigned __int128)(__int128)((int64_t)(int32_t)A[l] * (int32_t)B[l]))
-#define I64MUL_ADD ((__int128)(int64_t)t2[l])
-#define I64MUL_CARRY ((__int128)p != (__int128)(int64_t)p)
+#define U64MUL ((uint64_t)A[l] * B[l])
+#define U64MUL_CARRY (s < t2[l])
+#define I64MUL ((uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]))
+#define I64MUL_CARRY ((uint32_t)((((p ^ s) & (t2[l] ^ s)) >> 63) != 0))
 MAD64(v_mad_u64_u32, U64MUL)
 MAD64(v_mad_i64_i32, I64MUL)
 

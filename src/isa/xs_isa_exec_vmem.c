@@ -516,6 +516,141 @@ static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_in
 	return p;
 }
 
+/* Multi-dword rows (a coalesced float4 access): lane l's dword k is at
+ * 4 * (l * ndw + k) of the row, VGPR k's lane l. Constant ndw (the switch
+ * below) and rows in restrict locals let the compiler turn the strided
+ * accesses into vector shuffles; lane by lane it was a quarter of a
+ * streaming kernel's time. */
+static inline __attribute__((always_inline)) void aos_to_rows(uint32_t *restrict r0, uint32_t *restrict r1,
+							       uint32_t *restrict r2, uint32_t *restrict r3,
+							       const uint8_t *restrict p, unsigned n, unsigned ndw)
+{
+	for (unsigned l = 0; l < n; l++) {
+		const uint8_t *q = p + 4 * l * ndw;
+		memcpy(&r0[l], q, 4);
+		memcpy(&r1[l], q + 4, 4);
+		if (ndw > 2)
+			memcpy(&r2[l], q + 8, 4);
+		if (ndw > 3)
+			memcpy(&r3[l], q + 12, 4);
+	}
+}
+
+static inline __attribute__((always_inline)) void rows_to_aos(const uint32_t *restrict r0, const uint32_t *restrict r1,
+							       const uint32_t *restrict r2, const uint32_t *restrict r3,
+							       uint8_t *restrict p, unsigned n, unsigned ndw)
+{
+	for (unsigned l = 0; l < n; l++) {
+		uint8_t *q = p + 4 * l * ndw;
+		memcpy(q, &r0[l], 4);
+		memcpy(q + 4, &r1[l], 4);
+		if (ndw > 2)
+			memcpy(q + 8, &r2[l], 4);
+		if (ndw > 3)
+			memcpy(q + 12, &r3[l], 4);
+	}
+}
+
+/* The rows of a 2..4-dword row access (VGPRs first .. first + ndw - 1,
+ * numbers wrapping at 256), from or to the row at p. The VGPRs are
+ * distinct rows and p is guest memory: nothing overlaps. */
+static void rows_load(xs_wave *w, unsigned first, const uint8_t *p, unsigned n, unsigned ndw)
+{
+	uint32_t *r[4];
+	for (unsigned k = 0; k < 4; k++)
+		r[k] = w->v[(first + k) & 0xff];
+	switch (ndw) {
+	case 2: aos_to_rows(r[0], r[1], NULL, NULL, p, n, 2); break;
+	case 3: aos_to_rows(r[0], r[1], r[2], NULL, p, n, 3); break;
+	default: aos_to_rows(r[0], r[1], r[2], r[3], p, n, 4); break;
+	}
+}
+
+static void rows_store(const xs_wave *w, unsigned first, uint8_t *p, unsigned n, unsigned ndw)
+{
+	const uint32_t *r[4];
+	for (unsigned k = 0; k < 4; k++)
+		r[k] = w->v[(first + k) & 0xff];
+	switch (ndw) {
+	case 2: rows_to_aos(r[0], r[1], NULL, NULL, p, n, 2); break;
+	case 3: rows_to_aos(r[0], r[1], r[2], NULL, p, n, 3); break;
+	default: rows_to_aos(r[0], r[1], r[2], r[3], p, n, 4); break;
+	}
+}
+
+/* Every active lane's host address for a plain global access of `bytes`
+ * (GLOBAL, or FLAT outside the apertures) that does not cross a page, into
+ * ptr[l]: a tiled kernel's loads are runs of neighbouring lanes, not one
+ * row. What fast_global does lane by lane, with the lanes' addresses formed
+ * first into locals (nothing the VGPR writes could alias) and one look-up
+ * per lane in the translation cache. False when any lane needs the general
+ * path (then nothing was done but fill the cache: the caller runs the lanes
+ * as before). On success the timing model's lines are recorded as the
+ * per-lane path records them: each lane's, in lane order. */
+static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac, uint64_t e,
+			       unsigned n, unsigned bytes, bool wr, tlb *t, uint8_t **ptr)
+{
+	unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
+	const uint32_t *lo = w->v[va], *hi = w->v[(va + 1) & 0xff];
+	const uint64_t imm = (uint64_t)(int64_t)in->imm;
+	uint64_t addr[XS_MAX_LANES];
+	if (ac->has_saddr) {
+		for (unsigned l = 0; l < n; l++)
+			addr[l] = ac->saddr + lo[l] + imm;
+	} else {
+		for (unsigned l = 0; l < n; l++)
+			addr[l] = (lo[l] | (uint64_t)hi[l] << 32) + imm;
+	}
+	for (uint64_t m = e; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		if (in->enc == XS_ENC_FLAT && (addr[l] >> 48) != 0)
+			return false;
+		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], bytes, wr)))
+			return false;
+	}
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+		for (uint64_t m = e; m; m &= m - 1)
+			xs_isa_mtrace_add(x->ctx->mtrace, addr[__builtin_ctzll(m)], bytes);
+	return true;
+}
+
+/* fast_mubuf for every active lane at once, into ptr[l]: the V# fields and
+ * the lanes' offsets in locals (nothing the VGPR writes could alias), the
+ * addresses first, then one translation-cache look-up per lane. A scratch
+ * gather (a private array indexed per lane) is this, 32 lanes on ~25
+ * lines. False when any lane needs the general path (nothing done but
+ * filling the cache); on success the timing model's lines are each lane's,
+ * in lane order, as fast_mubuf records them. */
+static inline bool mubuf_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac, uint64_t e,
+			      bool wr, tlb *t, uint8_t **ptr)
+{
+	const vsharp v = ac->v;
+	const uint32_t *voff = (in->mods & XS_MOD_OFFEN) ? w->v[(in->src[0] - XS_SRC_VGPR) & 0xff] : NULL;
+	const uint64_t base = v.base + ac->soffset;
+	uint64_t addr[XS_MAX_LANES];
+	for (uint64_t m = e; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctzll(m);
+		uint32_t index = v.add_tid ? l : 0, off = (uint32_t)in->imm + (voff ? voff[l] : 0);
+		if (off & 3)
+			return false;
+		uint64_t rel;
+		if (v.swizzle)
+			rel = (((uint64_t)(index >> v.is_shift) * v.stride + off) << v.is_shift) +
+			      (index & (v.idx_stride - 1)) * 4;
+		else
+			rel = (uint64_t)index * v.stride + off;
+		if (buffer_oob(&v, index, off, rel))
+			return false;
+		addr[l] = base + rel;
+		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], 4, wr)))
+			return false;
+	}
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+		for (uint64_t m = e; m; m &= m - 1)
+			xs_isa_mtrace_add(x->ctx->mtrace, addr[__builtin_ctzll(m)], 4);
+	return true;
+}
+
 static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
@@ -538,6 +673,16 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 			memcpy(w->v[dr], p, 4 * n);
 			return 0;
 		}
+		uint8_t *ptr[XS_MAX_LANES];
+		if (mubuf_ptrs(x, w, in, &ac, e, false, &t, ptr)) {
+			/* the offsets were read: the destination may be their row */
+			uint32_t *row = w->v[dr];
+			for (uint64_t m = e; m; m &= m - 1) {
+				unsigned l = (unsigned)__builtin_ctzll(m);
+				memcpy(&row[l], ptr[l], 4);
+			}
+			return 0;
+		}
 	}
 	if (fast) {
 		const uint8_t *p = fast_global_row(x, w, in, &ac, e, n, 4 * d->ndw, false, &t);
@@ -545,11 +690,18 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 			if (d->ndw == 1) {
 				memcpy(w->v[dr], p, 4 * n);
 			} else {
-				/* one destination row at a time: contiguous stores */
-				for (unsigned k = 0; k < d->ndw; k++) {
-					uint32_t *row = w->v[(dr + k) & 0xff];
-					for (unsigned l = 0; l < n; l++)
-						memcpy(&row[l], p + 4 * (l * d->ndw + k), 4);
+				rows_load(w, dr, p, n, d->ndw);
+			}
+			return 0;
+		}
+		uint8_t *ptr[XS_MAX_LANES];
+		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, false, &t, ptr)) {
+			/* the addresses were read: the destination may be their rows */
+			for (unsigned k = 0; k < d->ndw; k++) {
+				uint32_t *row = w->v[(dr + k) & 0xff];
+				for (uint64_t m = e; m; m &= m - 1) {
+					unsigned l = (unsigned)__builtin_ctzll(m);
+					memcpy(&row[l], ptr[l] + 4 * k, 4);
 				}
 			}
 			return 0;
@@ -607,6 +759,14 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 			memcpy(p, w->v[sr], 4 * n);
 			return 0;
 		}
+		uint8_t *ptr[XS_MAX_LANES];
+		if (mubuf_ptrs(x, w, in, &ac, e, true, &t, ptr)) {
+			for (uint64_t m = e; m; m &= m - 1) { /* lane order: the last lane's write wins */
+				unsigned l = (unsigned)__builtin_ctzll(m);
+				memcpy(ptr[l], &w->v[sr][l], 4);
+			}
+			return 0;
+		}
 	}
 	if (fast) {
 		uint8_t *p = fast_global_row(x, w, in, &ac, e, n, 4 * d->ndw, true, &t);
@@ -614,11 +774,16 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 			if (d->ndw == 1) {
 				memcpy(p, w->v[sr], 4 * n);
 			} else {
-				for (unsigned k = 0; k < d->ndw; k++) {
-					const uint32_t *row = w->v[(sr + k) & 0xff];
-					for (unsigned l = 0; l < n; l++)
-						memcpy(p + 4 * (l * d->ndw + k), &row[l], 4);
-				}
+				rows_store(w, sr, p, n, d->ndw);
+			}
+			return 0;
+		}
+		uint8_t *ptr[XS_MAX_LANES];
+		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, true, &t, ptr)) {
+			for (uint64_t m = e; m; m &= m - 1) { /* lane order: the last lane's write wins */
+				unsigned l = (unsigned)__builtin_ctzll(m);
+				for (unsigned k = 0; k < d->ndw; k++)
+					memcpy(ptr[l] + 4 * k, &w->v[(sr + k) & 0xff][l], 4);
 			}
 			return 0;
 		}

@@ -17,6 +17,10 @@
 
 #include "isa/xs_isa.h"
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 /* ---- predecode cache (xs_isa_icache.c) ---------------------------------- */
 /* Slot array (1024 entries) of the code page at page_va, created empty on
  * first use; NULL when out of host memory. */
@@ -140,6 +144,45 @@ static inline void xs_wr_mask(xs_wave *w, unsigned d, uint64_t m)
 	w->s[d & 127] = (uint32_t)m;
 	if (w->lanes == 64)
 		w->s[(d + 1) & 127] = (uint32_t)(m >> 32);
+}
+
+/* ---- lane masks and per-lane flags ---------------------------------------------------
+ * Bodies that produce or consume a lane mask (carries, compares, VCC
+ * selects) compute per-lane flags in arrays, a loop that vectorises, and
+ * convert at the edge: one bit shift and OR per lane into a 64-bit mask
+ * does not vectorise, and is most of such an instruction's cost. n is the
+ * wave's lane count (32 or 64). */
+
+/* flags (0 or 1 per lane) -> mask, bit l = f[l] */
+static inline __attribute__((always_inline)) uint64_t xs_flags_to_mask(const uint32_t *f, unsigned n)
+{
+	uint64_t m = 0;
+#ifdef __AVX2__
+	for (unsigned l = 0; l < n; l += 8) {
+		__m256i v = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(f + l)), 31);
+		m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(v)) << l;
+	}
+#else
+	for (unsigned l = 0; l < n; l++)
+		m |= (uint64_t)(f[l] & 1) << l;
+#endif
+	return m;
+}
+
+/* mask -> flags, f[l] = bit l (0 or 1) */
+static inline __attribute__((always_inline)) void xs_mask_to_flags(uint64_t m, unsigned n, uint32_t *f)
+{
+#ifdef __AVX2__
+	const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+	for (unsigned l = 0; l < n; l += 8) {
+		__m256i v = _mm256_and_si256(_mm256_set1_epi32((int)((m >> l) & 0xff)), bit);
+		v = _mm256_srli_epi32(_mm256_cmpeq_epi32(v, bit), 31);
+		_mm256_storeu_si256((__m256i *)(void *)(f + l), v);
+	}
+#else
+	for (unsigned l = 0; l < n; l++)
+		f[l] = (uint32_t)(m >> l) & 1;
+#endif
 }
 
 /* ---- vector operands ------------------------------------------------------------ */
