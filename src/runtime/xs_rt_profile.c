@@ -222,6 +222,21 @@ static xs_profile_function *new_fn(builder *b)
 	return &v[p->nfn++];
 }
 
+/* A new function with room for n instructions and its hot list, or NULL
+ * (b->oom set). */
+static xs_profile_function *alloc_fn(builder *b, uint32_t n, xs_profile_inst **insts, uint32_t **hot)
+{
+	*insts = xs_calloc(n, sizeof(**insts));
+	*hot = xs_calloc(HOT_MAX, sizeof(**hot));
+	xs_profile_function *fn = *insts && *hot ? new_fn(b) : NULL;
+	if (!fn) {
+		free(*insts);
+		free(*hot);
+		b->oom = true;
+	}
+	return fn;
+}
+
 static void fill_inst(builder *b, xs_profile_inst *pi, uint64_t pc, const char *text)
 {
 	pi->pc = pc;
@@ -243,15 +258,11 @@ static void add_function(builder *b, const char *name, uint64_t start, uint64_t 
 {
 	uint64_t len = end - start;
 	uint32_t cap = (uint32_t)XS_MIN(len / 4 + 1, 1u << 22);
-	xs_profile_inst *insts = xs_calloc(cap, sizeof(*insts));
-	uint32_t *hot = xs_calloc(HOT_MAX, sizeof(*hot));
-	xs_profile_function *fn = insts && hot ? new_fn(b) : NULL;
-	if (!fn) {
-		free(insts);
-		free(hot);
-		b->oom = true;
+	xs_profile_inst *insts;
+	uint32_t *hot;
+	xs_profile_function *fn = alloc_fn(b, cap, &insts, &hot);
+	if (!fn)
 		return;
-	}
 	fn->name = keep(b, name);
 	fn->start_pc = start;
 	fn->end_pc = end;
@@ -333,15 +344,11 @@ static void add_unclaimed(builder *b)
 		uint32_t j = i + 1;
 		while (j < b->nent && !b->used[j] && b->ent[j].pc - b->ent[j - 1].pc < 64)
 			j++;
-		xs_profile_inst *insts = xs_calloc(j - i, sizeof(*insts));
-		uint32_t *hot = xs_calloc(HOT_MAX, sizeof(*hot));
-		xs_profile_function *fn = insts && hot ? new_fn(b) : NULL;
-		if (!fn) {
-			free(insts);
-			free(hot);
-			b->oom = true;
+		xs_profile_inst *insts;
+		uint32_t *hot;
+		xs_profile_function *fn = alloc_fn(b, j - i, &insts, &hot);
+		if (!fn)
 			return;
-		}
 		char where[300], name[400];
 		xs_vm_describe(b->d->vm, b->ent[i].pc, where, sizeof(where));
 		snprintf(name, sizeof(name), "code at 0x%llx (%s)", (unsigned long long)b->ent[i].pc, where);
