@@ -22,6 +22,15 @@
 #define XS_IS_POW2(x) ((x) != 0 && ((x) & ((x) - 1)) == 0)
 #define XS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define XS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* The loop after it has no dependences between iterations: vectorise it.
+ * GCC and clang spell it differently (clang warns on GCC's, and -Werror). */
+#if defined(__clang__)
+#define XS_IVDEP _Pragma("clang loop vectorize(enable)")
+#elif defined(__GNUC__)
+#define XS_IVDEP _Pragma("GCC ivdep")
+#else
+#define XS_IVDEP
+#endif
 #define XS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* Bit-field extract / insert: XS_BITS(v, lo, hi) is bits lo..hi inclusive. */

@@ -311,7 +311,7 @@ enum { ADDC_ADD, ADDC_SUB, ADDC_SUBREV };
 		}                                                               \
 		/* r may be X or Y itself, never offset from them: lane l      \
 		 * reads only lane l, so no iteration depends on another */    \
-		_Pragma("GCC ivdep")                                            \
+		XS_IVDEP                                                        \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
 			uint32_t ci = has_cin ? cl[l] : 0;                      \
 			r[l] = (kind) == ADDC_ADD ? X[l] + Y[l] + ci : X[l] - Y[l] - ci; \
