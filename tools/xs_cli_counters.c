@@ -41,11 +41,11 @@ static void add(xs_dispatch_counters *to, const xs_dispatch_counters *c)
 	for (int i = 0; i < XS_MAX_SES; i++)
 		to->waves_per_se[i] += c->waves_per_se[i];
 	to->valid = c->valid;
+	to->line_bytes = c->line_bytes;
 	to->num_simd = c->num_simd;
 	to->num_se = c->num_se;
 }
 
-#define LINE 128 /* the L2's line, bytes (xs_dispatch_counters) */
 
 void xs_cli_counters_json(FILE *f, const xs_dispatch_stats *st)
 {
@@ -56,11 +56,11 @@ void xs_cli_counters_json(FILE *f, const xs_dispatch_stats *st)
 			(unsigned long long)c->insts[i]);
 	fprintf(f, "}, \"l0\": {\"hits\": %llu, \"misses\": %llu, \"hit_rate\": %.4f, \"bytes_from_l2\": %llu}",
 		(unsigned long long)c->l0_hits, (unsigned long long)c->l0_misses,
-		ratio(c->l0_hits, c->l0_hits + c->l0_misses), (unsigned long long)(c->l0_misses * LINE));
+		ratio(c->l0_hits, c->l0_hits + c->l0_misses), (unsigned long long)(c->l0_misses * c->line_bytes));
 	fprintf(f, ", \"l2\": {\"hits\": %llu, \"misses\": %llu, \"hit_rate\": %.4f}", (unsigned long long)c->l2_hits,
 		(unsigned long long)c->l2_misses, ratio(c->l2_hits, c->l2_hits + c->l2_misses));
 	fprintf(f, ", \"dram\": {\"read_bytes\": %llu, \"write_bytes\": %llu, \"gbps\": %.2f}",
-		(unsigned long long)(c->dram_read_lines * LINE), (unsigned long long)(c->dram_write_lines * LINE),
+		(unsigned long long)(c->dram_read_lines * c->line_bytes), (unsigned long long)(c->dram_write_lines * c->line_bytes),
 		c->dram_gbps);
 	fprintf(f, ", \"vmem\": {\"read_bytes\": %llu, \"write_bytes\": %llu}", (unsigned long long)c->vmem_read_bytes,
 		(unsigned long long)c->vmem_write_bytes);
@@ -89,12 +89,12 @@ static void csv_row(FILE *f, const char *scope, const char *kernel, uint32_t que
 	fprintf(f, "%s,%s,%u,%llu,%.3f", scope, kernel, queue, (unsigned long long)cycles, microseconds);
 	for (int i = 0; i < XS_INST_CLASS_COUNT; i++)
 		fprintf(f, ",%llu", (unsigned long long)c->insts[i]);
-	double gbps = microseconds > 0 ? (double)(c->dram_read_lines + c->dram_write_lines) * LINE / (microseconds * 1e3) : 0;
+	double gbps = microseconds > 0 ? (double)(c->dram_read_lines + c->dram_write_lines) * c->line_bytes / (microseconds * 1e3) : 0;
 	fprintf(f, ",%llu,%llu,%.4f,%llu,%llu,%.4f,%llu,%llu,%.2f,%llu,%llu,%llu,%llu,%llu,%.2f,%.2f",
 		(unsigned long long)c->l0_hits, (unsigned long long)c->l0_misses,
 		ratio(c->l0_hits, c->l0_hits + c->l0_misses), (unsigned long long)c->l2_hits,
 		(unsigned long long)c->l2_misses, ratio(c->l2_hits, c->l2_hits + c->l2_misses),
-		(unsigned long long)(c->dram_read_lines * LINE), (unsigned long long)(c->dram_write_lines * LINE), gbps,
+		(unsigned long long)(c->dram_read_lines * c->line_bytes), (unsigned long long)(c->dram_write_lines * c->line_bytes), gbps,
 		(unsigned long long)c->vmem_read_bytes, (unsigned long long)c->vmem_write_bytes,
 		(unsigned long long)c->scratch_read_bytes, (unsigned long long)c->scratch_write_bytes,
 		(unsigned long long)c->lds_bytes, busy_pct(c->valu_busy, c->num_simd, cycles),
@@ -128,7 +128,7 @@ static unsigned queue_sums(const uint32_t *queues, const xs_dispatch_stats *st, 
 		r->cycles = end - start;
 		r->microseconds = r->counters.valid ? (double)r->cycles / sclk_mhz : 0;
 		if (r->microseconds > 0)
-			r->counters.dram_gbps = (double)(r->counters.dram_read_lines + r->counters.dram_write_lines) * LINE /
+			r->counters.dram_gbps = (double)(r->counters.dram_read_lines + r->counters.dram_write_lines) * r->counters.line_bytes /
 						(r->microseconds * 1e3);
 	}
 	return used;

@@ -290,6 +290,7 @@ typedef struct xs_dispatch_counters {
 	uint64_t lds_bytes;               /* moved over the LDS bus */
 	double dram_gbps;                 /* DRAM bytes both ways over the dispatch's time */
 	uint32_t num_simd, num_se;
+	uint32_t line_bytes;              /* of the lines above: the L2's (128 on gfx10.3) */
 	uint64_t salu_busy[XS_MAX_SIMDS], valu_busy[XS_MAX_SIMDS]; /* cycles each SIMD's pipe was taken */
 	uint64_t waves_per_se[XS_MAX_SES];
 } xs_dispatch_counters;

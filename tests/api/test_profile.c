@@ -237,10 +237,11 @@ static void counters_match_the_bytes_vadd_moves(void **state)
 	assert_true(c->valid);
 	assert_int_equal(c->vmem_read_bytes, 2ull * n * 4);
 	assert_int_equal(c->vmem_write_bytes, (uint64_t)n * 4);
-	/* a wave32's coalesced 128 bytes are one line: one L0 lookup each */
-	assert_int_equal(c->l0_hits + c->l0_misses, 2ull * n * 4 / 128);
-	assert_int_equal(c->dram_read_lines * 128, 2ull * n * 4);
-	assert_int_equal(c->l2_hits + c->l2_misses, c->l0_misses + (uint64_t)n * 4 / 128);
+	/* a wave32's coalesced 32 x 4 bytes are one 128-byte line: one L0 lookup each */
+	assert_int_equal(c->line_bytes, 128);
+	assert_int_equal(c->l0_hits + c->l0_misses, 2ull * n * 4 / c->line_bytes);
+	assert_int_equal(c->dram_read_lines * c->line_bytes, 2ull * n * 4);
+	assert_int_equal(c->l2_hits + c->l2_misses, c->l0_misses + (uint64_t)n * 4 / c->line_bytes);
 	assert_int_equal(c->scratch_read_bytes + c->scratch_write_bytes, 0);
 	assert_int_equal(c->lds_bytes, 0);
 	uint64_t insts = 0, waves = 0, valu = 0;
