@@ -281,12 +281,12 @@ static void add_function(builder *b, const char *name, uint64_t start, uint64_t 
 		fill_inst(b, pi, start + off, text);
 		const xs_codeobj_line *ln = lines ? xs_codeobj_lines_find(lines, start + off - load_va) : NULL;
 		if (ln) {
-			pi->source_file = ln->file;
-			pi->source_line = ln->line;
+			/* the file's path is kept once, by source(), for all its lines */
 			const src_file *sf = source(b, ln->file);
+			pi->source_file = sf ? sf->path : NULL;
+			pi->source_line = sf ? ln->line : 0;
 			if (sf && sf->text && ln->line <= sf->nlines)
 				pi->source_text = keep(b, sf->line[ln->line - 1]);
-			pi->source_file = keep(b, ln->file);
 		}
 		off += r.size ? r.size : 4;
 	}
