@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """xs12 benchmark: a fixed kernel mix run in xs12 and on PoCL in the same run.
 
-  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--calls-only | --bvh-only | --soak-only | --rays-only]
+  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--mix-only | --calls-only | --bvh-only | --soak-only | --rays-only]
 
 For each kernel (compute-bound, memory-bound, scratch-heavy, a small
 streaming one, and an LDS-bound tiled SGEMM whose result must match PoCL's) it runs `xs12 run --functional` and `xs12 run --timing` on one
@@ -32,6 +32,8 @@ Last, examples/rays_scene (the ray-tracing scene on the simulated GPU,
 docs/rays.md): rays per host second and per simulated second of
 DispatchRays and of DispatchRaysX on rings of 1-64 waves, 320x180 in timing
 mode (the small scene when the model is missing); --rays-only runs just that.
+
+--mix-only runs the kernel mix and the host-thread line, and stops there.
 """
 import json, math, os, random, re, struct, subprocess, sys, tempfile
 
@@ -275,6 +277,11 @@ def main():
     summary["thread_speedup"] = one["host_seconds"] / many["host_seconds"]
     print(f"functional on {ncpu} host threads ({name}): {summary['thread_speedup']:.2f}x one thread, "
           f"results {'identical' if same else 'DIFFERENT'}")
+    if "--mix-only" in sys.argv:
+        if out_json:
+            with open(out_json, "w") as fo:
+                json.dump({"rows": rows, "summary": summary}, fo, indent=1)
+        return
     print()
     calls, met = d3d12_calls()
     summary["d3d12_calls"] = calls
