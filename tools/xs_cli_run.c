@@ -52,6 +52,10 @@ static void help(FILE *f)
 		"  --timing        timing model (default); --functional: no timing, fastest (its\n"
 		"                  cycles are issue counts, not modelled time)\n"
 		"  --threads N     host threads for --functional (default: all cores)\n"
+		"  --repeat N      run the dispatch N times on the same buffers and report the last\n"
+		"                  run: a warm measurement, as a benchmark's second launch (its\n"
+		"                  output pages are in host memory already); inout buffers feed\n"
+		"                  each run the previous one's output\n"
 		"  --debug-layer   the D3D12 debug layer's checks: a scratch kernel on the compute\n"
 		"                  queue with the driver's shared ring is refused (SPEC S1.8);\n"
 		"                  without it the queues share the ring's memory, as hardware would\n"
@@ -106,6 +110,7 @@ static const struct option kernel_opts[] = {
 	{ "profile", required_argument, NULL, 'P' },
 	{ "counters", required_argument, NULL, 'K' },
 	{ "threads", required_argument, NULL, 'N' },
+	{ "repeat", required_argument, NULL, 'n' },
 	{ "debug-layer", no_argument, NULL, 'D' },
 	{ "cc", required_argument, NULL, 'C' },
 	{ "help", no_argument, NULL, 'h' },
@@ -115,6 +120,7 @@ static const struct option kernel_opts[] = {
 typedef struct run_opts {
 	xs_machine machine;
 	uint32_t scratch_waves, threads;
+	uint32_t repeat; /* runs of the batch, 0 = given as 1 */
 	const char *title_scratch;
 	xs_device_desc watch;    /* hang_gpu_us, hang_host_ms, watchdog_wave_insts */
 	bool json, functional, debug_layer;
@@ -318,6 +324,10 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		case 'N':
 			if (!xs_cli_parse_u32(optarg, &g->threads) || g->threads == 0)
 				return xs_cli_usage_error("run", "--threads '%s': expected a positive integer", optarg);
+			break;
+		case 'n':
+			if (!xs_cli_parse_u32(optarg, &g->repeat) || g->repeat == 0 || g->repeat > 1000)
+				return xs_cli_usage_error("run", "--repeat '%s': expected 1 to 1000 runs", optarg);
 			break;
 		case 'C': {
 			char bad[64];
@@ -617,6 +627,10 @@ static int run_main(int argc, char **argv, xs_cli_run_result *res)
 	if (g.profile && g.functional)
 		return xs_cli_usage_error("run", "--profile needs the timing model: per-instruction cycles and stalls "
 					  "are what it measures (drop --functional)");
+	/* A repeated run would capture every run: refused, not summed silently. */
+	if (g.repeat > 1 && (g.trace || g.svg || g.record || g.profile))
+		return xs_cli_usage_error("run", "--repeat %u: not with --trace, --svg, --record or --profile, "
+					  "which capture one run", g.repeat);
 	json_counters = g.counters != NULL;
 	if (g.scratch_waves > mi.max_scratch_waves)
 		return xs_cli_usage_error("run", "--scratch-waves %u: at most %u on %s (32 per CU, SPEC S1.13)",
@@ -723,7 +737,9 @@ static int run_main(int argc, char **argv, xs_cli_run_result *res)
 		struct sigaction sa = { .sa_handler = on_sigint }, old;
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, &old);
-		xs_status s = xs_dispatch_batch(dev, descs, (uint32_t)njobs, st);
+		xs_status s = XS_OK;
+		for (uint32_t run = 0; run < XS_MAX(g.repeat, 1u) && !s; run++)
+			s = xs_dispatch_batch(dev, descs, (uint32_t)njobs, st);
 		sigaction(SIGINT, &old, NULL);
 		running_dev = NULL;
 		dispatched = true;

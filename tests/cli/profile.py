@@ -10,7 +10,10 @@
     the dispatches on their queues; the text profile leads with hot spots;
   * --counters: the CSV has a row per dispatch and per queue whose figures
     are the --json "counters" of the same run; the JSON file the same;
-  * --profile with --functional is a usage error that says why.
+  * --profile with --functional is a usage error that says why;
+  * --repeat 2 (the bench's warm measurement) reports the second dispatch:
+    same wave instructions and output bytes as one run; with --profile it
+    is refused (the profile would hold both runs).
 """
 import csv, json, os, struct, subprocess, sys, tempfile
 
@@ -84,6 +87,21 @@ with tempfile.TemporaryDirectory() as tmp:
     p = subprocess.run([XS12, "run", lds, "--groups", "1", "--block", "256", "--arg", "out:o.bin:1K",
                         "--functional", "--profile", "p.json"], cwd=tmp, capture_output=True, text=True)
     check(p.returncode == 2 and "timing model" in p.stderr, "--profile --functional is refused: " + p.stderr.strip())
+
+    def alone(*extra):
+        p = subprocess.run([XS12, "run", lds, "--groups", "104", "--block", "256", "--arg", "out:o.bin:128K",
+                            "--json", *extra], cwd=tmp, capture_output=True, text=True)
+        return p, open(os.path.join(tmp, "o.bin"), "rb").read() if p.returncode == 0 else b""
+    for mode in ("--functional", "--timing"):
+        (p1, o1), (p2, o2) = alone(mode), alone(mode, "--repeat", "2")
+        check(p1.returncode == 0 and p2.returncode == 0, mode + " --repeat 2 runs " + p2.stderr.strip()[-300:])
+        if p1.returncode == 0 and p2.returncode == 0:
+            a, b = json.loads(p1.stdout), json.loads(p2.stdout)
+            check(a["wave_instructions"] == b["wave_instructions"] and o1 == o2 and len(o1) == 128 << 10,
+                  mode + " --repeat 2: the second run's instructions and bytes are one run's")
+    p = subprocess.run([XS12, "run", lds, "--groups", "1", "--block", "256", "--arg", "out:o.bin:1K",
+                        "--repeat", "2", "--profile", "p.json"], cwd=tmp, capture_output=True, text=True)
+    check(p.returncode == 2 and "--repeat 2" in p.stderr, "--repeat with --profile is refused: " + p.stderr.strip())
 
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)
