@@ -107,11 +107,11 @@ static void csv_row(FILE *f, const char *scope, const char *kernel, uint32_t que
 /* The queues' rows: each queue's dispatches added up, over the span from
  * its first start to its last end (q_st[q].cycles); returns a bit per queue. */
 static unsigned queue_sums(const uint32_t *queues, const xs_dispatch_stats *st, int n, uint32_t sclk_mhz,
-			   xs_dispatch_stats q_st[4])
+			   xs_dispatch_stats q_st[XS_MAX_QUEUES])
 {
 	unsigned used = 0;
-	memset(q_st, 0, 4 * sizeof(*q_st));
-	for (uint32_t q = 0; q < 4; q++) {
+	memset(q_st, 0, XS_MAX_QUEUES * sizeof(*q_st));
+	for (uint32_t q = 0; q < XS_MAX_QUEUES; q++) {
 		uint64_t start = UINT64_MAX, end = 0;
 		for (int i = 0; i < n; i++)
 			if (queues[i] == q) {
@@ -137,7 +137,7 @@ static unsigned queue_sums(const uint32_t *queues, const xs_dispatch_stats *st, 
 void xs_cli_counters_write(FILE *f, bool csv, const char *const *kernels, const uint32_t *queues,
 			   const xs_dispatch_stats *st, int n, uint32_t sclk_mhz)
 {
-	xs_dispatch_stats q_st[4];
+	xs_dispatch_stats q_st[XS_MAX_QUEUES];
 	unsigned used = queue_sums(queues, st, n, sclk_mhz, q_st);
 	if (!csv) {
 		fprintf(f, "{\"dispatches\": [");
@@ -150,7 +150,7 @@ void xs_cli_counters_write(FILE *f, bool csv, const char *const *kernels, const 
 			fputc('}', f);
 		}
 		fprintf(f, "],\n\"queues\": [");
-		for (uint32_t q = 0, k = 0; q < 4; q++) {
+		for (uint32_t q = 0, k = 0; q < XS_MAX_QUEUES; q++) {
 			if (!(used & (1u << q)))
 				continue;
 			fprintf(f, "%s\n{\"queue\": %u, \"cycles\": %llu, \"counters\": ", k++ ? "," : "", q,
@@ -166,10 +166,13 @@ void xs_cli_counters_write(FILE *f, bool csv, const char *const *kernels, const 
 		fprintf(f, ",insts_%s", xs_inst_class_name((xs_inst_class)i));
 	fprintf(f, ",l0_hits,l0_misses,l0_hit_rate,l2_hits,l2_misses,l2_hit_rate,dram_read_bytes,dram_write_bytes,"
 		   "dram_gbps,vmem_read_bytes,vmem_write_bytes,scratch_read_bytes,scratch_write_bytes,lds_bytes,"
-		   "valu_busy_percent,salu_busy_percent,waves_se0,waves_se1,waves_se2,waves_se3\n");
+		   "valu_busy_percent,salu_busy_percent");
+	for (int i = 0; i < XS_MAX_SES; i++)
+		fprintf(f, ",waves_se%d", i);
+	fputc('\n', f);
 	for (int i = 0; i < n; i++)
 		csv_row(f, "dispatch", kernels[i], queues[i], st[i].cycles, st[i].microseconds, &st[i].counters);
-	for (uint32_t q = 0; q < 4; q++)
+	for (uint32_t q = 0; q < XS_MAX_QUEUES; q++)
 		if (used & (1u << q))
 			csv_row(f, "queue", "", q, q_st[q].cycles, q_st[q].microseconds, &q_st[q].counters);
 }

@@ -243,7 +243,7 @@ typedef struct xs_dispatch_desc {
 	size_t kernargs_size;             /* bytes valid in kernargs */
 	uint32_t dynamic_lds;             /* bytes of LDS for __local pointer arguments */
 	uint32_t work_dim;                /* 1..3 for get_work_dim(); 0 = highest dimension with size > 1 */
-	uint32_t queue;                   /* 0 = direct (graphics ring), 1..3 = async compute queues */
+	uint32_t queue;                   /* 0 = direct (graphics ring), 1..XS_MAX_QUEUES-1 = async compute */
 	uint64_t cu_mask;                 /* CUs the dispatch may use, bit per CU (chip-wide); 0 = all */
 	/* block and dynamic_lds are D3D12XBOX launch parameters (SPEC S3): the
 	 * S3 rules apply and the messages name them. */
@@ -278,6 +278,7 @@ XS_API const char *xs_inst_class_name(xs_inst_class c); /* "salu", "valu-trans",
 
 #define XS_MAX_SIMDS (2 * XS_MAX_CUS)
 #define XS_MAX_SES 4
+#define XS_MAX_QUEUES 4 /* xs_dispatch_desc.queue: the direct queue and three async compute queues */
 
 typedef struct xs_dispatch_counters {
 	bool valid;                       /* timing mode */

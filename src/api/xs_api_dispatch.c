@@ -53,6 +53,7 @@ static void fill_stats(const xs_device *dev, const xs_gpu_dispatch_result *r, co
 		       (int)XS_WAIT_SCRATCH_SLOT == (int)XS_GPU_WAIT_SCRATCH && (int)XS_WAIT_CU_LIMIT == (int)XS_GPU_WAIT_LIMIT,
 		       "wait causes in the same order");
 	_Static_assert((int)XS_MAX_CUS == (int)XS_GPU_MAX_CU, "CU count");
+	_Static_assert((int)XS_MAX_QUEUES == (int)XS_GPU_MAX_QUEUES, "queue count");
 	memcpy(s->wait_cycles, r->wait_cycles, sizeof(s->wait_cycles));
 	memcpy(s->cu_busy_cycles, r->cu_busy, sizeof(s->cu_busy_cycles));
 	xs_api_fill_counters(dev->info, !dev->rt->functional, r, &s->counters);
