@@ -50,18 +50,56 @@ static int by_addr(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* The file's name kept once (rows point at it). */
-static const char *intern(xs_codeobj_lines *l, const char *name)
+/* File names kept once (rows point at them), found again through an
+ * open-addressing table of their hashes: a hostile line table may name up
+ * to XS_CODEOBJ_LINES_MAX files in any order, and a search of the list per
+ * row would make that quadratic. */
+typedef struct name_set {
+	uint32_t *slot; /* index into files + 1; 0 = empty */
+	size_t cap;     /* a power of two, kept above twice the files */
+} name_set;
+
+static uint64_t name_hash(const char *s)
 {
-	for (size_t i = l->nfiles; i-- > 0;)
-		if (!strcmp(l->files[i], name))
-			return l->files[i];
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static bool name_set_grow(name_set *ns, const xs_codeobj_lines *l)
+{
+	size_t cap = ns->cap ? 2 * ns->cap : 64;
+	uint32_t *slot = xs_calloc(cap, sizeof(*slot));
+	if (!slot)
+		return false;
+	for (size_t i = 0; i < l->nfiles; i++) {
+		size_t k = (size_t)name_hash(l->files[i]) & (cap - 1);
+		while (slot[k])
+			k = (k + 1) & (cap - 1);
+		slot[k] = (uint32_t)i + 1;
+	}
+	free(ns->slot);
+	ns->slot = slot;
+	ns->cap = cap;
+	return true;
+}
+
+static const char *intern(xs_codeobj_lines *l, name_set *ns, const char *name)
+{
+	if (2 * (l->nfiles + 1) > ns->cap && !name_set_grow(ns, l))
+		return NULL;
+	size_t k = (size_t)name_hash(name) & (ns->cap - 1);
+	for (; ns->slot[k]; k = (k + 1) & (ns->cap - 1))
+		if (!strcmp(l->files[ns->slot[k] - 1], name))
+			return l->files[ns->slot[k] - 1];
 	char **f = xs_realloc(l->files, (l->nfiles + 1) * sizeof(*f));
 	if (!f)
 		return NULL;
 	l->files = f;
 	if (!(f[l->nfiles] = xs_strdup(name)))
 		return NULL;
+	ns->slot[k] = (uint32_t)l->nfiles + 1;
 	return f[l->nfiles++];
 }
 
@@ -80,6 +118,7 @@ xs_status xs_codeobj_lines_read(const uint8_t *image, size_t size, xs_codeobj_li
 	}
 	xs_status st = XS_OK;
 	size_t cap = 0;
+	name_set names = { 0 };
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	while (!st && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
@@ -109,7 +148,7 @@ xs_status xs_codeobj_lines_read(const uint8_t *image, size_t size, xs_codeobj_li
 					out->v = v;
 					cap = ncap;
 				}
-				const char *f = intern(out, src);
+				const char *f = intern(out, &names, src);
 				if (!f) {
 					st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 					break;
@@ -119,6 +158,7 @@ xs_status xs_codeobj_lines_read(const uint8_t *image, size_t size, xs_codeobj_li
 		}
 		off = next;
 	}
+	free(names.slot);
 	dwarf_end(dw);
 	elf_end(elf);
 	if (st) {

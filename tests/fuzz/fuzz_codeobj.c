@@ -8,6 +8,8 @@
  *                        (ET_REL too), .stack_sizes
  *   xs_gfx_shader_parse  graphics objects (PAL msgpack registers, Mesa's
  *                        .AMDGPU.config pairs), with the code scan behind it
+ *   xs_codeobj_lines_read  the DWARF line table of a -g object, through
+ *                        libdw (the profile's source lines)
  * Each result is walked (every string read to its end, every range the
  * loader promises checked against the image) and freed, so ASan sees any
  * pointer the loader left dangling and LeakSanitizer any leak.
@@ -16,6 +18,7 @@
 
 #include "codeobj/xs_codeobj.h"
 #include "codeobj/xs_codeobj_gfx.h"
+#include "codeobj/xs_codeobj_lines.h"
 #include "codeobj/xs_codeobj_syms.h"
 #include "fuzz.h"
 
@@ -96,6 +99,22 @@ static void walk_gfx(const xs_gfx_shader *sh)
 	(void)last;
 }
 
+static void walk_lines(const xs_codeobj_lines *l)
+{
+	size_t sum = 0;
+	FUZZ_CHECK(l->n <= XS_CODEOBJ_LINES_MAX, "%zu line rows", l->n);
+	FUZZ_CHECK(l->nfiles <= l->n, "%zu files for %zu rows", l->nfiles, l->n);
+	for (size_t i = 0; i < l->n; i++) {
+		FUZZ_CHECK(l->v[i].file && l->v[i].line > 0, "row %zu: no file or line 0", i);
+		sum += walk_str(l->v[i].file);
+		if (i)
+			FUZZ_CHECK(l->v[i - 1].addr <= l->v[i].addr, "rows out of address order at %zu", i);
+		const xs_codeobj_line *f = xs_codeobj_lines_find(l, l->v[i].addr);
+		FUZZ_CHECK(f && f->addr == l->v[i].addr, "row %zu's address not found", i);
+	}
+	(void)sum;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size > FUZZ_MAX_INPUT)
@@ -133,6 +152,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		xs_gfx_shader_free(&sh);
 	} else {
 		FUZZ_CHECK(e.msg[0], "xs_gfx_shader_parse failed without a message");
+	}
+
+	xs_codeobj_lines lines;
+	memset(&e, 0, sizeof(e));
+	st = xs_codeobj_lines_read(data, size, &lines, &e);
+	FUZZ_SAY("xs_codeobj_lines_read: %s", st ? e.msg : "accepted");
+	if (!st) {
+		walk_lines(&lines);
+		xs_codeobj_lines_free(&lines);
+	} else {
+		FUZZ_CHECK(e.msg[0], "xs_codeobj_lines_read failed without a message");
 	}
 	return 0;
 }

@@ -11,7 +11,8 @@ kernels (ninja -C BUILD tests/fuzz/fuzz_seeds tools/xs12 kernels). What each
 corpus holds:
   codeobj  small code objects of the test kernels (HSA v4 and v5, wave32 and
            wave64, calls with .stack_sizes, a relocatable object, HIP
-           bundles), an offload bundle and a host ELF with .hip_fatbin made
+           bundles, a -g object with a DWARF line table), an offload bundle
+           and a host ELF with .hip_fatbin made
            here around one, graphics objects (PAL and Mesa) of `xs12 cc`
   isa      the .text of test kernels, in pieces of at most 4 KiB
   pm4      fuzz_seeds' packets and streams, tests/pm4/data/sample.txt
@@ -87,7 +88,7 @@ def codeobj():
     d = fresh("codeobj")
     for k in ["vadd.O2.w32.hsaco", "vadd.O2.w64.hsaco", "vadd.O2.w32.v5.hsaco", "vadd.O2.w32.v5.o",
               "private_spill.O2.w32.hsaco", "calls.O2.w32.hsaco", "lds_reduce.O2.w64.hsaco", "saxpy.hip.co",
-              "wave_dpp.hip.co", "bvh_rays.O2.w32.hsaco"]:
+              "wave_dpp.hip.co", "bvh_rays.O2.w32.hsaco", "vadd.O2.w32.g.hsaco"]:
         shutil.copy(os.path.join(KDIR, k), os.path.join(d, k))
     vadd = open(os.path.join(KDIR, "vadd.O2.w32.hsaco"), "rb").read()
     b = bundle([(b"host-x86_64-unknown-linux-gnu-", b""), (b"hipv4-amdgcn-amd-amdhsa--gfx1030", vadd)])
