@@ -154,6 +154,10 @@ void sweep_row_write(FILE *f, const sweep_row *r)
 		r->scratch_waves);
 	for (int i = 0; i < XS_WAIT_COUNT; i++)
 		fprintf(f, "wait %d %llu\n", i, (unsigned long long)r->wait[i]);
+	fprintf(f, "counters %d %llu %llu %llu %llu %llu %llu %llu %llu\n", r->counters, (unsigned long long)r->l0_hits,
+		(unsigned long long)r->l0_misses, (unsigned long long)r->l2_hits, (unsigned long long)r->l2_misses,
+		(unsigned long long)r->dram_bytes, (unsigned long long)r->scratch_read_bytes,
+		(unsigned long long)r->scratch_write_bytes, (unsigned long long)r->lds_bytes);
 	fprintf(f, "digest %016llx\nerror ", (unsigned long long)r->digest);
 	put_escaped(f, r->error);
 	fprintf(f, "end\n");
@@ -199,6 +203,13 @@ bool sweep_row_read(FILE *f, sweep_row *r)
 			long i = strtol(v, &end, 10);
 			if (i >= 0 && i < XS_WAIT_COUNT)
 				r->wait[i] = strtoull(end, NULL, 10);
+		} else if (!strcmp(line, "counters")) {
+			uint64_t *dst[] = { &r->l0_hits, &r->l0_misses, &r->l2_hits, &r->l2_misses, &r->dram_bytes,
+					    &r->scratch_read_bytes, &r->scratch_write_bytes, &r->lds_bytes };
+			char *end;
+			r->counters = strtol(v, &end, 10) != 0;
+			for (size_t i = 0; i < sizeof(dst) / sizeof(dst[0]); i++)
+				*dst[i] = strtoull(end, &end, 10);
 		} else if (!strcmp(line, "digest"))
 			r->digest = strtoull(v, NULL, 16);
 		else if (!strcmp(line, "error"))
@@ -320,6 +331,16 @@ static void row_from_run(sweep_row *r, const xs_cli_run_result *res)
 	r->peak_scratch_slots = st->peak_scratch_slots;
 	r->scratch_waves = st->scratch_waves;
 	memcpy(r->wait, st->wait_cycles, sizeof(r->wait));
+	const xs_dispatch_counters *c = &st->counters;
+	r->counters = c->valid;
+	r->l0_hits = c->l0_hits;
+	r->l0_misses = c->l0_misses;
+	r->l2_hits = c->l2_hits;
+	r->l2_misses = c->l2_misses;
+	r->dram_bytes = (c->dram_read_lines + c->dram_write_lines) * c->line_bytes;
+	r->scratch_read_bytes = c->scratch_read_bytes;
+	r->scratch_write_bytes = c->scratch_write_bytes;
+	r->lds_bytes = c->lds_bytes;
 	r->digest = res->out_digest;
 }
 

@@ -23,6 +23,11 @@ typedef struct sweep_row {
 	double us, avg_waves_per_simd;
 	uint32_t peak_waves_per_simd, peak_waves_in_flight, peak_scratch_slots, scratch_waves;
 	uint64_t wait[XS_WAIT_COUNT];
+	/* Counters (summed over a recording's dispatches); the cache and DRAM
+	 * ones are modelled in timing mode only (counters = true). */
+	bool counters;
+	uint64_t l0_hits, l0_misses, l2_hits, l2_misses, dram_bytes;
+	uint64_t scratch_read_bytes, scratch_write_bytes, lds_bytes;
 	uint64_t digest;            /* out buffers (FNV-1a), or the replay's GPU memory */
 } sweep_row;
 

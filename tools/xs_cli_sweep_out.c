@@ -177,6 +177,40 @@ void sweep_print_table(FILE *f, const sweep *sw)
 
 /* ---- JSON and CSV ------------------------------------------------------------------ */
 
+/* A hit rate (0..1, as run's counters give it), or -1 with no look-ups. */
+static double hit_rate(uint64_t hits, uint64_t misses)
+{
+	return hits + misses ? (double)hits / (double)(hits + misses) : -1;
+}
+
+/* The row's counters as a JSON object: the cache and DRAM figures null
+ * where the run had no timing model to count them. */
+static void json_counters(FILE *f, const sweep_row *r)
+{
+	fprintf(f, "\"counters\": {");
+	if (r->counters) {
+		double l0 = hit_rate(r->l0_hits, r->l0_misses), l2 = hit_rate(r->l2_hits, r->l2_misses);
+		fprintf(f, "\"l0_hits\": %llu, \"l0_misses\": %llu, \"l2_hits\": %llu, \"l2_misses\": %llu, ",
+			(unsigned long long)r->l0_hits, (unsigned long long)r->l0_misses, (unsigned long long)r->l2_hits,
+			(unsigned long long)r->l2_misses);
+		if (l0 >= 0)
+			fprintf(f, "\"l0_hit_rate\": %.4f, ", l0);
+		else
+			fprintf(f, "\"l0_hit_rate\": null, ");
+		if (l2 >= 0)
+			fprintf(f, "\"l2_hit_rate\": %.4f, ", l2);
+		else
+			fprintf(f, "\"l2_hit_rate\": null, ");
+		fprintf(f, "\"dram_bytes\": %llu, ", (unsigned long long)r->dram_bytes);
+	} else {
+		fprintf(f, "\"l0_hits\": null, \"l0_misses\": null, \"l2_hits\": null, \"l2_misses\": null, "
+			   "\"l0_hit_rate\": null, \"l2_hit_rate\": null, \"dram_bytes\": null, ");
+	}
+	fprintf(f, "\"scratch_read_bytes\": %llu, \"scratch_write_bytes\": %llu, \"lds_bytes\": %llu}",
+		(unsigned long long)r->scratch_read_bytes, (unsigned long long)r->scratch_write_bytes,
+		(unsigned long long)r->lds_bytes);
+}
+
 void sweep_print_json(FILE *f, const sweep *sw)
 {
 	int next;
@@ -218,7 +252,9 @@ void sweep_print_json(FILE *f, const sweep *sw)
 			for (int w = 0; w < XS_WAIT_COUNT; w++)
 				fprintf(f, "%s\"%s\": %llu", w ? ", " : "", xs_wait_cause_name((xs_wait_cause)w),
 					(unsigned long long)r->wait[w]);
-			fprintf(f, "}, \"digest\": \"%016llx\", \"error\": null}", (unsigned long long)r->digest);
+			fprintf(f, "}, ");
+			json_counters(f, r);
+			fprintf(f, ", \"digest\": \"%016llx\", \"error\": null}", (unsigned long long)r->digest);
 		} else {
 			char e[SWEEP_ERROR_MAX + 64];
 			fprintf(f, ", \"error\": ");
@@ -258,6 +294,27 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+#define CSV_COUNTERS 10 /* the counters' columns */
+
+/* The counters' columns; the cache and DRAM ones empty without the timing model. */
+static void csv_counters(FILE *f, const sweep_row *r)
+{
+	if (r->counters) {
+		double l0 = hit_rate(r->l0_hits, r->l0_misses), l2 = hit_rate(r->l2_hits, r->l2_misses);
+		fprintf(f, ",%llu,%llu,", (unsigned long long)r->l0_hits, (unsigned long long)r->l0_misses);
+		if (l0 >= 0)
+			fprintf(f, "%.4f", l0);
+		fprintf(f, ",%llu,%llu,", (unsigned long long)r->l2_hits, (unsigned long long)r->l2_misses);
+		if (l2 >= 0)
+			fprintf(f, "%.4f", l2);
+		fprintf(f, ",%llu", (unsigned long long)r->dram_bytes);
+	} else {
+		fprintf(f, ",,,,,,,");
+	}
+	fprintf(f, ",%llu,%llu,%llu", (unsigned long long)r->scratch_read_bytes, (unsigned long long)r->scratch_write_bytes,
+		(unsigned long long)r->lds_bytes);
+}
+
 int sweep_write_csv(const char *path, const sweep *sw)
 {
 	FILE *f = fopen(path, "w");
@@ -277,7 +334,8 @@ int sweep_write_csv(const char *path, const sweep *sw)
 		   "peak_waves_in_flight,peak_scratch_slots,scratch_waves");
 	for (int w = 0; w < XS_WAIT_COUNT; w++)
 		fprintf(f, ",wait_%s", xs_wait_cause_name((xs_wait_cause)w));
-	fprintf(f, ",digest,error\n");
+	fprintf(f, ",l0_hits,l0_misses,l0_hit_rate,l2_hits,l2_misses,l2_hit_rate,dram_bytes,scratch_read_bytes,"
+		   "scratch_write_bytes,lds_bytes,digest,error\n");
 	for (int i = 0; i < sw->npoints; i++) {
 		const sweep_row *r = &sw->rows[i];
 		fprintf(f, "%d", i);
@@ -292,11 +350,12 @@ int sweep_write_csv(const char *path, const sweep *sw)
 				r->peak_waves_in_flight, r->peak_scratch_slots, r->scratch_waves);
 			for (int w = 0; w < XS_WAIT_COUNT; w++)
 				fprintf(f, ",%llu", (unsigned long long)r->wait[w]);
+			csv_counters(f, r);
 			fprintf(f, ",%016llx,\n", (unsigned long long)r->digest);
 		} else {
 			char e[SWEEP_ERROR_MAX + 64];
 			fprintf(f, ",,,,,,,,,");
-			for (int w = 0; w < XS_WAIT_COUNT; w++)
+			for (int w = 0; w < XS_WAIT_COUNT + CSV_COUNTERS; w++)
 				fputc(',', f);
 			fputc(',', f);
 			fputc(',', f);

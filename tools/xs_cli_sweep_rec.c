@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gpu/xs_gpu.h"
+#include "gpu/xs_gpu_devinfo.h"
 #include "gpu/xs_gpu_override.h"
 #include "runtime/xs_rt.h"
 
@@ -20,8 +21,9 @@ typedef struct acc {
 	uint32_t batches;
 } acc;
 
-static void on_dispatch(void *user, const xs_gpu_dispatch_result *r, uint32_t sclk_mhz)
+static void on_dispatch(void *user, const xs_gpu_dispatch_result *r, const xs_devinfo *info, bool timing)
 {
+	uint32_t sclk_mhz = info->sclk_mhz;
 	acc *a = user;
 	sweep_row *w = a->row;
 	w->dispatches++;
@@ -37,6 +39,16 @@ static void on_dispatch(void *user, const xs_gpu_dispatch_result *r, uint32_t sc
 	w->scratch_waves = XS_MAX(w->scratch_waves, r->scratch_slots);
 	for (int i = 0; i < XS_WAIT_COUNT && i < XS_GPU_WAIT_COUNT; i++)
 		w->wait[i] += r->wait_cycles[i];
+	const xs_gpu_counters *c = &r->ctr;
+	w->counters = timing;
+	w->l0_hits += c->l0_hits;
+	w->l0_misses += c->l0_misses;
+	w->l2_hits += c->l2_hits;
+	w->l2_misses += c->l2_misses;
+	w->dram_bytes += (c->dram_read_lines + c->dram_write_lines) * info->l2_line_bytes;
+	w->scratch_read_bytes += c->scratch_read_bytes;
+	w->scratch_write_bytes += c->scratch_write_bytes;
+	w->lds_bytes += c->lds_bytes;
 }
 
 static void on_batch(void *user, uint64_t digest, xs_status status, const char *message)

@@ -413,7 +413,9 @@ typedef struct xs_rt_replay_opts {
 	const struct xs_gpu_override *overrides;
 	uint32_t num_overrides;
 	uint64_t *hits;
-	void (*dispatch)(void *user, const struct xs_gpu_dispatch_result *r, uint32_t sclk_mhz);
+	/* after each dispatch; timing: the recording ran the timing model (its
+	 * cache and DRAM counters are modelled) */
+	void (*dispatch)(void *user, const struct xs_gpu_dispatch_result *r, const struct xs_devinfo *info, bool timing);
 	/* after each batch: its status and message (a device removal, a hang) */
 	void (*batch)(void *user, uint64_t memory_digest, xs_status status, const char *message);
 	void *user;

@@ -376,7 +376,7 @@ static xs_status replay_batch(reader *r, const xs_rt_replay_opts *o, xs_replay_r
 		const xs_gpu_dispatch_result *rc = &b->rec[i];
 		rep->cycles += res[i].cycles;
 		if (o && o->dispatch)
-			o->dispatch(o->user, &res[i], xs_devinfo_get((xs_machine)b->machine)->sclk_mhz);
+			o->dispatch(o->user, &res[i], xs_devinfo_get((xs_machine)b->machine), b->functional == 0);
 		if ((rc->cycles != res[i].cycles || rc->waves_launched != res[i].waves_launched ||
 		     rc->wave_insts != res[i].wave_insts) && rep->identical) {
 			rep->identical = false;

@@ -7,7 +7,8 @@ On private_spill (9 KB of scratch per wave), a grid over the driver ring's
 slots, 8 / 208 / 416 / 1664, plus 5000, which breaks S1.13 (at most 32 slots
 per CU):
   * each row's figures are those `xs12 run --json` gives for that point alone
-    (the outside oracle: the run command), the error row carries run's message;
+    (the outside oracle: the run command), its counters too (caches, DRAM,
+    scratch, LDS); the error row carries run's message;
   * the best row (marked in the table, "best" in JSON) is the point run
     measures fastest, and the margin is the next one's time over the best's;
   * --jobs 1 and --jobs 2 print the same bytes (table, JSON, CSV, SVG);
@@ -52,7 +53,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # The oracle: xs12 run of each point, on its own.
     runs = []
     for s in SLOTS:
-        r = xs("run", KERNEL, *BASE, "--scratch-waves", s, "--json", cwd=tmp)
+        r = xs("run", KERNEL, *BASE, "--scratch-waves", s, "--json", "--counters", "c.json", cwd=tmp)
         runs.append((r.returncode, json.loads(r.stdout) if r.returncode == 0 else None, r.stderr))
     keys = ["cycles", "microseconds", "waves_launched", "avg_waves_per_simd", "peak_waves_per_simd",
             "peak_waves_in_flight", "peak_scratch_slots", "scratch_waves", "wait_cycles"]
@@ -62,6 +63,15 @@ with tempfile.TemporaryDirectory() as tmp:
             check(same, f"scratch-waves={s}: the row's figures are run's: {q['cycles']} cycles, "
                         f"{q['microseconds']} us, peak {q['peak_scratch_slots']} of {q['scratch_waves']} slots"
                         + ("" if same else f" (run: {[(k, rj[k]) for k in keys if q.get(k) != rj[k]]})"))
+            c, qc = rj["counters"], q["counters"]
+            want = {"l0_hits": c["l0"]["hits"], "l0_misses": c["l0"]["misses"], "l0_hit_rate": c["l0"]["hit_rate"],
+                    "l2_hits": c["l2"]["hits"], "l2_misses": c["l2"]["misses"], "l2_hit_rate": c["l2"]["hit_rate"],
+                    "dram_bytes": c["dram"]["read_bytes"] + c["dram"]["write_bytes"],
+                    "scratch_read_bytes": c["scratch"]["read_bytes"],
+                    "scratch_write_bytes": c["scratch"]["write_bytes"], "lds_bytes": c["lds_bytes"]}
+            got = {k: (round(qc[k], 4) if "rate" in k else qc[k]) for k in want}
+            check(got == want and qc["scratch_read_bytes"] > 0,
+                  f"scratch-waves={s}: the row's counters are run's" + ("" if got == want else f": {got} vs {want}"))
         else:
             msg = rerr.splitlines()[0].removeprefix("xs12 run: ")
             check(not q["ok"] and q["error"] == msg and "S1.13" in msg,
@@ -142,11 +152,13 @@ with tempfile.TemporaryDirectory() as tmp:
           [q.get("scratch_waves") for q in rs] == [8, 52, 208],
           f"--override TMPRING WAVES=8,52,208: peak scratch slots {[q.get('peak_scratch_slots') for q in rs]}")
     for q, slots in zip(rs, ("8", "52")):
-        r = xs("run", KERNEL, *BASE, "--scratch-waves", slots, "--json", cwd=tmp)
+        r = xs("run", KERNEL, *BASE, "--scratch-waves", slots, "--json", "--counters", "c.json", cwd=tmp)
         rj = json.loads(r.stdout)
         check(q["cycles"] == rj["cycles"] and q["wait_cycles"] == rj["wait_cycles"],
               f"the recording with WAVES={slots}: {q['cycles']} cycles, as run --scratch-waves {slots} "
               f"({rj['cycles']})")
+        check(q["counters"]["l2_misses"] == rj["counters"]["l2"]["misses"] if "counters" in rj else False,
+              f"the recording with WAVES={slots}: its L2 misses are run's")
     check(len(rs) == 3 and rs[2]["cycles"] == recorded["cycles"],
           f"WAVES=208 (the recorded value) replays the recorded {recorded['cycles']} cycles")
     p = xs("sweep", rec, "--override", "COMPUTE_RESOURCE_LIMITS.WAVES_PER_SH=0,2", "--json", cwd=tmp)
