@@ -425,6 +425,27 @@ typedef struct xs_replay_report {
  * compares what comes out with what was recorded. */
 XS_API xs_status xs_replay(const char *path, xs_replay_report *report);
 
+/* A replay with register fields replaced, and each dispatch's figures (what
+ * xs12 sweep --override runs): the command processor writes each override,
+ * "REG.FIELD=V" or "REG=V" (decimal or 0x hex, e.g.
+ * "COMPUTE_TMPRING_SIZE.WAVES=52"), into its register whenever a PM4 packet
+ * of the recording sets that register, so a captured workload runs with
+ * another scratch ring, wave limit or CU mask without its program. */
+#define XS_REPLAY_MAX_OVERRIDES 16
+typedef struct xs_replay_options {
+	const char *const *overrides;
+	uint32_t num_overrides;          /* at most XS_REPLAY_MAX_OVERRIDES */
+	xs_dispatch_stats *stats;        /* the first max_stats dispatches' figures, in replay order; or NULL */
+	uint32_t max_stats;
+} xs_replay_options;
+/* report->dispatches counts every replayed dispatch; report->identical says
+ * whether the run still matched the recording. XS_E_INVALID_ARG for an
+ * override the register database does not know, or one the recording never
+ * triggers (it would change nothing); a batch that fails (a rule the
+ * overridden registers break, a device removal) returns its status and
+ * message, with the figures of the dispatches before it. */
+XS_API xs_status xs_replay_ex(const char *path, const xs_replay_options *opts, xs_replay_report *report);
+
 #ifdef __cplusplus
 }
 #endif
