@@ -203,6 +203,30 @@ def rays_scene():
     return rows
 
 
+# Issue 13's speed targets, one host core: (name, test of a row or of the summary, what is shown).
+TARGETS = [
+    ("functional >= 100 M wave instructions/s on every kernel",
+     lambda r: r["functional_wave_inst_per_s"] >= 100e6, lambda r: f"{r['functional_wave_inst_per_s'] / 1e6:.1f} M/s"),
+    ("timing >= 10 M wave instructions/s on every kernel",
+     lambda r: r["timing_wave_inst_per_s"] >= 10e6, lambda r: f"{r['timing_wave_inst_per_s'] / 1e6:.1f} M/s"),
+    ("xs12 <= 10x PoCL's time on every kernel", lambda r: r["ratio"] <= 10, lambda r: f"{r['ratio']:.1f}x"),
+]
+
+
+def targets(rows, summary):
+    """Prints MET or MISS per target, naming the kernels that miss it; returns {target: met}."""
+    met = {}
+    print()
+    for name, ok, show in TARGETS:
+        miss = [f"{r['kernel'].split(': ')[-1]} {show(r)}" for r in rows if not ok(r)]
+        met[name] = not miss
+        print(f"{'MET ' if not miss else 'MISS'} {name}" + (f": {', '.join(miss)}" if miss else ""))
+    mix = summary["ratio_total"] <= 5
+    met["xs12 <= 5x PoCL's time on the mix"] = mix
+    print(f"{'MET ' if mix else 'MISS'} xs12 <= 5x PoCL's time on the mix: {summary['ratio_total']:.1f}x")
+    return met
+
+
 def main():
     out_json = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
     if "--bvh-only" in sys.argv:
@@ -270,6 +294,7 @@ def main():
     print(f"\nmix: {summary['functional_wave_inst_per_s'] / 1e6:.1f} M wave instructions/s functional, "
           f"{summary['timing_wave_inst_per_s'] / 1e6:.1f} M timing (one core); "
           f"xs12/PoCL time {summary['ratio_total']:.1f}x in total, {geo:.1f}x geometric mean per kernel")
+    summary["targets"] = targets(rows, summary)
     # Host threads in functional mode (results identical, tested by the scaling run's bytes).
     ncpu = os.cpu_count() or 1
     name, co, src, kern, groups, block, args = MIX[0]
