@@ -348,6 +348,10 @@ struct xs_gpu {
 	uint32_t resident;
 	uint64_t now;            /* simulated time of the event being handled */
 	uint64_t seq;
+	/* SIMDs that started a wave since the functional pick last read them
+	 * (xs_gpu_spi_wave_start sets, run_functional clears): only their keys
+	 * can have changed by a launch. */
+	uint64_t simd_started[XS_GPU_MAX_CU * 2 / 64];
 	double dram_free;        /* timing: when the DRAM channel takes the next byte */
 	xs_gpu_cache *l0;        /* timing: one vector L0 per CU */
 	xs_gpu_cache l2;

@@ -445,15 +445,20 @@ static xs_gpu_wave *pick_wave(xs_gpu *g, xs_gpu_simd **out_simd)
  * the first SIMD of equals, as pick_wave's scan. Between two picks only the
  * picked wave acts: it runs (its SIMD's clock and its status), it may end
  * (its slot frees) or meet a barrier (releasing its group's waves), and a
- * launch may place waves anywhere (every launch takes a g->seq). So after a
- * quantum the keys of the SIMDs of the wave's group are recomputed, and
- * after a launch all of them. callgrind: the pick's share of stream_copy
- * (65,536 one-quantum waves) 68 M -> 38 M host instructions. */
-#define PICK_MAX_SIMDS 256
+ * launch places waves on some SIMDs (each marks its SIMD in
+ * g->simd_started). So after a quantum the keys of the wave's SIMD, of its
+ * group's pool when it was released, and of the SIMDs that started waves
+ * are recomputed. The keys are the leaves of a tournament tree: win[i] is
+ * the leaf with the lowest key under node i (the left one of equals, so the
+ * lowest SIMD), leaves at PICK_LEAVES + s, the root at 1; a key's change
+ * replays its path to the root. callgrind, stream_copy (65,536 one-quantum
+ * waves): the pick 38 M -> 16 M host instructions (the linear
+ * min search over 104 keys and the all-keys pass after every launch). */
+#define PICK_LEAVES 128
 
 typedef struct pick_cache {
-	uint64_t key[PICK_MAX_SIMDS];
-	uint64_t seq;  /* g->seq when the keys were all computed */
+	uint64_t key[PICK_LEAVES];
+	uint8_t win[2 * PICK_LEAVES];
 } pick_cache;
 
 static uint64_t simd_key(const xs_gpu *g, const xs_gpu_simd *sm)
@@ -466,22 +471,44 @@ static uint64_t simd_key(const xs_gpu *g, const xs_gpu_simd *sm)
 	return UINT64_MAX;
 }
 
+static inline uint8_t pick_winner(const pick_cache *pc, uint32_t i)
+{
+	uint8_t l = pc->win[2 * i], r = pc->win[2 * i + 1];
+	return pc->key[l] <= pc->key[r] ? l : r;
+}
+
+/* Every key from the SIMDs (the ones past nsimd never win), and the tree. */
+static void pick_init(xs_gpu *g, pick_cache *pc)
+{
+	for (uint32_t s = 0; s < PICK_LEAVES; s++) {
+		pc->key[s] = s < g->nsimd ? simd_key(g, &g->simd[s]) : UINT64_MAX;
+		pc->win[PICK_LEAVES + s] = (uint8_t)s;
+	}
+	for (uint32_t i = PICK_LEAVES - 1; i >= 1; i--)
+		pc->win[i] = pick_winner(pc, i);
+	memset(g->simd_started, 0, sizeof(g->simd_started));
+}
+
+static void pick_update(xs_gpu *g, pick_cache *pc, uint32_t s)
+{
+	uint64_t k = simd_key(g, &g->simd[s]);
+	if (k == pc->key[s])
+		return;
+	pc->key[s] = k;
+	for (uint32_t i = (PICK_LEAVES + s) / 2; i >= 1; i /= 2)
+		pc->win[i] = pick_winner(pc, i);
+}
+
 static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_simd)
 {
-	const uint32_t nsimd = g->nsimd;
-	if (pc->seq != g->seq) {
-		for (uint32_t s = 0; s < nsimd; s++)
-			pc->key[s] = simd_key(g, &g->simd[s]);
-		pc->seq = g->seq;
+	for (uint32_t k = 0; k < sizeof(g->simd_started) / sizeof(g->simd_started[0]); k++) {
+		for (uint64_t m = g->simd_started[k]; m; m &= m - 1)
+			pick_update(g, pc, k * 64 + (uint32_t)__builtin_ctzll(m));
+		g->simd_started[k] = 0;
 	}
-	uint64_t best = UINT64_MAX;
-	for (uint32_t s = 0; s < nsimd; s++) /* a reduction: vectorises */
-		best = pc->key[s] < best ? pc->key[s] : best;
-	if (best == UINT64_MAX)
+	uint32_t bi = pc->win[1];
+	if (pc->key[bi] == UINT64_MAX)
 		return NULL;
-	uint32_t bi = 0;
-	while (pc->key[bi] != best)
-		bi++;
 	xs_gpu_simd *sm = &g->simd[bi];
 	const uint32_t nslots = g->info->wave_slots_per_simd;
 	*out_simd = sm;
@@ -503,13 +530,13 @@ static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_sim
  * own record is not read: in functional mode its first host line is cold. */
 static void pick_touched(xs_gpu *g, pick_cache *pc, uint32_t s, const xs_gpu_group *grp)
 {
-	pc->key[s] = simd_key(g, &g->simd[s]);
+	pick_update(g, pc, s);
 	if (!grp)
 		return;
 	uint32_t first = grp->cu * g->info->simds_per_cu;
 	uint32_t end = XS_MIN(g->nsimd, first + xs_gpu_simds_per_pool(g->info, grp->disp->d.wgp_mode));
 	for (uint32_t k = first; k < end; k++)
-		pc->key[k] = simd_key(g, &g->simd[k]);
+		pick_update(g, pc, k);
 }
 
 static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
@@ -519,12 +546,13 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 	/* Draws' waves wake each other (an export taken frees a wave waiting at
 	 * exp, wherever it sits): with a draw in flight every pick scans. New
 	 * dispatches and draws start between calls (the CP), not inside one. */
-	bool cached = g->nsimd <= PICK_MAX_SIMDS;
+	bool cached = g->nsimd <= PICK_LEAVES;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 		if (g->disp[i].active && g->disp[i].draw)
 			cached = false;
 	pick_cache pc;
-	pc.seq = g->seq - 1; /* computed at the first pick */
+	if (cached)
+		pick_init(g, &pc);
 	while (g->ndisp_active && !(until_one && g->completions != c0)) {
 		if (g->run_stop_at && g->now >= g->run_stop_at)
 			break; /* a CP's firmware work ends: it goes on (xs_gpu_execute) */
