@@ -282,41 +282,59 @@ ADDSUB(v_sub_nc_i16, int64_t, int16_t, a - b, INT16_MIN, INT16_MAX)
  * (xs_flags_to_mask): the loops vectorise 8 or 16 lanes wide. SUBREV swaps
  * the operands. */
 enum { ADDC_ADD, ADDC_SUB, ADDC_SUBREV };
+
+/* The lanes of one: the carries first (r may be a source row), then the
+ * results (lane-by-lane row stores read back by the next instruction's
+ * vector loads stall); returns the carry mask. Called with a constant n
+ * (32 or 64), so that the loops are whole vectors with no remainder. */
+static inline __attribute__((always_inline)) uint64_t addc_lanes(int kind, bool has_cin, const uint32_t *X,
+								  const uint32_t *Y, const uint32_t *cl,
+								  uint32_t *r, unsigned n)
+{
+	uint32_t cf[LANES];
+	for (unsigned l = 0; l < n; l++) {
+		uint32_t xv = X[l], yv = Y[l], ci = has_cin ? cl[l] : 0;
+		if (kind == ADDC_ADD) {
+			uint32_t rv = xv + yv + ci;
+			cf[l] = (rv < xv) | (ci & (rv == xv));
+		} else {
+			cf[l] = (xv < yv) | (ci & (xv == yv));
+		}
+	}
+	/* r may be X or Y itself, never offset from them: lane l reads only
+	 * lane l, so no iteration depends on another */
+	XS_IVDEP
+	for (unsigned l = 0; l < n; l++) {
+		uint32_t ci = has_cin ? cl[l] : 0;
+		r[l] = kind == ADDC_ADD ? X[l] + Y[l] + ci : X[l] - Y[l] - ci;
+	}
+	return xs_flags_to_mask(cf, n);
+}
+
 #define ADDC(name, kind, has_cin)                                               \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], rt[LANES], cf[LANES], cl[LANES]; \
+		uint32_t t0[LANES], t1[LANES], rt[LANES], cl[LANES];            \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		if (has_cin)                                                    \
-			xs_mask_to_flags(xs_rd_mask(w, in, in->src[2]), c_.n, cl); \
+		uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0;     \
 		const uint32_t *X = (kind) == ADDC_SUBREV ? B : A;              \
 		const uint32_t *Y = (kind) == ADDC_SUBREV ? A : B;              \
 		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
 		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
-		/* the carries first (r may be a source row), then the results: \
-		 * lane-by-lane row stores read back by the next instruction's  \
-		 * vector loads stall */                                        \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
-			uint32_t xv = X[l], yv = Y[l], ci = has_cin ? cl[l] : 0; \
-			if ((kind) == ADDC_ADD) {                               \
-				uint32_t rv = xv + yv + ci;                     \
-				cf[l] = (rv < xv) | (ci & (rv == xv));          \
-			} else {                                                \
-				cf[l] = (xv < yv) | (ci & (xv == yv));          \
-			}                                                       \
+		uint64_t co;                                                    \
+		if (c_.n == 32) {                                               \
+			if (has_cin)                                            \
+				xs_mask_to_flags(cin, 32, cl);                  \
+			co = addc_lanes(kind, has_cin, X, Y, cl, r, 32);        \
+		} else {                                                        \
+			if (has_cin)                                            \
+				xs_mask_to_flags(cin, 64, cl);                  \
+			co = addc_lanes(kind, has_cin, X, Y, cl, r, 64);        \
 		}                                                               \
-		/* r may be X or Y itself, never offset from them: lane l      \
-		 * reads only lane l, so no iteration depends on another */    \
-		XS_IVDEP                                                        \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
-			uint32_t ci = has_cin ? cl[l] : 0;                      \
-			r[l] = (kind) == ADDC_ADD ? X[l] + Y[l] + ci : X[l] - Y[l] - ci; \
-		}                                                               \
-		uint64_t co = xs_flags_to_mask(cf, c_.n);                       \
 		if (clamp) /* saturate: a sum to 2^32 - 1, a difference to 0 */ \
 			for (uint64_t m = co; m; m &= m - 1)                    \
 				r[__builtin_ctzll(m)] = (kind) == ADDC_ADD ? 0xffffffffu : 0; \
@@ -346,23 +364,67 @@ XS_EXEC(v_cndmask_b32)
 	XS_VFRAME_END;
 }
 
-/* 64-bit shifts: the shift amount is src0 (32-bit), the value src1. */
+/* 64-bit sources and results of the integer ops below (no float
+ * modifiers apply to them) over a constant lane count n, the row pair's
+ * halves joined and split in loops of whole vectors; anything else (a
+ * scalar or constant source, a partial EXEC) goes through xs_vsrc64 /
+ * xs_vdst64. */
+static inline __attribute__((always_inline)) void src64_lanes(const xs_wave *w, const xs_inst *in, unsigned i,
+							       uint64_t *tmp, unsigned n)
+{
+	unsigned s = in->src[i];
+	if (s < XS_SRC_VGPR) {
+		xs_vsrc64(w, in, i, tmp);
+		return;
+	}
+	const uint32_t *lo = w->v[(s - XS_SRC_VGPR) & 0xff], *hi = w->v[(s - XS_SRC_VGPR + 1) & 0xff];
+	for (unsigned l = 0; l < n; l++)
+		tmp[l] = lo[l] | (uint64_t)hi[l] << 32;
+}
+
+static inline __attribute__((always_inline)) void dst64_lanes(xs_vctx *c, xs_wave *w, const xs_inst *in,
+							       uint64_t *res, unsigned n)
+{
+	if (c->mask != (n == 64 ? ~0ull : 0xffffffffull)) {
+		xs_vdst64(c, w, in, res);
+		return;
+	}
+	unsigned r = (in->dst - XS_SRC_VGPR) & 0xff;
+	uint32_t *lo = w->v[r], *hi = w->v[(r + 1) & 0xff];
+	for (unsigned l = 0; l < n; l++) {
+		lo[l] = (uint32_t)res[l];
+		hi[l] = (uint32_t)(res[l] >> 32);
+	}
+}
+
+/* 64-bit shifts: the shift amount is src0 (32-bit), the value src1. The
+ * integer ops here have no output modifiers: xs_vdst64 would only store. */
 #define SH64(name, expr)                                                        \
+	static inline __attribute__((always_inline)) void name##_lanes(xs_vctx *c, xs_wave *w, \
+								      const xs_inst *in, const uint32_t *A, \
+								      unsigned n) \
+	{                                                                       \
+		uint64_t t1[LANES], r[LANES];                                   \
+		src64_lanes(w, in, 1, t1, n);                                   \
+		for (unsigned l = 0; l < n; l++) {                              \
+			unsigned s = A[l] & 63;                                 \
+			uint64_t b = t1[l];                                     \
+			r[l] = (expr);                                          \
+		}                                                               \
+		dst64_lanes(c, w, in, r, n);                                    \
+	}                                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
 		uint32_t t0[LANES];                                             \
-		uint64_t t1[LANES], r[LANES];                                   \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		xs_vsrc64(w, in, 1, t1);                                        \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
-			unsigned s = A[l] & 63;                                 \
-			uint64_t b = t1[l];                                     \
-			r[l] = (expr);                                          \
-		}                                                               \
-		XS_VFRAME64_END;                                                \
+		if (c_.n == 32)                                                 \
+			name##_lanes(&c_, w, in, A, 32);                        \
+		else                                                            \
+			name##_lanes(&c_, w, in, A, 64);                        \
+		return 0;                                                       \
 	}
 SH64(v_lshlrev_b64, b << s)
 SH64(v_lshrrev_b64, b >> s)
@@ -374,23 +436,32 @@ SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
  * from the sum's), the same as the 128-bit sum not fitting; kept in 64-bit
  * lanes and per-lane flags so that the loop vectorises. */
 #define MAD64(name, MUL)                                                        \
+	static inline __attribute__((always_inline)) uint64_t name##_lanes(xs_vctx *c, xs_wave *w, \
+									  const xs_inst *in, const uint32_t *A, \
+									  const uint32_t *B, unsigned n) \
+	{                                                                       \
+		uint32_t cf[LANES];                                             \
+		uint64_t t2[LANES], r[LANES];                                   \
+		src64_lanes(w, in, 2, t2, n);                                   \
+		for (unsigned l = 0; l < n; l++) {                              \
+			uint64_t p = MUL, s = p + t2[l];                        \
+			r[l] = s;                                               \
+			cf[l] = MUL##_CARRY;                                    \
+		}                                                               \
+		dst64_lanes(c, w, in, r, n);                                    \
+		return xs_flags_to_mask(cf, n);                                 \
+	}                                                                       \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], cf[LANES];                       \
-		uint64_t t2[LANES], r[LANES];                                   \
+		uint32_t t0[LANES], t1[LANES];                                  \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		xs_vsrc64(w, in, 2, t2);                                        \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
-			uint64_t p = MUL, s = p + t2[l];                        \
-			r[l] = s;                                               \
-			cf[l] = MUL##_CARRY;                                    \
-		}                                                               \
-		xs_vdst64(&c_, w, in, r);                                       \
-		xs_wr_mask(w, in->sdst, xs_flags_to_mask(cf, c_.n) & c_.mask);  \
+		uint64_t co = c_.n == 32 ? name##_lanes(&c_, w, in, A, B, 32)   \
+					 : name##_lanes(&c_, w, in, A, B, 64);  \
+		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
 		return 0;                                                       \
 	}
 #define U64MUL ((uint64_t)A[l] * B[l])
