@@ -478,6 +478,24 @@ static inline uint8_t *fast_mubuf_row(xs_exec *x, const xs_wave *w, const xs_ins
 	return p;
 }
 
+/* Whether lane l's address is lane 0's + l * bytes: the low dwords step by
+ * bytes (the caller checked that they do not carry) and the high dwords,
+ * unless hi is NULL (a scalar base), are all lane 0's. A constant n: the
+ * loops are whole vectors. */
+static inline __attribute__((always_inline)) bool row_coalesced(const uint32_t *lo, const uint32_t *hi,
+								 unsigned bytes, unsigned n)
+{
+	uint32_t bad = 0, lo0 = lo[0];
+	for (unsigned l = 0; l < n; l++)
+		bad |= lo[l] ^ (lo0 + l * bytes);
+	if (hi) {
+		uint32_t hi0 = hi[0];
+		for (unsigned l = 0; l < n; l++)
+			bad |= hi[l] ^ hi0;
+	}
+	return bad == 0;
+}
+
 /* Whole-wave form of fast_global: full EXEC and lane l at addr0 + l * bytes
  * (a coalesced access: lane l's address is base + l * size, the common
  * shape of global loads and stores), all inside one page. Returns the
@@ -493,20 +511,10 @@ static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_in
 	uint32_t lo0 = lo[0];
 	if ((uint64_t)lo0 + (uint64_t)(n - 1) * bytes > 0xffffffffull)
 		return NULL; /* the low dword would carry */
-	uint32_t bad = 0;
-	for (unsigned l = 1; l < n; l++)
-		bad |= lo[l] ^ (lo0 + l * bytes);
-	uint64_t addr;
-	if (ac->has_saddr) {
-		addr = ac->saddr + lo0;
-	} else {
-		const uint32_t *hi = w->v[(va + 1) & 0xff];
-		for (unsigned l = 1; l < n; l++)
-			bad |= hi[l] ^ hi[0];
-		addr = lo0 | (uint64_t)hi[0] << 32;
-	}
-	if (bad)
+	const uint32_t *hi = ac->has_saddr ? NULL : w->v[(va + 1) & 0xff];
+	if (n == 32 ? !row_coalesced(lo, hi, bytes, 32) : !row_coalesced(lo, hi, bytes, 64))
 		return NULL;
+	uint64_t addr = ac->has_saddr ? ac->saddr + lo0 : lo0 | (uint64_t)hi[0] << 32;
 	addr += (uint64_t)(int64_t)in->imm;
 	if (in->enc == XS_ENC_FLAT && ((addr >> 48) != 0 || ((addr + (uint64_t)n * bytes - 1) >> 48) != 0))
 		return NULL;
@@ -559,6 +567,10 @@ static void rows_load(xs_wave *w, unsigned first, const uint8_t *p, unsigned n, 
 	uint32_t *r[4];
 	for (unsigned k = 0; k < 4; k++)
 		r[k] = w->v[(first + k) & 0xff];
+	if (n == 32 && ndw == 4) { /* a float4 row of wave32, the common case: all constant */
+		aos_to_rows(r[0], r[1], r[2], r[3], p, 32, 4);
+		return;
+	}
 	switch (ndw) {
 	case 2: aos_to_rows(r[0], r[1], NULL, NULL, p, n, 2); break;
 	case 3: aos_to_rows(r[0], r[1], r[2], NULL, p, n, 3); break;
@@ -571,6 +583,10 @@ static void rows_store(const xs_wave *w, unsigned first, uint8_t *p, unsigned n,
 	const uint32_t *r[4];
 	for (unsigned k = 0; k < 4; k++)
 		r[k] = w->v[(first + k) & 0xff];
+	if (n == 32 && ndw == 4) {
+		rows_to_aos(r[0], r[1], r[2], r[3], p, 32, 4);
+		return;
+	}
 	switch (ndw) {
 	case 2: rows_to_aos(r[0], r[1], NULL, NULL, p, n, 2); break;
 	case 3: rows_to_aos(r[0], r[1], r[2], NULL, p, n, 3); break;
