@@ -325,12 +325,16 @@ static int try_place(xs_gpu *g, const xs_gpu_disp *disp, uint32_t cu, uint8_t *s
 		if (cu_scratch + d->waves_per_group > di->max_scratch_waves_per_cu * cus)
 			return XS_GPU_WAIT_SCRATCH;
 	}
-	if (!pool_place_waves(g, d, *first_simd, nsimd, d->waves_per_group, simd_of_wave)) {
-		uint32_t free_slots = 0;
-		for (uint32_t s = 0; s < nsimd; s++)
-			free_slots += di->wave_slots_per_simd - g->simd[*first_simd + s].nwaves;
-		return free_slots < d->waves_per_group ? XS_GPU_WAIT_WAVE_SLOT : XS_GPU_WAIT_VGPR;
-	}
+	/* Fewer free slots than waves: the placement below would fail, and
+	 * this is its cause (a CU full of a streaming kernel's waves, tried
+	 * again at every retire). */
+	uint32_t free_slots = 0;
+	for (uint32_t s = 0; s < nsimd; s++)
+		free_slots += di->wave_slots_per_simd - g->simd[*first_simd + s].nwaves;
+	if (free_slots < d->waves_per_group)
+		return XS_GPU_WAIT_WAVE_SLOT;
+	if (!pool_place_waves(g, d, *first_simd, nsimd, d->waves_per_group, simd_of_wave))
+		return XS_GPU_WAIT_VGPR;
 	return -1;
 }
 
@@ -365,8 +369,12 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->nvgpr = d->vgprs;
 	/* VGPRs start at zero (defined runs); a wave never reads lanes past its
 	 * size, so a wave32 clears only the half of each row it uses. */
-	for (uint32_t r = 0; r < w->nvgpr; r++)
-		memset(w->v[r], 0, lanes * sizeof(w->v[0][0]));
+	if (lanes == 32) /* constant sizes: stores in line, not a call per row */
+		for (uint32_t r = 0; r < w->nvgpr; r++)
+			memset(w->v[r], 0, 32 * sizeof(w->v[0][0]));
+	else
+		for (uint32_t r = 0; r < w->nvgpr; r++)
+			memset(w->v[r], 0, 64 * sizeof(w->v[0][0]));
 	uint32_t t = wave_in_group * lanes;
 	uint32_t x = t % bx, y = (t / bx) % by, z = t / (bx * by); /* then stepped: no division per lane */
 	if (cnt == 0 && t + lanes <= d->group_threads && x + lanes <= bx) {
@@ -615,21 +623,35 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 					} else {
 						disp->cu_fail[cu] = (uint8_t)(r + 1);
 						disp->cu_unknown &= ~(1ull << cu);
+						for (int k = 0; k < XS_GPU_WAIT_COUNT; k++)
+							disp->fail_mask[k] &= ~(1ull << cu);
+						disp->fail_mask[r] |= 1ull << cu;
 					}
 				}
 			}
-			/* Blocked: report the most basic resource that was short on any CU. */
+			/* Blocked: report the most basic resource that was short on
+			 * any CU (every candidate's failure is known now: the lowest
+			 * cause whose mask has one). */
 			int cause = XS_GPU_WAIT_LIMIT;
+			for (int k = 0; !placed && k < XS_GPU_WAIT_LIMIT; k++)
+				if (disp->fail_mask[k] & disp->cu_cand) {
+					cause = k;
+					break;
+				}
+#ifndef NDEBUG
+			/* debug builds check that every cached failure still holds,
+			 * and the cause is the lowest of them */
+			int lowest = XS_GPU_WAIT_LIMIT;
 			for (uint64_t m = placed ? 0 : disp->cu_cand; m; m &= m - 1) {
 				uint32_t cu = (uint32_t)__builtin_ctzll(m);
 				int r = disp->cu_fail[cu] - 1;
-#ifndef NDEBUG
-				/* debug builds check that every cached failure still holds */
 				uint32_t first_simd;
 				assert(r >= 0 && try_place(g, disp, cu, simd_of_wave, &first_simd) == r);
-#endif
-				cause = XS_MIN(cause, r);
+				assert((disp->fail_mask[r] >> cu) & 1);
+				lowest = XS_MIN(lowest, r);
 			}
+			assert(placed || cause == lowest);
+#endif
 			if (placed) {
 				progress = true;
 				if (disp->blocked >= 0)
