@@ -92,6 +92,7 @@ typedef struct xs_gpu_wave {
 	xs_wave w;               /* architectural state, run by the interpreter */
 	uint32_t slot;           /* wave slot in its SIMD */
 	bool running;            /* functional, several threads: a thread is executing it */
+	bool regs_pending;       /* functional: its registers are set when it first runs */
 	bool parked;             /* timing: issued an XS_GPU_RA_PARK entry and left the event queue */
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
 	xs_gpu_group *group;
@@ -417,6 +418,9 @@ xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, x
 			    xs_err *e);
 void xs_gpu_spi_launch_pending(xs_gpu *g);
 void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw);
+/* A compute wave's initial registers (init_wave defers them in functional
+ * mode: call before it first runs when regs_pending). */
+void xs_gpu_spi_wave_regs(xs_gpu_wave *gw);
 void xs_gpu_spi_evict_all(xs_gpu *g);
 void xs_gpu_abandon_all(xs_gpu *g);
 void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);

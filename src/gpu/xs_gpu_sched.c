@@ -564,6 +564,8 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 		g->now = sm->clock;
 		uint64_t before_insts = gw->w.insts;
 		xs_wave_status ws = XS_WAVE_FAULT;
+		if (gw->regs_pending)
+			xs_gpu_spi_wave_regs(gw);
 		if (!watchdog_hit(g, gw))
 			ws = xs_isa_run(&g->ctx, &gw->w, XS_MIN(g->watchdog - before_insts, (uint64_t)XS_QUANTUM));
 		sm->clock += (gw->w.insts - before_insts) * (gw->w.lanes / 32);

@@ -340,12 +340,13 @@ static int try_place(xs_gpu *g, const xs_gpu_disp *disp, uint32_t cu, uint8_t *s
 
 /* ---- wave set-up (AMDGPUUsage "Initial Kernel Execution State") -------- */
 
-static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs_gpu_wave *gw,
-		      uint32_t wave_in_group)
+/* The registers of a wave of a compute dispatch: SGPRs (user data, then
+ * the system values RSRC2 enables), the work-item ids in v0/v1/v2, EXEC. */
+static void init_regs(const xs_spi_dispatch *d, const xs_gpu_group *grp, xs_gpu_wave *gw)
 {
 	xs_wave *w = &gw->w;
 	uint32_t rsrc2 = d->rsrc2;
-	uint32_t lanes = d->wave_size;
+	uint32_t lanes = d->wave_size, wave_in_group = w->wave_in_group;
 
 	memset(w->s, 0, sizeof(w->s));
 	uint32_t n = 0;
@@ -366,7 +367,6 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	uint32_t cnt = G_00B84C_TIDIG_COMP_CNT(rsrc2);
 	uint32_t bx = d->block[0], by = d->block[1];
 	uint64_t exec = 0;
-	w->nvgpr = d->vgprs;
 	/* VGPRs start at zero (defined runs); a wave never reads lanes past its
 	 * size, so a wave32 clears only the half of each row it uses. */
 	if (lanes == 32) /* constant sizes: stores in line, not a call per row */
@@ -403,6 +403,29 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	}
 	w->s[XS_SREG_EXEC_LO] = (uint32_t)exec;
 	w->s[XS_SREG_EXEC_HI] = (uint32_t)(exec >> 32);
+}
+
+void xs_gpu_spi_wave_regs(xs_gpu_wave *gw)
+{
+	gw->regs_pending = false;
+	init_regs(&gw->group->disp->d, gw->group, gw);
+}
+
+/* In functional mode a wave's registers are written when it first runs
+ * (xs_gpu_spi_wave_regs): a streaming kernel keeps 1,664 waves resident,
+ * and registers written at launch had left the host's caches by the time
+ * the wave ran, 1,664 waves' memory traffic later. Nothing reads them
+ * before (the pick reads the status, reports the PC). */
+static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs_gpu_wave *gw,
+		      uint32_t wave_in_group)
+{
+	xs_wave *w = &gw->w;
+	uint32_t lanes = d->wave_size;
+
+	w->nvgpr = d->vgprs;
+	w->wave_in_group = wave_in_group;
+	if (g->timing)
+		init_regs(d, grp, gw);
 	w->pc = d->pgm_va;
 	w->scc = 0;
 	w->mode = XS_MODE_FROM_RSRC1(d->rsrc1);
@@ -413,7 +436,6 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->lds_size = grp->lds ? d->lds_alloc : 0; /* no host memory for it: every access faults (XS_FAULT_LDS) */
 	w->status = XS_WAVE_READY;
 	w->insts = 0;
-	w->wave_in_group = wave_in_group;
 	w->owner = gw;
 	/* HW_ID1: wave slot, SIMD within the WGP, WGP within the SA, SA, SE. */
 	const xs_devinfo *di = g->info;
@@ -425,6 +447,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 		   S_00045C_SE_ID(c->se);
 
 	xs_gpu_spi_wave_start(g, gw, lanes);
+	gw->regs_pending = !g->timing;
 }
 
 void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
@@ -448,6 +471,7 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 	gw->valu_dst_lo = gw->valu_dst_hi = 0;
 	gw->valu_done = 0;
 	gw->ending = false;
+	gw->regs_pending = false; /* a draw's wave has its registers (init_wave defers a dispatch's) */
 	gw->next_wait = NULL;
 	gw->ra_head = gw->ra_n = 0;
 	gw->ra_line = 0;
