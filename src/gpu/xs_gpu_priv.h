@@ -209,9 +209,8 @@ struct xs_gpu_disp {
 	 * scan of every CU. */
 	uint8_t cu_fail[XS_GPU_MAX_CU];
 	uint64_t cu_unknown;     /* bit per CU whose cu_fail is 0 */
-	/* bit per CU in the mask of the cause it last failed with (cu_fail);
-	 * a CU known again is in exactly one (a stale bit of an unknown CU
-	 * stays until it fails again): the blocked cause without a CU walk */
+	/* bit per CU in the mask of the cause it failed with (cu_fail), none
+	 * while unknown: the blocked cause without a CU walk */
 	uint64_t fail_mask[XS_GPU_WAIT_COUNT];
 	uint64_t cu_cand;        /* CUs the scan visits (enabled; first CU of a WGP in WGP mode) */
 	int blocked;             /* xs_gpu_wait_cause of the first pending group, -1 none */

@@ -493,12 +493,17 @@ void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *rin
 			continue;
 		if (o->d.waves_per_se || (ring && o->ring == ring)) {
 			memset(o->cu_fail, 0, sizeof(o->cu_fail));
+			memset(o->fail_mask, 0, sizeof(o->fail_mask));
 			o->cu_unknown = ~0ull;
 		} else {
+			uint64_t wgp_cus = 0;
 			for (uint32_t k = 0; k < g->info->cus_per_wgp; k++) {
 				o->cu_fail[wg->first_cu + k] = 0;
-				o->cu_unknown |= 1ull << (wg->first_cu + k);
+				wgp_cus |= 1ull << (wg->first_cu + k);
 			}
+			o->cu_unknown |= wgp_cus;
+			for (int k = 0; k < XS_GPU_WAIT_COUNT; k++)
+				o->fail_mask[k] &= ~wgp_cus;
 		}
 	}
 }
@@ -647,8 +652,6 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 					} else {
 						disp->cu_fail[cu] = (uint8_t)(r + 1);
 						disp->cu_unknown &= ~(1ull << cu);
-						for (int k = 0; k < XS_GPU_WAIT_COUNT; k++)
-							disp->fail_mask[k] &= ~(1ull << cu);
 						disp->fail_mask[r] |= 1ull << cu;
 					}
 				}
