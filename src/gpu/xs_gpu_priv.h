@@ -354,8 +354,9 @@ struct xs_gpu {
 	uint64_t seq;
 	/* SIMDs that started a wave since the functional pick last read them
 	 * (xs_gpu_spi_wave_start sets, run_functional clears): only their keys
-	 * can have changed by a launch. */
+	 * can have changed by a launch, and only in these slots. */
 	uint64_t simd_started[XS_GPU_MAX_CU * 2 / 64];
+	uint32_t slots_started[XS_GPU_MAX_CU * 2]; /* per SIMD in simd_started: the slots */
 	double dram_free;        /* timing: when the DRAM channel takes the next byte */
 	xs_gpu_cache *l0;        /* timing: one vector L0 per CU */
 	xs_gpu_cache l2;

@@ -442,34 +442,33 @@ static xs_gpu_wave *pick_wave(xs_gpu *g, xs_gpu_simd **out_simd)
 /* The functional pick without a scan of every SIMD per quantum (a streaming
  * wave is one quantum). key[s] is what pick_wave compares: SIMD s's clock
  * when it has a READY wave, else UINT64_MAX; the pick is the lowest key,
- * the first SIMD of equals, as pick_wave's scan. Between two picks only the
- * picked wave acts: it runs (its SIMD's clock and its status), it may end
- * (its slot frees) or meet a barrier (releasing its group's waves), and a
- * launch places waves on some SIMDs (each marks its SIMD in
- * g->simd_started). So after a quantum the keys of the wave's SIMD, of its
- * group's pool when it was released, and of the SIMDs that started waves
- * are recomputed. The keys are the leaves of a tournament tree: win[i] is
- * the leaf with the lowest key under node i (the left one of equals, so the
- * lowest SIMD), leaves at PICK_LEAVES + s, the root at 1; a key's change
- * replays its path to the root. callgrind, stream_copy (65,536 one-quantum
- * waves): the loop and pick 59.5 M -> 16 M host instructions (the
- * linear min search over 104 keys and the all-keys pass after every
- * launch). */
+ * the first SIMD of equals, as pick_wave's scan. ready[s] has bit k set
+ * when slot k holds a READY wave, so that neither the keys nor the round
+ * robin in the SIMD read the records of waves that do not run. Between two
+ * picks only the picked wave acts: it runs (its SIMD's clock and its
+ * status), it may end (its slot frees, and a launch may fill it) or meet a
+ * barrier (releasing its group's waves), and a launch places waves in some
+ * slots (each marks its slot in g->slots_started). So after a quantum the
+ * wave's slot and SIMD, its group's pool when it was released, and the
+ * slots that started waves are looked at again. The keys are the leaves of
+ * a tournament tree: win[i] is the leaf with the lowest key under node i
+ * (the left one of equals, so the lowest SIMD), leaves at PICK_LEAVES + s,
+ * the root at 1; a key's change replays its path to the root. callgrind,
+ * stream_copy (65,536 one-quantum waves): the loop and pick 59.5 M -> 16 M
+ * host instructions (the linear min search over 104 keys and the all-keys
+ * pass after every launch). */
 #define PICK_LEAVES 128
+#define PICK_MAX_SLOTS 32
 
 typedef struct pick_cache {
 	uint64_t key[PICK_LEAVES];
+	uint32_t ready[PICK_LEAVES];
 	uint8_t win[2 * PICK_LEAVES];
 } pick_cache;
 
-static uint64_t simd_key(const xs_gpu *g, const xs_gpu_simd *sm)
+static inline bool slot_ready(const xs_gpu_simd *sm, uint32_t k)
 {
-	if (!sm->nwaves)
-		return UINT64_MAX;
-	for (uint32_t k = 0; k < g->info->wave_slots_per_simd; k++)
-		if (sm->wave[k] && sm->wave[k]->w.status == XS_WAVE_READY)
-			return sm->clock;
-	return UINT64_MAX;
+	return sm->wave[k] && sm->wave[k]->w.status == XS_WAVE_READY;
 }
 
 static inline uint8_t pick_winner(const pick_cache *pc, uint32_t i)
@@ -478,21 +477,10 @@ static inline uint8_t pick_winner(const pick_cache *pc, uint32_t i)
 	return pc->key[l] <= pc->key[r] ? l : r;
 }
 
-/* Every key from the SIMDs (the ones past nsimd never win), and the tree. */
-static void pick_init(xs_gpu *g, pick_cache *pc)
+/* SIMD s's key from its ready slots, and its path in the tree. */
+static void pick_key(xs_gpu *g, pick_cache *pc, uint32_t s)
 {
-	for (uint32_t s = 0; s < PICK_LEAVES; s++) {
-		pc->key[s] = s < g->nsimd ? simd_key(g, &g->simd[s]) : UINT64_MAX;
-		pc->win[PICK_LEAVES + s] = (uint8_t)s;
-	}
-	for (uint32_t i = PICK_LEAVES - 1; i >= 1; i--)
-		pc->win[i] = pick_winner(pc, i);
-	memset(g->simd_started, 0, sizeof(g->simd_started));
-}
-
-static void pick_update(xs_gpu *g, pick_cache *pc, uint32_t s)
-{
-	uint64_t k = simd_key(g, &g->simd[s]);
+	uint64_t k = pc->ready[s] ? g->simd[s].clock : UINT64_MAX;
 	if (k == pc->key[s])
 		return;
 	pc->key[s] = k;
@@ -500,44 +488,123 @@ static void pick_update(xs_gpu *g, pick_cache *pc, uint32_t s)
 		pc->win[i] = pick_winner(pc, i);
 }
 
+/* Slot k of SIMD s looked at again. */
+static inline void pick_slot(const xs_gpu *g, pick_cache *pc, uint32_t s, uint32_t k)
+{
+	if (slot_ready(&g->simd[s], k))
+		pc->ready[s] |= 1u << k;
+	else
+		pc->ready[s] &= ~(1u << k);
+}
+
+/* Every slot of SIMD s looked at again. */
+static void pick_simd(xs_gpu *g, pick_cache *pc, uint32_t s)
+{
+	for (uint32_t k = 0; k < g->info->wave_slots_per_simd; k++)
+		pick_slot(g, pc, s, k);
+	pick_key(g, pc, s);
+}
+
+/* Every SIMD's slots and key (the ones past nsimd never win), and the tree. */
+static void pick_init(xs_gpu *g, pick_cache *pc)
+{
+	for (uint32_t s = 0; s < PICK_LEAVES; s++) {
+		pc->ready[s] = 0;
+		if (s < g->nsimd)
+			for (uint32_t k = 0; k < g->info->wave_slots_per_simd; k++)
+				pick_slot(g, pc, s, k);
+		pc->key[s] = pc->ready[s] ? g->simd[s].clock : UINT64_MAX;
+		pc->win[PICK_LEAVES + s] = (uint8_t)s;
+	}
+	for (uint32_t i = PICK_LEAVES - 1; i >= 1; i--)
+		pc->win[i] = pick_winner(pc, i);
+	memset(g->simd_started, 0, sizeof(g->simd_started));
+	memset(g->slots_started, 0, sizeof(g->slots_started));
+}
+
+/* The slot round robin in SIMD s takes next, as pick_wave's: the first
+ * ready one after rr, else the first one (rr itself included, last). */
+static inline uint32_t pick_rr(const pick_cache *pc, const xs_gpu_simd *sm, uint32_t s)
+{
+	uint64_t m = pc->ready[s], after = m >> (sm->rr + 1);
+	return after ? sm->rr + 1 + (uint32_t)__builtin_ctzll(after) : (uint32_t)__builtin_ctzll(m);
+}
+
 static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_simd)
 {
-	for (uint32_t k = 0; k < sizeof(g->simd_started) / sizeof(g->simd_started[0]); k++) {
-		for (uint64_t m = g->simd_started[k]; m; m &= m - 1)
-			pick_update(g, pc, k * 64 + (uint32_t)__builtin_ctzll(m));
-		g->simd_started[k] = 0;
+	for (uint32_t j = 0; j < sizeof(g->simd_started) / sizeof(g->simd_started[0]); j++) {
+		for (uint64_t m = g->simd_started[j]; m; m &= m - 1) {
+			uint32_t s = j * 64 + (uint32_t)__builtin_ctzll(m);
+			for (uint32_t b = g->slots_started[s]; b; b &= b - 1)
+				pick_slot(g, pc, s, (uint32_t)__builtin_ctz(b));
+			g->slots_started[s] = 0;
+			pick_key(g, pc, s);
+		}
+		g->simd_started[j] = 0;
 	}
 	uint32_t bi = pc->win[1];
 	if (pc->key[bi] == UINT64_MAX)
 		return NULL;
 	xs_gpu_simd *sm = &g->simd[bi];
-	const uint32_t nslots = g->info->wave_slots_per_simd;
 	*out_simd = sm;
-	for (uint32_t i = 1; i <= nslots; i++) { /* round robin in the SIMD, as pick_wave */
-		uint32_t k = (sm->rr + i) % nslots;
-		xs_gpu_wave *gw = sm->wave[k];
-		if (gw && gw->w.status == XS_WAVE_READY) {
-			sm->rr = k;
-			return gw;
-		}
-	}
-	return NULL;
+	sm->rr = pick_rr(pc, sm, bi);
+	return sm->wave[sm->rr];
 }
 
-/* The keys of the SIMDs the quantum of a wave on SIMD s may have changed:
- * s itself (its clock, the wave's status, its slot), and when the wave's
- * group was released from a barrier (by its arrival or its end), the SIMDs
- * the group's waves sit on, its CU's or WGP's pool (try_place). The wave's
- * own record is not read: in functional mode its first host line is cold. */
-static void pick_touched(xs_gpu *g, pick_cache *pc, uint32_t s, const xs_gpu_group *grp)
+/* The wave the next pick will likely take, fetched into the host's caches
+ * while the picked one runs: with 1,664 waves resident, a wave's record and
+ * VGPR rows have left them since it last ran (or launched), and its first
+ * status read, register writes (xs_gpu_spi_wave_regs) and row loads each
+ * waited for memory. The guess is the lowest key but SIMD s's (its clock
+ * moves on by the quantum), else s itself; then that SIMD's round robin.
+ * Only a guess: nothing but the host's caches depends on it. The rows are
+ * where xs_gpu_create puts wave slot i's (vgpr_arena + i * XS_MAX_VGPRS),
+ * as many as the picked wave has (usually the same kernel). */
+static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, const xs_gpu_wave *cur)
 {
-	pick_update(g, pc, s);
+	uint32_t best = s;
+	uint64_t best_key = UINT64_MAX;
+	for (uint32_t i = PICK_LEAVES + s; i > 1; i /= 2) {
+		uint32_t c = pc->win[i ^ 1];
+		if (pc->key[c] < best_key || (pc->key[c] == best_key && c < best)) {
+			best_key = pc->key[c];
+			best = c;
+		}
+	}
+	if (best_key == UINT64_MAX)
+		best = s;
+	const xs_gpu_simd *sm = &g->simd[best];
+	if (!pc->ready[best])
+		return;
+	const xs_gpu_wave *next = sm->wave[pick_rr(pc, sm, best)];
+	if (!next || next == cur)
+		return;
+	for (const char *p = (const char *)&next->w; p < (const char *)(&next->w + 1); p += 64)
+		__builtin_prefetch(p, 1, 3);
+	__builtin_prefetch(&next->group, 0, 3);
+	const uint32_t(*rows)[XS_MAX_LANES] = g->vgpr_arena + (size_t)(next - g->waves) * XS_MAX_VGPRS;
+	uint32_t nrows = XS_MIN(cur->w.nvgpr, 16u), row_bytes = cur->w.lanes * 4;
+	for (uint32_t r = 0; r < nrows; r++)
+		for (uint32_t b = 0; b < row_bytes; b += 64)
+			__builtin_prefetch((const char *)rows[r] + b, 1, 3);
+}
+
+/* What the quantum of the wave in slot k of SIMD s may have changed: the
+ * slot (the wave's status; it may have ended and a launch filled the slot
+ * with a wave it marks in slots_started), s's clock, and when the wave's
+ * group was released from a barrier (by its arrival or its end), the
+ * slots of the SIMDs the group's waves sit on, its CU's or WGP's pool
+ * (try_place). */
+static void pick_touched(xs_gpu *g, pick_cache *pc, uint32_t s, uint32_t k, const xs_gpu_group *grp)
+{
+	pick_slot(g, pc, s, k);
+	pick_key(g, pc, s);
 	if (!grp)
 		return;
 	uint32_t first = grp->cu * g->info->simds_per_cu;
 	uint32_t end = XS_MIN(g->nsimd, first + xs_gpu_simds_per_pool(g->info, grp->disp->d.wgp_mode));
-	for (uint32_t k = first; k < end; k++)
-		pick_update(g, pc, k);
+	for (uint32_t j = first; j < end; j++)
+		pick_simd(g, pc, j);
 }
 
 static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
@@ -547,7 +614,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 	/* Draws' waves wake each other (an export taken frees a wave waiting at
 	 * exp, wherever it sits): with a draw in flight every pick scans. New
 	 * dispatches and draws start between calls (the CP), not inside one. */
-	bool cached = g->nsimd <= PICK_LEAVES;
+	bool cached = g->nsimd <= PICK_LEAVES && g->info->wave_slots_per_simd <= PICK_MAX_SLOTS;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 		if (g->disp[i].active && g->disp[i].draw)
 			cached = false;
@@ -561,6 +628,8 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 		xs_gpu_wave *gw = cached ? pick_cached(g, &pc, &sm) : pick_wave(g, &sm);
 		if (!gw)
 			return no_progress(g, e);
+		if (cached)
+			pick_prefetch(g, &pc, (uint32_t)(sm - g->simd), gw);
 		g->now = sm->clock;
 		uint64_t before_insts = gw->w.insts;
 		xs_wave_status ws = XS_WAVE_FAULT;
@@ -588,7 +657,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 			released = gw->group; /* (an exp waiting for its sink) */
 		}
 		if (cached)
-			pick_touched(g, &pc, (uint32_t)(sm - g->simd), released);
+			pick_touched(g, &pc, (uint32_t)(sm - g->simd), gw->slot, released);
 		/* a quantum is up to XS_QUANTUM instructions: check every few */
 		if ((g->watch_count += 64) >= XS_GPU_WATCH_EVERY) {
 			xs_status st = xs_gpu_watch(g, e);

@@ -465,8 +465,10 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 	}
 	gw->launched = g->now;
 	gw->seq = g->seq++;
-	if (gw->simd / 64 < sizeof(g->simd_started) / sizeof(g->simd_started[0]))
+	if (gw->simd / 64 < sizeof(g->simd_started) / sizeof(g->simd_started[0]) && gw->slot < 32) {
 		g->simd_started[gw->simd / 64] |= 1ull << (gw->simd % 64);
+		g->slots_started[gw->simd] |= 1u << gw->slot;
+	}
 	memset(gw->cnt, 0, sizeof(gw->cnt));
 	gw->valu_dst_lo = gw->valu_dst_hi = 0;
 	gw->valu_done = 0;
