@@ -286,14 +286,17 @@ enum { ADDC_ADD, ADDC_SUB, ADDC_SUBREV };
 /* The lanes of one: the carries first (r may be a source row), then the
  * results (lane-by-lane row stores read back by the next instruction's
  * vector loads stall); returns the carry mask. Called with a constant n
- * (32 or 64), so that the loops are whole vectors with no remainder. */
-static inline __attribute__((always_inline)) uint64_t addc_lanes(int kind, bool has_cin, const uint32_t *X,
-								  const uint32_t *Y, const uint32_t *cl,
-								  uint32_t *r, unsigned n)
+ * (32 or 64), so that the loops are whole vectors with no remainder, and
+ * with src0 either a row A or, when a_scalar, the value ak in every lane
+ * (an address's SGPR base: no broadcast row to write and read back). */
+static inline __attribute__((always_inline)) uint64_t addc_lanes(int kind, bool has_cin, const uint32_t *A,
+								  uint32_t ak, bool a_scalar, const uint32_t *B,
+								  const uint32_t *cl, uint32_t *r, unsigned n)
 {
 	uint32_t cf[LANES];
 	for (unsigned l = 0; l < n; l++) {
-		uint32_t xv = X[l], yv = Y[l], ci = has_cin ? cl[l] : 0;
+		uint32_t av = a_scalar ? ak : A[l], bv = B[l], ci = has_cin ? cl[l] : 0;
+		uint32_t xv = kind == ADDC_SUBREV ? bv : av, yv = kind == ADDC_SUBREV ? av : bv;
 		if (kind == ADDC_ADD) {
 			uint32_t rv = xv + yv + ci;
 			cf[l] = (rv < xv) | (ci & (rv == xv));
@@ -301,12 +304,13 @@ static inline __attribute__((always_inline)) uint64_t addc_lanes(int kind, bool 
 			cf[l] = (xv < yv) | (ci & (xv == yv));
 		}
 	}
-	/* r may be X or Y itself, never offset from them: lane l reads only
+	/* r may be A or B itself, never offset from them: lane l reads only
 	 * lane l, so no iteration depends on another */
 	XS_IVDEP
 	for (unsigned l = 0; l < n; l++) {
-		uint32_t ci = has_cin ? cl[l] : 0;
-		r[l] = kind == ADDC_ADD ? X[l] + Y[l] + ci : X[l] - Y[l] - ci;
+		uint32_t av = a_scalar ? ak : A[l], bv = B[l], ci = has_cin ? cl[l] : 0;
+		uint32_t xv = kind == ADDC_SUBREV ? bv : av, yv = kind == ADDC_SUBREV ? av : bv;
+		r[l] = kind == ADDC_ADD ? xv + yv + ci : xv - yv - ci;
 	}
 	return xs_flags_to_mask(cf, n);
 }
@@ -318,22 +322,26 @@ static inline __attribute__((always_inline)) uint64_t addc_lanes(int kind, bool 
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
 		uint32_t t0[LANES], t1[LANES], rt[LANES], cl[LANES];            \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		/* an unmodified SGPR src0 is one value (what xs_vsrc32 would  \
+		 * broadcast) */                                                \
+		bool as = in->src[0] < 128 && !(in->mods & XS_VSRC_MODS(0));    \
+		uint32_t ak = as ? w->s[in->src[0]] : 0;                        \
+		const uint32_t *A = as ? NULL : xs_vsrc32(&c_, w, in, 0, t0);   \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
 		uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0;     \
-		const uint32_t *X = (kind) == ADDC_SUBREV ? B : A;              \
-		const uint32_t *Y = (kind) == ADDC_SUBREV ? A : B;              \
 		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
 		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
 		uint64_t co;                                                    \
 		if (c_.n == 32) {                                               \
 			if (has_cin)                                            \
 				xs_mask_to_flags(cin, 32, cl);                  \
-			co = addc_lanes(kind, has_cin, X, Y, cl, r, 32);        \
+			co = as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 32) \
+				: addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 32); \
 		} else {                                                        \
 			if (has_cin)                                            \
 				xs_mask_to_flags(cin, 64, cl);                  \
-			co = addc_lanes(kind, has_cin, X, Y, cl, r, 64);        \
+			co = as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 64) \
+				: addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 64); \
 		}                                                               \
 		if (clamp) /* saturate: a sum to 2^32 - 1, a difference to 0 */ \
 			for (uint64_t m = co; m; m &= m - 1)                    \
