@@ -145,12 +145,13 @@ static inline uint8_t *tlb_get(xs_vm *vm, tlb *t, uint64_t va, unsigned n, bool 
 		return t->host[i] + off;
 	if (XS_UNLIKELY(off + n > XS_VM_PAGE_SIZE))
 		return NULL;
-	uint8_t *p = xs_vm_ptr(vm, pg, wr);
+	uint32_t lim;
+	uint8_t *p = xs_vm_page_ptr(vm, pg, wr, &lim);
 	if (!p)
 		return NULL;
 	t->page[i] = pg;
 	t->host[i] = p;
-	t->lim[i] = (uint16_t)xs_vm_page_bytes(vm, pg);
+	t->lim[i] = (uint16_t)lim;
 	t->wr[i] = wr;
 	return off + n <= t->lim[i] ? p + off : NULL;
 }

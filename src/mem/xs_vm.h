@@ -138,4 +138,25 @@ static inline uint8_t *xs_vm_ptr(xs_vm *vm, uint64_t va, bool for_write)
  * host pages (the interpreter's TLB) keep only whole pages. */
 uint32_t xs_vm_page_bytes(const xs_vm *vm, uint64_t page_va);
 
+/* xs_vm_ptr of a page's first byte and, in *lim, xs_vm_page_bytes of it:
+ * one look-up of the entry when the page is backed whole (a translation
+ * cache's fill, once per page per instruction). */
+static inline uint8_t *xs_vm_page_ptr(xs_vm *vm, uint64_t page_va, bool for_write, uint32_t *lim)
+{
+	if (XS_LIKELY(!(page_va >> XS_VM_VA_BITS))) {
+		uintptr_t *leaf = __atomic_load_n(&vm->dir[page_va >> XS_VM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
+		if (XS_LIKELY(leaf != NULL)) {
+			uintptr_t p = __atomic_load_n(&leaf[(page_va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)],
+						      __ATOMIC_ACQUIRE);
+			if (XS_LIKELY(p && !(p & XS_VM_PAGE_MASK))) {
+				*lim = XS_VM_PAGE_SIZE;
+				return (uint8_t *)p;
+			}
+		}
+	}
+	uint8_t *h = xs_vm_ptr(vm, page_va, for_write);
+	*lim = h ? xs_vm_page_bytes(vm, page_va) : 0;
+	return h;
+}
+
 #endif
