@@ -552,14 +552,17 @@ static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_sim
 }
 
 /* The wave the next pick will likely take, fetched into the host's caches
- * while the picked one runs: with 1,664 waves resident, a wave's record and
- * VGPR rows have left them since it last ran (or launched), and its first
- * status read, register writes (xs_gpu_spi_wave_regs) and row loads each
- * waited for memory. The guess is the lowest key but SIMD s's (its clock
- * moves on by the quantum), else s itself; then that SIMD's round robin.
- * Only a guess: nothing but the host's caches depends on it. The rows are
- * where xs_gpu_create puts wave slot i's (vgpr_arena + i * XS_MAX_VGPRS),
- * as many as the picked wave has (usually the same kernel). */
+ * while the picked one retires or goes on and the next pick is made: with
+ * 1,664 waves resident, a wave's record and VGPR rows have left them since
+ * it last ran (or launched), and its first status read, register writes
+ * (xs_gpu_spi_wave_regs) and row loads each waited for memory. Issued after
+ * the picked wave's quantum, the prefetches do not compete with its own
+ * accesses (best of 6, stream_copy 0.0311 -> 0.0291 s against issuing them
+ * before). The guess is the lowest key but SIMD s's (its clock moves on by
+ * the quantum), else s itself; then that SIMD's round robin. Only a guess:
+ * nothing but the host's caches depends on it. The rows are where
+ * xs_gpu_create puts wave slot i's (vgpr_arena + i * XS_MAX_VGPRS), as
+ * many as the picked wave has (usually the same kernel). */
 static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, const xs_gpu_wave *cur)
 {
 	uint32_t best = s;
@@ -628,8 +631,6 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 		xs_gpu_wave *gw = cached ? pick_cached(g, &pc, &sm) : pick_wave(g, &sm);
 		if (!gw)
 			return no_progress(g, e);
-		if (cached)
-			pick_prefetch(g, &pc, (uint32_t)(sm - g->simd), gw);
 		g->now = sm->clock;
 		uint64_t before_insts = gw->w.insts;
 		xs_wave_status ws = XS_WAVE_FAULT;
@@ -637,6 +638,8 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 			xs_gpu_spi_wave_regs(gw);
 		if (!watchdog_hit(g, gw))
 			ws = xs_isa_run(&g->ctx, &gw->w, XS_MIN(g->watchdog - before_insts, (uint64_t)XS_QUANTUM));
+		if (cached)
+			pick_prefetch(g, &pc, (uint32_t)(sm - g->simd), gw);
 		sm->clock += (gw->w.insts - before_insts) * (gw->w.lanes / 32);
 		progress(g, gw->w.insts - before_insts);
 		g->now = sm->clock;
