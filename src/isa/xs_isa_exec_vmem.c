@@ -367,7 +367,7 @@ static inline __attribute__((always_inline)) void lane_access(const xs_wave *w, 
  * operand MUBUF and MTBUF take on gfx10.3 (llvm-mc refuses it; llvm-objdump
  * prints the dword after the instruction as one, and so does xs12's
  * disassembler, but the hardware has no literal for these encodings). */
-static bool setup(const xs_wave *w, const xs_inst *in, addr_ctx *ac)
+static inline __attribute__((always_inline)) bool setup(const xs_wave *w, const xs_inst *in, addr_ctx *ac)
 {
 	ac->enc = in->enc;
 	ac->has_saddr = false;
@@ -631,6 +631,45 @@ static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 	return true;
 }
 
+/* The usual scratch gather (offen, full EXEC, swizzled with ADD_TID and
+ * INDEX_STRIDE >= the wave size, every lane inside the range: the caller
+ * checks all that), lane l's dword at base + (off[l] << is_shift) + 4 * l:
+ * the addresses with no per-lane branch, then the few pages they span
+ * (a 64-dword private array of a wave32 is 8 KiB) looked up once each.
+ * Aligned dwords never cross a page. False (nothing done but filling the
+ * translation cache) when an offset is unaligned, the lanes span more
+ * pages than the cache holds, or a page is not wholly mapped: then the
+ * per-lane loop decides. */
+static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, uint64_t base,
+			       const uint32_t *voff, uint32_t is_shift, bool wr, tlb *t, uint64_t *addr,
+			       uint8_t **ptr)
+{
+	const unsigned n = w->lanes;
+	const uint32_t imm = (uint32_t)in->imm;
+	uint32_t odd = 0;
+	uint64_t lo = ~0ull, hi = 0;
+	for (unsigned l = 0; l < n; l++) {
+		uint32_t off = imm + voff[l];
+		odd |= off;
+		uint64_t a = base + ((uint64_t)off << is_shift) + 4 * l;
+		addr[l] = a;
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+	}
+	if (odd & 3)
+		return false;
+	const uint64_t p0 = lo & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
+	if ((hi - p0) >> XS_VM_PAGE_SHIFT >= TLB_N)
+		return false;
+	uint8_t *host[TLB_N];
+	for (unsigned k = 0; k <= (hi - p0) >> XS_VM_PAGE_SHIFT; k++)
+		if (!(host[k] = tlb_get(x->vm, t, p0 + ((uint64_t)k << XS_VM_PAGE_SHIFT), XS_VM_PAGE_SIZE, wr)))
+			return false;
+	for (unsigned l = 0; l < n; l++)
+		ptr[l] = host[(addr[l] - p0) >> XS_VM_PAGE_SHIFT] + (addr[l] & (XS_VM_PAGE_SIZE - 1));
+	return true;
+}
+
 /* fast_mubuf for every active lane at once, into ptr[l]: the V# fields and
  * the lanes' offsets in locals (nothing the VGPR writes could alias), the
  * addresses first, then one translation-cache look-up per lane. A scratch
@@ -645,6 +684,11 @@ static inline bool mubuf_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, c
 	const uint32_t *voff = (in->mods & XS_MOD_OFFEN) ? w->v[(in->src[0] - XS_SRC_VGPR) & 0xff] : NULL;
 	const uint64_t base = v.base + ac->soffset;
 	uint64_t addr[XS_MAX_LANES];
+	if (voff && e == xs_lane_full(w) && v.add_tid && v.swizzle && v.idx_stride >= w->lanes &&
+	    (v.oob == V_008F0C_OOB_SELECT_DISABLED ? v.num_records != 0
+	     : v.oob == V_008F0C_OOB_SELECT_STRUCTURED && w->lanes <= v.num_records) &&
+	    gather_ptrs(x, w, in, base, voff, v.is_shift, wr, t, addr, ptr))
+		goto done;
 	for (uint64_t m = e; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint32_t index = v.add_tid ? l : 0, off = (uint32_t)in->imm + (voff ? voff[l] : 0);
@@ -662,6 +706,7 @@ static inline bool mubuf_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, c
 		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], 4, wr)))
 			return false;
 	}
+done:
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
 		for (uint64_t m = e; m; m &= m - 1)
 			xs_isa_mtrace_add(x->ctx->mtrace, addr[__builtin_ctzll(m)], 4);
