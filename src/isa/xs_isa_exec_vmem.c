@@ -453,6 +453,17 @@ static inline uint8_t *fast_mubuf(xs_exec *x, const xs_wave *w, const xs_inst *i
 	return p;
 }
 
+/* A whole row of n (32 or 64) dwords between a VGPR and memory: constant
+ * sizes, so the copy is a few vector moves instead of a library call
+ * (a spilling kernel's scratch loads and stores are such rows). */
+static inline void row_copy(void *restrict dst, const void *restrict src, unsigned n)
+{
+	if (n == 32)
+		memcpy(dst, src, 128);
+	else
+		memcpy(dst, src, 4 * XS_MAX_LANES);
+}
+
 /* Whole-wave form of fast_mubuf: no offen, full EXEC, ADD_TID, swizzled
  * with INDEX_STRIDE >= the wave size, so lane l's dword is at addr0 + 4 * l
  * (one contiguous row). The range checks grow with the lane number, so the
@@ -732,7 +743,7 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 	if (fast_mb) {
 		const uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, false, &t);
 		if (p) {
-			memcpy(w->v[dr], p, 4 * n);
+			row_copy(w->v[dr], p, n);
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
@@ -818,7 +829,7 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 	if (fast_mb) {
 		uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, true, &t);
 		if (p) {
-			memcpy(p, w->v[sr], 4 * n);
+			row_copy(p, w->v[sr], n);
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
