@@ -750,6 +750,11 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 		if (mubuf_ptrs(x, w, in, &ac, e, false, &t, ptr)) {
 			/* the offsets were read: the destination may be their row */
 			uint32_t *row = w->v[dr];
+			if (e == xs_lane_full(w)) { /* (no bit walk) */
+				for (unsigned l = 0; l < n; l++)
+					memcpy(&row[l], ptr[l], 4);
+				return 0;
+			}
 			for (uint64_t m = e; m; m &= m - 1) {
 				unsigned l = (unsigned)__builtin_ctzll(m);
 				memcpy(&row[l], ptr[l], 4);
@@ -834,6 +839,11 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 		}
 		uint8_t *ptr[XS_MAX_LANES];
 		if (mubuf_ptrs(x, w, in, &ac, e, true, &t, ptr)) {
+			if (e == xs_lane_full(w)) { /* in lane order, with no bit walk */
+				for (unsigned l = 0; l < n; l++)
+					memcpy(ptr[l], &w->v[sr][l], 4);
+				return 0;
+			}
 			for (uint64_t m = e; m; m &= m - 1) { /* lane order: the last lane's write wins */
 				unsigned l = (unsigned)__builtin_ctzll(m);
 				memcpy(ptr[l], &w->v[sr][l], 4);
