@@ -14,6 +14,17 @@ bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways, uint32_t 
 	c->ways = ways;
 	c->sets = lines / ways;
 	c->tag = xs_calloc((size_t)c->sets * ways, sizeof(*c->tag));
+#ifdef __SIZEOF_INT128__
+	/* Granlund and Montgomery (PLDI 1994), theorem 4.2: with N = 62 bits of
+	 * dividend, l = ceil(log2 sets) and m = ceil(2^(N + l) / sets), m * sets
+	 * exceeds 2^(N + l) by less than sets <= 2^l, so floor(h * m / 2^(N + l))
+	 * = floor(h / sets) for every h < 2^N; m <= 2^63 fits. */
+	uint32_t l = 0;
+	while (((uint64_t)1 << l) < c->sets)
+		l++;
+	c->set_shift = XS_GPU_CACHE_MUL_BITS + l;
+	c->set_mul = (uint64_t)((((unsigned __int128)1 << c->set_shift) + c->sets - 1) / c->sets);
+#endif
 	return c->tag != NULL;
 }
 

@@ -13,9 +13,14 @@
 typedef struct xs_gpu_cache {
 	uint32_t sets, ways;
 	uint64_t *tag; /* (line + 1) | XS_GPU_CACHE_DIRTY; 0 = empty (empties sit last) */
+	/* h % sets as (h * set_mul) >> set_shift (exact below 2^XS_GPU_CACHE_MUL_BITS):
+	 * a 64-bit division was on every look-up's path to its set */
+	uint64_t set_mul;
+	uint32_t set_shift;
 } xs_gpu_cache;
 
 #define XS_GPU_CACHE_DIRTY (1ull << 63)
+#define XS_GPU_CACHE_MUL_BITS 62
 
 bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways, uint32_t line_bytes);
 void xs_gpu_cache_free(xs_gpu_cache *c);
@@ -30,8 +35,14 @@ bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool mak
  * the sets. */
 static inline uint64_t *xs_gpu_cache_set(const xs_gpu_cache *c, uint64_t line)
 {
-	uint64_t h = line ^ (line >> 11) ^ (line >> 23);
-	return c->tag + (size_t)(h % c->sets) * c->ways;
+	uint64_t h = line ^ (line >> 11) ^ (line >> 23), set;
+#ifdef __SIZEOF_INT128__
+	if (XS_LIKELY(h >> XS_GPU_CACHE_MUL_BITS == 0))
+		set = h - (uint64_t)(((unsigned __int128)h * c->set_mul) >> c->set_shift) * c->sets;
+	else
+#endif
+		set = h % c->sets;
+	return c->tag + (size_t)set * c->ways;
 }
 
 /* Starts bringing the line's set into the host caches: a gather's ~25
