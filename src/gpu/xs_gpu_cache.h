@@ -7,21 +7,32 @@
 
 #include "common/xs_common.h"
 
-/* A set is `ways` tags kept in recency order (most recent first), so LRU
- * needs no timestamps and a set is one or two host cache lines: the L2 of
- * Series X has 40960 lines, looked up for every line a wave touches. */
+/* A set's recency order and partial tags fill one host line (the L2 of
+ * Series X has 2560 sets of 16 ways, looked up for every line a wave
+ * touches, most of them missing in a gathering kernel): a look-up compares
+ * 16-bit partial tags and reads a full tag only where one matches; ways
+ * never move, the order is a list of way numbers. */
+#define XS_GPU_CACHE_MAX_WAYS 16
+typedef struct xs_gpu_cache_set {
+	uint64_t order;          /* nibble k: the way at recency position k (0 = most recent) */
+	uint16_t ptag[XS_GPU_CACHE_MAX_WAYS]; /* partial tags, by way */
+	uint16_t dirty;          /* by way */
+	uint8_t n;               /* ways filled: 0 .. n-1 (fills take the next way until full) */
+} __attribute__((aligned(64))) xs_gpu_cache_set;
+
 typedef struct xs_gpu_cache {
 	uint32_t sets, ways;
-	uint64_t *tag; /* (line + 1) | XS_GPU_CACHE_DIRTY; 0 = empty (empties sit last) */
+	xs_gpu_cache_set *set;
+	uint64_t *tag;           /* line, by set and way (valid below the set's n) */
 	/* h % sets as (h * set_mul) >> set_shift (exact below 2^XS_GPU_CACHE_MUL_BITS):
 	 * a 64-bit division was on every look-up's path to its set */
 	uint64_t set_mul;
 	uint32_t set_shift;
 } xs_gpu_cache;
 
-#define XS_GPU_CACHE_DIRTY (1ull << 63)
 #define XS_GPU_CACHE_MUL_BITS 62
 
+/* Fails (false) for no memory, or ways of 0 or above XS_GPU_CACHE_MAX_WAYS. */
 bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways, uint32_t line_bytes);
 void xs_gpu_cache_free(xs_gpu_cache *c);
 /* Every line gone (an ACQUIRE_MEM invalidate; the data is in xs_vm, so a
@@ -31,28 +42,23 @@ void xs_gpu_cache_invalidate(xs_gpu_cache *c);
  * dirty line was evicted. make_dirty marks it (stores into the L2). */
 bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty, bool *evicted_dirty);
 
-/* The set a line maps to. Hashed so that power-of-two strides spread over
- * the sets. */
-static inline uint64_t *xs_gpu_cache_set(const xs_gpu_cache *c, uint64_t line)
+/* The set number of a line. Hashed so that power-of-two strides spread
+ * over the sets. */
+static inline uint32_t xs_gpu_cache_set_of(const xs_gpu_cache *c, uint64_t line)
 {
-	uint64_t h = line ^ (line >> 11) ^ (line >> 23), set;
+	uint64_t h = line ^ (line >> 11) ^ (line >> 23);
 #ifdef __SIZEOF_INT128__
 	if (XS_LIKELY(h >> XS_GPU_CACHE_MUL_BITS == 0))
-		set = h - (uint64_t)(((unsigned __int128)h * c->set_mul) >> c->set_shift) * c->sets;
-	else
+		return (uint32_t)(h - (uint64_t)(((unsigned __int128)h * c->set_mul) >> c->set_shift) * c->sets);
 #endif
-		set = h % c->sets;
-	return c->tag + (size_t)set * c->ways;
+	return (uint32_t)(h % c->sets);
 }
 
 /* Starts bringing the line's set into the host caches: a gather's ~25
  * look-ups then miss in parallel instead of one after another. */
 static inline void xs_gpu_cache_prefetch(const xs_gpu_cache *c, uint64_t line)
 {
-	const uint64_t *set = xs_gpu_cache_set(c, line);
-	__builtin_prefetch(set);
-	if (c->ways > 8)
-		__builtin_prefetch(set + 8);
+	__builtin_prefetch(&c->set[xs_gpu_cache_set_of(c, line)]);
 }
 
 #endif
