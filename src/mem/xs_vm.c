@@ -345,9 +345,7 @@ xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
 
 uint32_t xs_vm_page_bytes(const xs_vm *vm, uint64_t page_va)
 {
-	const uintptr_t *leaf = page_va >> XS_VM_VA_BITS ? NULL : vm->dir[page_va >> XS_VM_LEAF_SHIFT];
-	uintptr_t p = leaf ? __atomic_load_n(&leaf[(page_va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)],
-					     __ATOMIC_ACQUIRE) : 0;
+	uintptr_t p = xs_vm_entry(vm, page_va);
 	if (p) /* backed: the entry says */
 		return (p & XS_VM_PAGE_MASK) ? (uint32_t)(p & XS_VM_PAGE_MASK) : XS_VM_PAGE_SIZE;
 	const xs_vm_alloc_rec *r = xs_vm_find(vm, page_va);
@@ -362,14 +360,11 @@ uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, unsigned n, bool for_write)
 	if (va >> XS_VM_VA_BITS)
 		return NULL;
 	uint64_t off = va & XS_VM_PAGE_MASK, page_va = va - off;
-	uintptr_t *leaf0 = __atomic_load_n(&vm->dir[va >> XS_VM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
-	if (leaf0) {
-		uintptr_t p = __atomic_load_n(&leaf0[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)], __ATOMIC_ACQUIRE);
-		if (p) { /* a partial last page: its valid bytes are in the low bits */
-			uintptr_t valid = p & XS_VM_PAGE_MASK;
-			return valid && off + n <= valid ? (uint8_t *)(p & ~XS_VM_PAGE_MASK) + off
-							 : (valid ? NULL : (uint8_t *)p + off);
-		}
+	uintptr_t p = xs_vm_entry(vm, va);
+	if (p) { /* a partial last page: its valid bytes are in the low bits */
+		uintptr_t valid = p & XS_VM_PAGE_MASK;
+		return valid && off + n <= valid ? (uint8_t *)(p & ~XS_VM_PAGE_MASK) + off
+						 : (valid ? NULL : (uint8_t *)p + off);
 	}
 	const xs_vm_alloc_rec *r = xs_vm_find(vm, va);
 	if (!r || va + n > r->va + r->bytes)

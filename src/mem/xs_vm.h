@@ -114,17 +114,24 @@ uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, unsigned n, bool for_write);
  * a page (callers split at page boundaries; n >= 1). NULL when any of it is
  * outside an allocation. A read of a page never written returns the shared
  * zero page. */
-static inline uint8_t *xs_vm_ptr_n(xs_vm *vm, uint64_t va, unsigned n, bool for_write)
+/* The page-table entry of va's page: the host page of a page backed whole
+ * (its low bits 0), a partial last page's with its valid bytes in the low
+ * bits, or 0 (not backed, or va outside the address space). */
+static inline uintptr_t xs_vm_entry(const xs_vm *vm, uint64_t va)
 {
 	if (XS_UNLIKELY(va >> XS_VM_VA_BITS))
-		return NULL;
-	uintptr_t *leaf = __atomic_load_n(&vm->dir[va >> XS_VM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
-	if (XS_LIKELY(leaf != NULL)) {
-		uintptr_t p = __atomic_load_n(&leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)],
-					      __ATOMIC_ACQUIRE);
-		if (XS_LIKELY(p && !(p & XS_VM_PAGE_MASK))) /* a whole page */
-			return (uint8_t *)p + (va & XS_VM_PAGE_MASK);
-	}
+		return 0;
+	const uintptr_t *leaf = __atomic_load_n(&vm->dir[va >> XS_VM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
+	return XS_LIKELY(leaf != NULL)
+		       ? __atomic_load_n(&leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)], __ATOMIC_ACQUIRE)
+		       : 0;
+}
+
+static inline uint8_t *xs_vm_ptr_n(xs_vm *vm, uint64_t va, unsigned n, bool for_write)
+{
+	uintptr_t p = xs_vm_entry(vm, va);
+	if (XS_LIKELY(p && !(p & XS_VM_PAGE_MASK))) /* a whole page */
+		return (uint8_t *)p + (va & XS_VM_PAGE_MASK);
 	return xs_vm_ptr_slow(vm, va, n, for_write);
 }
 
@@ -143,16 +150,10 @@ uint32_t xs_vm_page_bytes(const xs_vm *vm, uint64_t page_va);
  * cache's fill, once per page per instruction). */
 static inline uint8_t *xs_vm_page_ptr(xs_vm *vm, uint64_t page_va, bool for_write, uint32_t *lim)
 {
-	if (XS_LIKELY(!(page_va >> XS_VM_VA_BITS))) {
-		uintptr_t *leaf = __atomic_load_n(&vm->dir[page_va >> XS_VM_LEAF_SHIFT], __ATOMIC_ACQUIRE);
-		if (XS_LIKELY(leaf != NULL)) {
-			uintptr_t p = __atomic_load_n(&leaf[(page_va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)],
-						      __ATOMIC_ACQUIRE);
-			if (XS_LIKELY(p && !(p & XS_VM_PAGE_MASK))) {
-				*lim = XS_VM_PAGE_SIZE;
-				return (uint8_t *)p;
-			}
-		}
+	uintptr_t p = xs_vm_entry(vm, page_va);
+	if (XS_LIKELY(p && !(p & XS_VM_PAGE_MASK))) {
+		*lim = XS_VM_PAGE_SIZE;
+		return (uint8_t *)p;
 	}
 	uint8_t *h = xs_vm_ptr(vm, page_va, for_write);
 	*lim = h ? xs_vm_page_bytes(vm, page_va) : 0;
