@@ -27,8 +27,7 @@ static xs_status check_desc(const xs_device *dev, const xs_dispatch_desc *d, xs_
 	return XS_OK;
 }
 
-static void fill_stats(const xs_device *dev, const xs_gpu_dispatch_result *r, const xs_rt_launch_info *li,
-		       xs_dispatch_stats *s, double host)
+void xs_api_fill_stats(const xs_devinfo *info, bool timing, const xs_gpu_dispatch_result *r, xs_dispatch_stats *s)
 {
 	*s = (xs_dispatch_stats){
 		.waves_launched = r->waves_launched,
@@ -36,15 +35,13 @@ static void fill_stats(const xs_device *dev, const xs_gpu_dispatch_result *r, co
 		.start_cycle = r->start_cycle,
 		.end_cycle = r->end_cycle,
 		.cycles = r->cycles,
-		.microseconds = (double)r->cycles / dev->info->sclk_mhz,
+		.microseconds = (double)r->cycles / info->sclk_mhz,
 		.peak_waves_in_flight = r->peak_waves,
 		.peak_waves_per_simd = r->peak_waves_per_simd,
 		.avg_waves_per_simd = r->avg_waves_per_simd,
 		.peak_scratch_slots = r->peak_scratch_slots,
-		.scratch_waves = li->scratch_en ? r->scratch_slots : 0,
-		.scratch_wavesize_kb = li->scratch_en ? (uint32_t)(li->per_wave / 1024) : 0,
-		.num_cu = dev->info->num_cu,
-		.host_seconds = host,
+		.scratch_waves = r->scratch_slots,
+		.num_cu = info->num_cu,
 	};
 	/* the arrays are copied by position: the causes in the same order */
 	_Static_assert((int)XS_WAIT_COUNT == (int)XS_GPU_WAIT_COUNT, "wait causes");
@@ -56,7 +53,17 @@ static void fill_stats(const xs_device *dev, const xs_gpu_dispatch_result *r, co
 	_Static_assert((int)XS_MAX_QUEUES == (int)XS_GPU_MAX_QUEUES, "queue count");
 	memcpy(s->wait_cycles, r->wait_cycles, sizeof(s->wait_cycles));
 	memcpy(s->cu_busy_cycles, r->cu_busy, sizeof(s->cu_busy_cycles));
-	xs_api_fill_counters(dev->info, !dev->rt->functional, r, &s->counters);
+	xs_api_fill_counters(info, timing, r, &s->counters);
+}
+
+/* A launch's figures: the ring's size only when the kernel uses scratch. */
+static void fill_stats(const xs_device *dev, const xs_gpu_dispatch_result *r, const xs_rt_launch_info *li,
+		       xs_dispatch_stats *s, double host)
+{
+	xs_api_fill_stats(dev->info, !dev->rt->functional, r, s);
+	s->scratch_waves = li->scratch_en ? r->scratch_slots : 0;
+	s->scratch_wavesize_kb = li->scratch_en ? (uint32_t)(li->per_wave / 1024) : 0;
+	s->host_seconds = host;
 }
 
 XS_API xs_status xs_dispatch_batch(xs_device *dev, const xs_dispatch_desc *descs, uint32_t n,

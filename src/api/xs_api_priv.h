@@ -28,6 +28,9 @@ xs_status xs_api_failf(const xs_device *dev, xs_status s, const char *fmt, ...) 
  * XS_MSG_NONE for one with no rule of its own. Hidden: the rejection tests
  * (tests/api/test_api_reject.c) assert IDs, not texts. */
 uint32_t xs_api_last_message(void);
+/* xs_dispatch_stats from the GPU model's results (xs_api_dispatch.c):
+ * what a live dispatch and a replayed one report alike. */
+void xs_api_fill_stats(const xs_devinfo *info, bool timing, const xs_gpu_dispatch_result *r, xs_dispatch_stats *s);
 /* xs_dispatch_counters from the GPU model's (xs_api_profile.c). */
 void xs_api_fill_counters(const xs_devinfo *info, bool timing, const xs_gpu_dispatch_result *r,
 			  xs_dispatch_counters *c);

@@ -22,24 +22,9 @@ static void on_dispatch(void *user, const xs_gpu_dispatch_result *r, const xs_de
 	replay_acc *a = user;
 	if (a->o->stats && a->n < a->o->max_stats) {
 		xs_dispatch_stats *s = &a->o->stats[a->n];
-		*s = (xs_dispatch_stats){
-			.waves_launched = r->waves_launched,
-			.wave_instructions = r->wave_insts,
-			.start_cycle = r->start_cycle,
-			.end_cycle = r->end_cycle,
-			.cycles = r->cycles,
-			.microseconds = (double)r->cycles / info->sclk_mhz,
-			.peak_waves_in_flight = r->peak_waves,
-			.peak_waves_per_simd = r->peak_waves_per_simd,
-			.avg_waves_per_simd = r->avg_waves_per_simd,
-			/* a draw's ring is the graphics one (SPI_TMPRING_SIZE) */
-			.peak_scratch_slots = r->gfx.is_draw ? r->gfx.peak_scratch_slots : r->peak_scratch_slots,
-			.scratch_waves = r->scratch_slots,
-			.num_cu = info->num_cu,
-		};
-		memcpy(s->wait_cycles, r->wait_cycles, sizeof(s->wait_cycles));
-		memcpy(s->cu_busy_cycles, r->cu_busy, sizeof(s->cu_busy_cycles));
-		xs_api_fill_counters(info, timing, r, &s->counters);
+		xs_api_fill_stats(info, timing, r, s);
+		if (r->gfx.is_draw) /* a draw's ring is the graphics one (SPI_TMPRING_SIZE) */
+			s->peak_scratch_slots = r->gfx.peak_scratch_slots;
 	}
 	a->n++;
 }
