@@ -532,9 +532,9 @@ static inline uint32_t pick_rr(const pick_cache *pc, const xs_gpu_simd *sm, uint
 
 static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_simd)
 {
-	for (uint32_t j = 0; j < sizeof(g->simd_started) / sizeof(g->simd_started[0]); j++) {
+	for (uint32_t j = 0; j < XS_ARRAY_SIZE(g->simd_started); j++) {
 		for (uint64_t m = g->simd_started[j]; m; m &= m - 1) {
-			uint32_t s = j * 64 + (uint32_t)__builtin_ctzll(m);
+			uint32_t s = j * 8 * (uint32_t)sizeof(g->simd_started[0]) + (uint32_t)__builtin_ctzll(m);
 			for (uint32_t b = g->slots_started[s]; b; b &= b - 1)
 				pick_slot(g, pc, s, (uint32_t)__builtin_ctz(b));
 			g->slots_started[s] = 0;

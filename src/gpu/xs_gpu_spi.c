@@ -465,8 +465,11 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 	}
 	gw->launched = g->now;
 	gw->seq = g->seq++;
-	if (gw->simd / 64 < sizeof(g->simd_started) / sizeof(g->simd_started[0]) && gw->slot < 32) {
-		g->simd_started[gw->simd / 64] |= 1ull << (gw->simd % 64);
+	/* for the functional pick (run_functional), which caches only GPUs
+	 * whose SIMDs and slots fit these masks */
+	const uint32_t word = 8 * sizeof(g->simd_started[0]);
+	if (gw->simd / word < XS_ARRAY_SIZE(g->simd_started) && gw->slot < 8 * sizeof(g->slots_started[0])) {
+		g->simd_started[gw->simd / word] |= 1ull << (gw->simd % word);
 		g->slots_started[gw->simd] |= 1u << gw->slot;
 	}
 	memset(gw->cnt, 0, sizeof(gw->cnt));

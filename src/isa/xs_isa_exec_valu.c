@@ -324,7 +324,7 @@ static inline __attribute__((always_inline)) uint64_t addc_lanes(int kind, bool 
 		uint32_t t0[LANES], t1[LANES], rt[LANES], cl[LANES];            \
 		/* an unmodified SGPR src0 is one value (what xs_vsrc32 would  \
 		 * broadcast) */                                                \
-		bool as = in->src[0] < 128 && !(in->mods & XS_VSRC_MODS(0));    \
+		bool as = in->src[0] < XS_SRC_INT0 && !(in->mods & XS_VSRC_MODS(0)); \
 		uint32_t ak = as ? w->s[in->src[0]] : 0;                        \
 		const uint32_t *A = as ? NULL : xs_vsrc32(&c_, w, in, 0, t0);   \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
