@@ -71,6 +71,10 @@ typedef struct xs_gpu_ra_ent {
 	uint16_t n;              /* LDS: bytes moved; VMEM: lines recorded (next in the line buffer) */
 } xs_gpu_ra_ent;
 
+/* Functional run-ahead: quanta a wave may run ahead of the scheduler. */
+#define XS_GPU_FA 64
+_Static_assert(XS_GPU_FA <= 255, "fa_head/fa_n are bytes");
+
 typedef struct xs_gpu_wave {
 	/* timing model: what the scheduler reads at every issue, in the first
 	 * host cache line (it switches waves at every instruction) */
@@ -97,6 +101,11 @@ typedef struct xs_gpu_wave {
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
 	xs_gpu_group *group;
 	uint64_t launched;
+	/* functional, one host thread: quanta its group ran ahead of the
+	 * scheduler (run_functional's group_ahead), taken from fa_head on, each
+	 * its wave instructions << 3 | the xs_wave_status it ended with */
+	uint8_t fa_head, fa_n;
+	uint16_t fa[XS_GPU_FA];
 	uint64_t cnt_done[XS_GPU_NCNT][XS_GPU_VMQ];
 	xs_fault ra_fault;       /* the fault of a FAULT entry, reported when it issues */
 } __attribute__((aligned(64))) xs_gpu_wave;
@@ -352,6 +361,7 @@ struct xs_gpu {
 	uint32_t resident;
 	uint64_t now;            /* simulated time of the event being handled */
 	uint64_t seq;
+	uint32_t fa_waves;       /* waves with quanta run ahead (fa_n > 0): the one-thread loop takes them */
 	/* SIMDs that started a wave since the functional pick last read them
 	 * (xs_gpu_spi_wave_start sets, run_functional clears): only their keys
 	 * can have changed by a launch, and only in these slots. */

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #define XS_QUANTUM 512
+_Static_assert(XS_QUANTUM < 1 << 13, "a quantum run ahead is recorded in 13 bits (xs_gpu_wave.fa)");
 
 /* ---- heap of waves by (ready, seq) ---------------------------------------- */
 
@@ -582,6 +583,11 @@ static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, con
 	const xs_gpu_wave *next = sm->wave[pick_rr(pc, sm, best)];
 	if (!next || next == cur)
 		return;
+	if (next->fa_n) { /* a quantum run ahead: only its record and the header are read */
+		__builtin_prefetch(&next->fa[next->fa_head], 1, 3);
+		__builtin_prefetch(&next->w, 1, 3);
+		return;
+	}
 	/* the record's lines up to about s15 (its fields, the user and system
 	 * SGPRs) and EXEC's: the set-up (xs_gpu_spi_wave_regs) only stores to
 	 * the SGPRs between, and a store waits for no line, while prefetching
@@ -616,6 +622,86 @@ static void pick_touched(xs_gpu *g, pick_cache *pc, uint32_t s, uint32_t k, cons
 		pick_simd(g, pc, j);
 }
 
+/* Functional run-ahead. With 1,664 waves resident the pick goes round all
+ * of them between two quanta of one wave, so a wave's registers, its
+ * scratch and its group's LDS have left the host's caches each time it
+ * runs again: a tiled kernel (a quantum between two barriers is ~35
+ * instructions) spent about as long waiting for them as executing. So when
+ * the scheduler first picks a wave of a group, the whole group runs, each
+ * wave quantum after quantum as xs_isa_run would run it, across its
+ * barriers (released when every live wave of the group has arrived), until
+ * every wave has ended or filled XS_GPU_FA quanta; the scheduler then takes
+ * each recorded quantum (its instruction count and status) when it picks
+ * the wave, as if it ran it then, and runs the wave itself once they are
+ * used up. Cycles, counts and the order of launches and retirements are
+ * the same as without; memory sees the group's work earlier. As with the
+ * timing model's run-ahead: results are the same whenever no wave reads
+ * what another wave writes except across a barrier of its group; waves
+ * that do (an atomic's returned value, a flag spun on) see another legal
+ * interleaving. A fault stops the group; the device goes when the
+ * scheduler reaches the faulting quantum, with the fault kept in ra_fault. */
+static void group_ahead(xs_gpu *g, xs_gpu_group *grp)
+{
+	const uint32_t nw = grp->nwaves;
+	uint8_t st[XS_GPU_MAX_WAVES_PER_GROUP]; /* each wave's own status, ahead of the scheduler's */
+	for (uint32_t i = 0; i < nw; i++) {
+		xs_gpu_wave *gw = grp->waves[i];
+		xs_gpu_spi_wave_regs(gw);
+		st[i] = XS_WAVE_READY;
+	}
+	for (;;) {
+		uint32_t live = 0, waiting = 0;
+		for (uint32_t i = 0; i < nw; i++) {
+			xs_gpu_wave *gw = grp->waves[i];
+			while (st[i] == XS_WAVE_READY && gw->fa_n < XS_GPU_FA) {
+				uint64_t before = gw->w.insts;
+				xs_wave_status ws = XS_WAVE_FAULT;
+				if (before >= g->watchdog) { /* as watchdog_hit */
+					gw->ra_fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = gw->w.pc };
+					snprintf(gw->ra_fault.what, sizeof(gw->ra_fault.what), "budget %llu",
+						 (unsigned long long)g->watchdog);
+				} else {
+					ws = xs_isa_run(&g->ctx, &gw->w, XS_MIN(g->watchdog - before, (uint64_t)XS_QUANTUM));
+					if (ws == XS_WAVE_FAULT)
+						gw->ra_fault = g->ctx.fault;
+				}
+				gw->fa[gw->fa_n++] = (uint16_t)((gw->w.insts - before) << 3 | (uint32_t)ws);
+				st[i] = (uint8_t)ws;
+				if (ws == XS_WAVE_FAULT)
+					goto out;
+			}
+			live += st[i] != XS_WAVE_ENDED;
+			waiting += st[i] == XS_WAVE_BARRIER;
+		}
+		if (!live || waiting != live)
+			break; /* every wave ended, or one filled its quanta */
+		for (uint32_t i = 0; i < nw; i++) /* the barrier releases them (xs_isa_run resumes a BARRIER wave) */
+			if (st[i] == XS_WAVE_BARRIER)
+				st[i] = XS_WAVE_READY;
+	}
+out:
+	for (uint32_t i = 0; i < nw; i++) {
+		xs_gpu_wave *gw = grp->waves[i];
+		g->fa_waves += gw->fa_n != 0;
+		gw->w.status = XS_WAVE_READY; /* where the scheduler has it; each quantum taken sets its status */
+	}
+}
+
+/* The next quantum run ahead: its wave instructions, the status it left. */
+static uint64_t take_ahead(xs_gpu *g, xs_gpu_wave *gw, xs_wave_status *ws)
+{
+	uint16_t q = gw->fa[gw->fa_head++];
+	if (--gw->fa_n == 0) {
+		gw->fa_head = 0;
+		g->fa_waves--;
+	}
+	*ws = (xs_wave_status)(q & 7);
+	gw->w.status = *ws;
+	if (*ws == XS_WAVE_FAULT)
+		g->ctx.fault = gw->ra_fault;
+	return q >> 3;
+}
+
 static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 {
 	uint64_t c0 = g->completions;
@@ -630,6 +716,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 	pick_cache pc;
 	if (cached)
 		pick_init(g, &pc);
+	const bool ahead = cached && !g->prof; /* (the profile times instructions one by one) */
 	while (g->ndisp_active && !(until_one && g->completions != c0)) {
 		if (g->run_stop_at && g->now >= g->run_stop_at)
 			break; /* a CP's firmware work ends: it goes on (xs_gpu_execute) */
@@ -638,16 +725,24 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 		if (!gw)
 			return no_progress(g, e);
 		g->now = sm->clock;
-		uint64_t before_insts = gw->w.insts;
 		xs_wave_status ws = XS_WAVE_FAULT;
-		if (gw->regs_pending)
-			xs_gpu_spi_wave_regs(gw);
-		if (!watchdog_hit(g, gw))
-			ws = xs_isa_run(&g->ctx, &gw->w, XS_MIN(g->watchdog - before_insts, (uint64_t)XS_QUANTUM));
+		uint64_t n;
+		if (gw->regs_pending && ahead)
+			group_ahead(g, gw->group);
+		if (gw->fa_n) {
+			n = take_ahead(g, gw, &ws);
+		} else {
+			uint64_t before_insts = gw->w.insts;
+			if (gw->regs_pending)
+				xs_gpu_spi_wave_regs(gw);
+			if (!watchdog_hit(g, gw))
+				ws = xs_isa_run(&g->ctx, &gw->w, XS_MIN(g->watchdog - before_insts, (uint64_t)XS_QUANTUM));
+			n = gw->w.insts - before_insts;
+		}
 		if (cached)
 			pick_prefetch(g, &pc, (uint32_t)(sm - g->simd), gw);
-		sm->clock += (gw->w.insts - before_insts) * (gw->w.lanes / 32);
-		progress(g, gw->w.insts - before_insts);
+		sm->clock += n * (gw->w.lanes / 32);
+		progress(g, n);
 		g->now = sm->clock;
 		if (ws == XS_WAVE_FAULT)
 			return xs_gpu_remove_device(g, gw, e);
@@ -1232,6 +1327,8 @@ xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e)
 	bool draw = false;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 		draw |= g->disp[i].active && g->disp[i].draw;
-	return g->threads > 1 && !draw ? xs_gpu_run_functional_mt(g, until_one, e) : run_functional(g, until_one, e);
+	/* (quanta run ahead are taken by the one-thread loop) */
+	return g->threads > 1 && !draw && !g->fa_waves ? xs_gpu_run_functional_mt(g, until_one, e)
+						      : run_functional(g, until_one, e);
 }
 

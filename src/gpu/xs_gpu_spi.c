@@ -480,6 +480,7 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 	gw->next_wait = NULL;
 	gw->ra_head = gw->ra_n = 0;
 	gw->ra_line = 0;
+	gw->fa_head = gw->fa_n = 0;
 	gw->w64 = lanes == 64;
 	if (XS_UNLIKELY(g->prof != NULL))
 		g->prof->wv[gw - g->waves] = (xs_gpu_prof_wave){ .since = gw->ready };
@@ -745,6 +746,7 @@ void xs_gpu_spi_evict_all(xs_gpu *g)
 		g->free_groups[i] = i;
 	g->nfree_groups = g->ngroups;
 	g->resident = 0;
+	g->fa_waves = 0; /* (a wave's quanta run ahead are reset when its slot launches again) */
 	g->scratch_in_use = 0;
 	g->cu_locked = 0;
 }
