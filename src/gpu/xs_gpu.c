@@ -163,6 +163,7 @@ void xs_gpu_set_timing(xs_gpu *g, bool on)
 	g->timing = on;
 	g->ctx.mtrace = on ? &g->mtrace : NULL;
 }
+void xs_gpu_set_run_ahead(xs_gpu *g, bool on) { g->no_ahead = !on; }
 void xs_gpu_set_threads(xs_gpu *g, uint32_t n) { g->threads = XS_MAX(1u, XS_MIN(n, (uint32_t)XS_GPU_MAX_THREADS)); }
 
 void xs_gpu_set_progress(xs_gpu *g, xs_gpu_progress_fn fn, void *user)

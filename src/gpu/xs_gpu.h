@@ -125,6 +125,10 @@ void xs_gpu_set_progress(xs_gpu *gpu, xs_gpu_progress_fn fn, void *user);
 void xs_gpu_set_threads(xs_gpu *gpu, uint32_t n);
 /* Timing model on (default) or functional execution only. */
 void xs_gpu_set_timing(xs_gpu *gpu, bool on);
+/* Functional run-ahead (run_functional's group_ahead) on (default) or off:
+ * the same cycles and, for waves that share data only across barriers, the
+ * same bytes either way; off is for telling the two apart. */
+void xs_gpu_set_run_ahead(xs_gpu *gpu, bool on);
 
 void xs_gpu_set_sh_reg(xs_gpu *gpu, unsigned queue, uint32_t reg, uint32_t value);
 uint32_t xs_gpu_get_sh_reg(const xs_gpu *gpu, unsigned queue, uint32_t reg);

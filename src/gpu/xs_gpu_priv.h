@@ -331,6 +331,7 @@ struct xs_gpu {
 	uint32_t watch_count;    /* events since the last xs_gpu_watch */
 	volatile sig_atomic_t interrupt; /* xs_gpu_interrupt */
 	bool timing;
+	bool no_ahead;           /* functional run-ahead off (xs_gpu_set_run_ahead) */
 	uint32_t threads;        /* host threads for functional mode */
 	xs_gpu_override ovr[XS_GPU_MAX_OVERRIDES]; /* register overrides of the CP (xs_gpu_override.c) */
 	uint32_t novr;

@@ -716,7 +716,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 	pick_cache pc;
 	if (cached)
 		pick_init(g, &pc);
-	const bool ahead = cached && !g->prof; /* (the profile times instructions one by one) */
+	const bool ahead = cached && !g->prof && !g->no_ahead; /* (the profile times instructions one by one) */
 	while (g->ndisp_active && !(until_one && g->completions != c0)) {
 		if (g->run_stop_at && g->now >= g->run_stop_at)
 			break; /* a CP's firmware work ends: it goes on (xs_gpu_execute) */

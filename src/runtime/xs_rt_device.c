@@ -57,6 +57,10 @@ xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_er
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	d->threads = cfg->threads ? cfg->threads : (uint32_t)(ncpu > 0 ? ncpu : 1);
 	xs_gpu_set_threads(d->gpu, d->threads);
+	/* XS12_RUN_AHEAD=0 turns the functional run-ahead off: the same cycles,
+	 * and bytes that differ only where waves race (tests/gpu/run_ahead.py) */
+	const char *ra = getenv("XS12_RUN_AHEAD");
+	xs_gpu_set_run_ahead(d->gpu, !(ra && !strcmp(ra, "0")));
 	xs_gpu_set_progress(d->gpu, cfg->progress, cfg->progress_user);
 	*out = d;
 	return XS_OK;
