@@ -52,6 +52,8 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	if (g->waves)
 		memset(g->waves, 0, nslots * sizeof(*g->waves));
 	g->ev_next = xs_calloc(nslots, sizeof(*g->ev_next));
+	g->hot = xs_aligned_alloc(64, XS_GPU_MAX_WAVES_PER_GROUP * sizeof(*g->hot));
+	g->hot_v = xs_aligned_alloc(64, XS_GPU_HOT_ROWS * sizeof(*g->hot_v));
 	g->groups = xs_calloc(nslots, sizeof(*g->groups));
 	g->free_groups = xs_calloc(nslots, sizeof(*g->free_groups));
 	g->ngroups = nslots;
@@ -80,8 +82,8 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 			 xs_gpu_cache_init(&g->l2, info->l2_bytes, info->l2_ways, info->l2_line_bytes);
 	for (uint32_t i = 0; caches_ok && i < info->num_cu; i++)
 		caches_ok = xs_gpu_cache_init(&g->l0[i], info->l0_bytes, info->l0_ways, info->l2_line_bytes);
-	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->ev_next || !g->groups || !g->free_groups ||
-	    !g->heap.a || !rings_ok || !caches_ok || arena == MAP_FAILED || !g->ra_arena || !g->ctx.icache) {
+	if (!g->cu || !g->wgp || !g->simd || !g->waves || !g->ev_next || !g->hot || !g->hot_v || !g->groups ||
+	    !g->free_groups || !g->heap.a || !rings_ok || !caches_ok || arena == MAP_FAILED || !g->ra_arena || !g->ctx.icache) {
 		if (arena != MAP_FAILED)
 			munmap(arena, g->vgpr_arena_bytes);
 		g->vgpr_arena = NULL;
@@ -135,6 +137,8 @@ void xs_gpu_destroy(xs_gpu *g)
 	free(g->simd);
 	free(g->waves);
 	free(g->ev_next);
+	free(g->hot);
+	free(g->hot_v);
 	free(g->groups);
 	free(g->free_groups);
 	free(g->heap.a);

@@ -71,8 +71,11 @@ typedef struct xs_gpu_ra_ent {
 	uint16_t n;              /* LDS: bytes moved; VMEM: lines recorded (next in the line buffer) */
 } xs_gpu_ra_ent;
 
-/* Functional run-ahead: quanta a wave may run ahead of the scheduler. */
+/* Functional run-ahead: quanta a wave may run ahead of the scheduler; VGPR
+ * rows of the stand-ins its group runs in (a group needing more runs in
+ * its slots). */
 #define XS_GPU_FA 64
+#define XS_GPU_HOT_ROWS 1024
 _Static_assert(XS_GPU_FA <= 255, "fa_head/fa_n are bytes");
 
 typedef struct xs_gpu_wave {
@@ -354,6 +357,10 @@ struct xs_gpu {
 	uint64_t se_launch_free[XS_MAX_SE]; /* timing: when each SE's SPI launches its next wave */
 	xs_gpu_wave *waves;      /* one per (SIMD, slot) */
 	uint32_t (*vgpr_arena)[XS_MAX_LANES]; /* 256 VGPRs per wave slot, mmap'ed lazily */
+	/* functional run-ahead: where a group's waves run (group_ahead), their
+	 * XS_GPU_HOT_ROWS VGPR rows shared out by wave */
+	xs_wave *hot;            /* XS_GPU_MAX_WAVES_PER_GROUP */
+	uint32_t (*hot_v)[XS_MAX_LANES];
 	size_t vgpr_arena_bytes;
 	xs_gpu_group *groups;    /* at most one resident group per wave slot */
 	uint32_t *free_groups, nfree_groups, ngroups;
@@ -430,8 +437,10 @@ xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, x
 void xs_gpu_spi_launch_pending(xs_gpu *g);
 void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw);
 /* A compute wave's initial registers (init_wave defers them in functional
- * mode: call before it first runs when regs_pending). */
-void xs_gpu_spi_wave_regs(xs_gpu_wave *gw);
+ * mode: call before it first runs when regs_pending), written into w: its
+ * own gw->w, or a stand-in with gw->w's fields before the SGPRs and rows of
+ * its own (group_ahead's hot waves). */
+void xs_gpu_spi_wave_regs(xs_gpu_wave *gw, xs_wave *w);
 void xs_gpu_spi_evict_all(xs_gpu *g);
 void xs_gpu_abandon_all(xs_gpu *g);
 void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);

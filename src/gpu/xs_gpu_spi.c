@@ -342,9 +342,8 @@ static int try_place(xs_gpu *g, const xs_gpu_disp *disp, uint32_t cu, uint8_t *s
 
 /* The registers of a wave of a compute dispatch: SGPRs (user data, then
  * the system values RSRC2 enables), the work-item ids in v0/v1/v2, EXEC. */
-static void init_regs(const xs_spi_dispatch *d, const xs_gpu_group *grp, xs_gpu_wave *gw)
+static void init_regs(const xs_spi_dispatch *d, const xs_gpu_group *grp, const xs_gpu_wave *gw, xs_wave *w)
 {
-	xs_wave *w = &gw->w;
 	uint32_t rsrc2 = d->rsrc2;
 	uint32_t lanes = d->wave_size, wave_in_group = w->wave_in_group;
 
@@ -405,10 +404,10 @@ static void init_regs(const xs_spi_dispatch *d, const xs_gpu_group *grp, xs_gpu_
 	w->s[XS_SREG_EXEC_HI] = (uint32_t)(exec >> 32);
 }
 
-void xs_gpu_spi_wave_regs(xs_gpu_wave *gw)
+void xs_gpu_spi_wave_regs(xs_gpu_wave *gw, xs_wave *w)
 {
 	gw->regs_pending = false;
-	init_regs(&gw->group->disp->d, gw->group, gw);
+	init_regs(&gw->group->disp->d, gw->group, gw, w);
 }
 
 /* In functional mode a wave's registers are written when it first runs
@@ -425,7 +424,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->nvgpr = d->vgprs;
 	w->wave_in_group = wave_in_group;
 	if (g->timing)
-		init_regs(d, grp, gw);
+		init_regs(d, grp, gw, w);
 	w->pc = d->pgm_va;
 	w->scc = 0;
 	w->mode = XS_MODE_FROM_RSRC1(d->rsrc1);

@@ -115,7 +115,7 @@ static void *worker_main(void *arg)
 
 		xs_wave_status ws = XS_WAVE_FAULT;
 		if (gw->regs_pending) /* the wave is this thread's while running */
-			xs_gpu_spi_wave_regs(gw);
+			xs_gpu_spi_wave_regs(gw, &gw->w);
 		if (!dog)
 			ws = xs_isa_run(&wk->ctx, &gw->w, XS_MIN(g->watchdog - before, (uint64_t)XS_MT_QUANTUM));
 
