@@ -40,7 +40,14 @@ mode (the small scene when the model is missing); --rays-only runs just that.
 import json, math, os, random, re, struct, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
+if any(a in ("-h", "--help") for a in sys.argv[1:]):
+    print(__doc__.strip())
+    sys.exit(0)
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
+                        else os.path.join(ROOT, "build"))
+if not os.path.exists(os.path.join(BUILD, "tools", "xs12")):
+    sys.exit(f"xs12_bench: no {os.path.join(BUILD, 'tools', 'xs12')}: build first (make all), "
+             "or give the build directory as the first argument")
 XS12 = os.path.join(BUILD, "tools", "xs12")
 POCL = os.path.join(BUILD, "tests", "e2e", "pocl_run")
 CALLS = os.path.join(BUILD, "bench", "d3d12_calls")
