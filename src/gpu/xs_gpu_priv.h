@@ -101,13 +101,13 @@ typedef struct xs_gpu_wave {
 	bool running;            /* functional, several threads: a thread is executing it */
 	bool regs_pending;       /* functional: its registers are set when it first runs */
 	bool parked;             /* timing: issued an XS_GPU_RA_PARK entry and left the event queue */
+	uint8_t fa_head, fa_n;   /* quanta run ahead (fa): the next, how many (in the pick's line) */
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
 	xs_gpu_group *group;
 	uint64_t launched;
 	/* functional, one host thread: quanta its group ran ahead of the
 	 * scheduler (run_functional's group_ahead), taken from fa_head on, each
 	 * its wave instructions << 3 | the xs_wave_status it ended with */
-	uint8_t fa_head, fa_n;
 	uint16_t fa[XS_GPU_FA];
 	uint64_t cnt_done[XS_GPU_NCNT][XS_GPU_VMQ];
 	xs_fault ra_fault;       /* the fault of a FAULT entry, reported when it issues */

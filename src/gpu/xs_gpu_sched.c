@@ -564,7 +564,7 @@ static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_sim
  * nothing but the host's caches depends on it. The rows are where
  * xs_gpu_create puts wave slot i's (vgpr_arena + i * XS_MAX_VGPRS), as
  * many as the picked wave has (usually the same kernel). */
-static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, const xs_gpu_wave *cur)
+static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, const xs_gpu_wave *cur, bool ahead)
 {
 	uint32_t best = s;
 	uint64_t best_key = UINT64_MAX;
@@ -583,8 +583,9 @@ static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, con
 	const xs_gpu_wave *next = sm->wave[pick_rr(pc, sm, best)];
 	if (!next || next == cur)
 		return;
-	if (next->fa_n) { /* a quantum run ahead: only its record and the header are read */
-		__builtin_prefetch(&next->fa[next->fa_head], 1, 3);
+	if (ahead) { /* cur's quantum was run ahead, so likely next's: its status and first quanta */
+		__builtin_prefetch(&next->fa_n, 1, 3);
+		__builtin_prefetch(&next->fa[0], 1, 3);
 		__builtin_prefetch(&next->w, 1, 3);
 		return;
 	}
@@ -652,6 +653,16 @@ static void group_ahead(xs_gpu *g, xs_gpu_group *grp)
 	 * 3.0 M of the 8.1 M LL misses were the set-up writing cold rows. */
 	const uint32_t nvgpr = grp->waves[0]->w.nvgpr;
 	const bool hot = nw * nvgpr <= XS_GPU_HOT_ROWS;
+	/* the slots' records are cold: their lines read below (the fields before
+	 * the SGPRs, the quanta's count) fetched at once, not one wave's after
+	 * another's (their loads were a third of the functional loop's samples) */
+	for (uint32_t i = 0; i < nw; i++) {
+		const xs_gpu_wave *gw = grp->waves[i];
+		for (const char *p = (const char *)&gw->w; p < (const char *)gw->w.s; p += 64)
+			__builtin_prefetch(p, 1, 3);
+		__builtin_prefetch((const char *)gw->w.s - 1, 1, 3);
+		__builtin_prefetch(&gw->fa_n, 1, 3);
+	}
 	for (uint32_t i = 0; i < nw; i++) {
 		xs_gpu_wave *gw = grp->waves[i];
 		wv[i] = &gw->w;
@@ -752,7 +763,8 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 		uint64_t n;
 		if (gw->regs_pending && ahead)
 			group_ahead(g, gw->group);
-		if (gw->fa_n) {
+		bool taken = gw->fa_n != 0;
+		if (taken) {
 			n = take_ahead(g, gw, &ws);
 		} else {
 			uint64_t before_insts = gw->w.insts;
@@ -763,7 +775,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 			n = gw->w.insts - before_insts;
 		}
 		if (cached)
-			pick_prefetch(g, &pc, (uint32_t)(sm - g->simd), gw);
+			pick_prefetch(g, &pc, (uint32_t)(sm - g->simd), gw, taken);
 		sm->clock += n * (gw->w.lanes / 32);
 		progress(g, n);
 		g->now = sm->clock;
