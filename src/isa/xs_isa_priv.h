@@ -157,7 +157,12 @@ static inline void xs_wr_mask(xs_wave *w, unsigned d, uint64_t m)
 static inline __attribute__((always_inline)) uint64_t xs_flags_to_mask(const uint32_t *f, unsigned n)
 {
 	uint64_t m = 0;
-#ifdef __AVX2__
+#if defined(__AVX512F__)
+	/* 16 lanes a compare, reading what the lane loops wrote a vector at a
+	 * time (loads the width of the stores: forwarded) */
+	for (unsigned l = 0; l < n; l += 16)
+		m |= (uint64_t)_mm512_test_epi32_mask(_mm512_loadu_si512((const void *)(f + l)), _mm512_set1_epi32(1)) << l;
+#elif defined(__AVX2__)
 	for (unsigned l = 0; l < n; l += 8) {
 		__m256i v = _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(f + l)), 31);
 		m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(v)) << l;
@@ -172,7 +177,13 @@ static inline __attribute__((always_inline)) uint64_t xs_flags_to_mask(const uin
 /* mask -> flags, f[l] = bit l (0 or 1) */
 static inline __attribute__((always_inline)) void xs_mask_to_flags(uint64_t m, unsigned n, uint32_t *f)
 {
-#ifdef __AVX2__
+#if defined(__AVX512F__)
+	/* 64-byte stores, as wide as the loads of the lane loops that read the
+	 * flags: 32-byte stores read back by a 64-byte load cannot be forwarded,
+	 * and that stall was the most sampled instruction of v_add_co_ci_u32 */
+	for (unsigned l = 0; l < n; l += 16)
+		_mm512_storeu_si512((void *)(f + l), _mm512_maskz_set1_epi32((__mmask16)(m >> l), 1));
+#elif defined(__AVX2__)
 	const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
 	for (unsigned l = 0; l < n; l += 8) {
 		__m256i v = _mm256_and_si256(_mm256_set1_epi32((int)((m >> l) & 0xff)), bit);
