@@ -108,6 +108,15 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 								 .cu_in_sa = k * info->cus_per_wgp + c };
 			}
 		}
+	/* HW_ID1 (but WAVE_ID) of each SIMD's waves: the SIMD within its WGP, the
+	 * WGP within its SA, the SA within its SE, the SE. */
+	for (uint32_t s = 0; s < g->nsimd; s++) {
+		const xs_gpu_cu *c = &g->cu[s / info->simds_per_cu];
+		uint32_t simd_in_wgp = (c->cu_in_sa % info->cus_per_wgp) * info->simds_per_cu + s % info->simds_per_cu;
+		g->simd[s].cu = s / info->simds_per_cu;
+		g->simd[s].hw_id = S_00045C_SIMD_ID(simd_in_wgp) | S_00045C_WGP_ID(c->cu_in_sa / info->cus_per_wgp) |
+				   S_00045C_SA_ID(c->sa % info->num_sa_per_se) | S_00045C_SE_ID(c->se);
+	}
 	/* Every dispatch without a CU mask enables every CU: its registers are
 	 * worked out once here, not per recorded dispatch (xs_gpu_cu_mask_regs). */
 	g->cu_all = g->ncu >= 64 ? ~0ull : (1ull << g->ncu) - 1;

@@ -121,13 +121,8 @@ static void wave_common(xs_gpu *g, xs_gpu_wave *gw, const xs_gfx_wave *hw, uint3
 	w->lds = NULL;
 	w->lds_size = 0;
 	w->owner = gw;
-	const xs_devinfo *di = g->info;
-	const xs_gpu_cu *c = &g->cu[hw->cu];
-	uint32_t simd_in_wgp = (c->cu_in_sa % di->cus_per_wgp) * di->simds_per_cu + hw->simd % di->simds_per_cu;
 	w->hw_id2 = 0;
-	w->hw_id = S_00045C_WAVE_ID(hw->slot) | S_00045C_SIMD_ID(simd_in_wgp) |
-		   S_00045C_WGP_ID(c->cu_in_sa / di->cus_per_wgp) | S_00045C_SA_ID(c->sa % di->num_sa_per_se) |
-		   S_00045C_SE_ID(c->se);
+	w->hw_id = S_00045C_WAVE_ID(hw->slot) | g->simd[hw->simd].hw_id; /* (the SIMD's part: xs_gpu_create) */
 	gw->scratch_slot = hw->scratch_slot;
 	gw->parked = false;
 	xs_gpu_spi_wave_start(g, gw, lanes);

@@ -143,6 +143,8 @@ typedef struct xs_gpu_simd {
 	xs_gpu_wave *wave[XS_GPU_MAX_WAVE_SLOTS]; /* wave slots: devinfo wave_slots_per_simd */
 	uint32_t nwaves;
 	uint32_t vgprs_used;     /* wave32 VGPRs */
+	uint32_t cu;             /* its CU (chip-wide), and its waves' HW_ID1 but WAVE_ID: worked out */
+	uint32_t hw_id;          /* once (xs_gpu_create), not by divisions at every launch */
 	uint32_t rr;
 	uint64_t clock;          /* functional mode: issue-count clock */
 	/* timing mode: one entry per pipe (SALU, SMEM, branch, VALU, LDS,

@@ -868,7 +868,7 @@ static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uin
 			  uint32_t nlines, xs_gpu_counters *ctr)
 {
 	const xs_devinfo *di = g->info;
-	xs_gpu_cache *l0 = &g->l0[gw->simd / di->simds_per_cu];
+	xs_gpu_cache *l0 = &g->l0[g->simd[gw->simd].cu];
 	bool store = iclass == XS_IC_VMEM_STORE, atomic = iclass == XS_IC_VMEM_ATOMIC;
 	uint64_t done = t + (store ? di->lat_l2 : di->lat_l0);
 	if (nlines > 1) /* a gather: its L2 sets miss the host caches in parallel */
@@ -909,7 +909,7 @@ static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uin
  * test. The accelerator is reserved in issue order. */
 static uint64_t ray_cost(xs_gpu *g, const xs_gpu_wave *gw, uint64_t fetched, uint32_t cycles)
 {
-	xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
+	xs_gpu_cu *c = &g->cu[g->simd[gw->simd].cu];
 	uint64_t start = XS_MAX(fetched, c->ray_free);
 	c->ray_free = start + cycles;
 	return c->ray_free + g->info->lat_ray;

@@ -273,14 +273,15 @@ static bool pool_place_waves(xs_gpu *g, const xs_spi_dispatch *d, uint32_t first
 	uint32_t s = 0;
 	for (uint32_t w = 0; w < need; w++) {
 		uint32_t tries = 0;
+		/* (s + 1) % nsimd, without a division by the pool's size */
 		while (tries < nsimd && (free_slots[s] == 0 || free_vgprs[s] < d->vgprs_w32))
-			s = (s + 1) % nsimd, tries++;
+			s = s + 1 == nsimd ? 0 : s + 1, tries++;
 		if (tries == nsimd)
 			return false;
 		free_slots[s]--;
 		free_vgprs[s] -= d->vgprs_w32;
 		simd_of_wave[w] = (uint8_t)s;
-		s = (s + 1) % nsimd;
+		s = s + 1 == nsimd ? 0 : s + 1;
 	}
 	return true;
 }
@@ -436,14 +437,10 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->status = XS_WAVE_READY;
 	w->insts = 0;
 	w->owner = gw;
-	/* HW_ID1: wave slot, SIMD within the WGP, WGP within the SA, SA, SE. */
-	const xs_devinfo *di = g->info;
-	const xs_gpu_cu *c = &g->cu[gw->simd / di->simds_per_cu];
-	uint32_t simd_in_wgp = (c->cu_in_sa % di->cus_per_wgp) * di->simds_per_cu + gw->simd % di->simds_per_cu;
+	/* HW_ID1: wave slot, and the SIMD's part (SIMD within the WGP, WGP
+	 * within the SA, SA, SE: xs_gpu_create). */
 	w->hw_id2 = 0;
-	w->hw_id = S_00045C_WAVE_ID(gw->slot) | S_00045C_SIMD_ID(simd_in_wgp) |
-		   S_00045C_WGP_ID(c->cu_in_sa / di->cus_per_wgp) | S_00045C_SA_ID(c->sa % di->num_sa_per_se) |
-		   S_00045C_SE_ID(c->se);
+	w->hw_id = S_00045C_WAVE_ID(gw->slot) | g->simd[gw->simd].hw_id;
 
 	xs_gpu_spi_wave_start(g, gw, lanes);
 	gw->regs_pending = !g->timing;
@@ -451,7 +448,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 
 void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 {
-	const xs_gpu_cu *c = &g->cu[gw->simd / g->info->simds_per_cu];
+	const xs_gpu_cu *c = &g->cu[g->simd[gw->simd].cu];
 	/* Timing: an SE's SPI starts one wave per se_launch_interval; the wave's
 	 * resources are held from placement on. */
 	gw->ready = g->now;
@@ -572,7 +569,7 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 		gw->group = grp;
 		grp->waves[wi] = gw;
 		gw->scratch_slot = UINT32_MAX;
-		uint32_t wave_cu = simd / di->simds_per_cu;
+		uint32_t wave_cu = sm->cu;
 		if (d->scratch_en) {
 			gw->scratch_slot = xs_gpu_ring_slot_take(g, disp->ring);
 			g->cu[wave_cu].scratch_waves++;
@@ -754,7 +751,6 @@ void xs_gpu_spi_evict_all(xs_gpu *g)
  * gives back the same for every wave at once: keep the two in step). */
 void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 {
-	const xs_devinfo *di = g->info;
 	xs_gpu_group *grp = gw->group;
 	xs_gpu_disp *disp = grp->disp;
 	if (disp->draw) {
@@ -763,7 +759,7 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 	}
 	const xs_spi_dispatch *d = &disp->d;
 	xs_gpu_simd *sm = &g->simd[gw->simd];
-	uint32_t wave_cu = gw->simd / di->simds_per_cu;
+	uint32_t wave_cu = sm->cu;
 	sm->wave[gw->slot] = NULL;
 	sm->nwaves--;
 	sm->vgprs_used -= d->vgprs_w32;
