@@ -444,6 +444,10 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw);
  * its own (group_ahead's hot waves). */
 void xs_gpu_spi_wave_regs(xs_gpu_wave *gw, xs_wave *w);
 void xs_gpu_spi_evict_all(xs_gpu *g);
+/* xs_gpu_sched.c: runs a fresh group (every wave regs_pending) ahead, on
+ * ctx: with record its quanta go into each wave's fa for the one-thread
+ * scheduler; without, each wave is left with the status it reached. */
+void xs_gpu_group_ahead(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_group *grp, bool record);
 void xs_gpu_abandon_all(xs_gpu *g);
 void xs_gpu_spi_barrier_arrive(xs_gpu *g, xs_gpu_wave *gw);
 void xs_gpu_release_ring(xs_gpu *g, xs_gpu_ring *ring);

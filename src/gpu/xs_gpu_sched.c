@@ -640,19 +640,23 @@ static void pick_touched(xs_gpu *g, pick_cache *pc, uint32_t s, uint32_t k, cons
  * what another wave writes except across a barrier of its group; waves
  * that do (an atomic's returned value, a flag spun on) see another legal
  * interleaving. A fault stops the group; the device goes when the
- * scheduler reaches the faulting quantum, with the fault kept in ra_fault. */
-static void group_ahead(xs_gpu *g, xs_gpu_group *grp)
+ * scheduler reaches the faulting quantum, with the fault kept in ra_fault.
+ * Without record (several host threads, xs_gpu_threads.c) nothing is
+ * recorded: the waves are left as they ran, for the caller to account. */
+void xs_gpu_group_ahead(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_group *grp, bool record)
 {
 	const uint32_t nw = grp->nwaves;
 	uint8_t st[XS_GPU_MAX_WAVES_PER_GROUP]; /* each wave's own status, ahead of the scheduler's */
+	uint8_t nq[XS_GPU_MAX_WAVES_PER_GROUP];  /* its quanta run */
 	xs_wave *wv[XS_GPU_MAX_WAVES_PER_GROUP];  /* where each runs */
 	/* In stand-ins (g->hot, rows from g->hot_v) when the group's rows fit:
 	 * they are in the host's caches from the group before, the slots' are
 	 * not, and a wave that ends in the run (a streaming kernel's every wave)
 	 * needs its registers no more — cachegrind (2 MB LL), stream_copy:
-	 * 3.0 M of the 8.1 M LL misses were the set-up writing cold rows. */
+	 * 3.0 M of the 8.1 M LL misses were the set-up writing cold rows. The
+	 * stand-ins are the GPU's: one host thread's (record). */
 	const uint32_t nvgpr = grp->waves[0]->w.nvgpr;
-	const bool hot = nw * nvgpr <= XS_GPU_HOT_ROWS;
+	const bool hot = record && nw * nvgpr <= XS_GPU_HOT_ROWS;
 	/* the slots' records are cold: their lines read below (the fields before
 	 * the SGPRs, the quanta's count) fetched at once, not one wave's after
 	 * another's (their loads were a third of the functional loop's samples) */
@@ -673,25 +677,29 @@ static void group_ahead(xs_gpu *g, xs_gpu_group *grp)
 		}
 		xs_gpu_spi_wave_regs(gw, wv[i]);
 		st[i] = XS_WAVE_READY;
+		nq[i] = 0;
 	}
 	for (;;) {
 		uint32_t live = 0, waiting = 0;
 		for (uint32_t i = 0; i < nw; i++) {
 			xs_gpu_wave *gw = grp->waves[i];
 			xs_wave *w = wv[i];
-			while (st[i] == XS_WAVE_READY && gw->fa_n < XS_GPU_FA) {
+			while (st[i] == XS_WAVE_READY && nq[i] < XS_GPU_FA) {
 				uint64_t before = w->insts;
 				xs_wave_status ws = XS_WAVE_FAULT;
 				if (before >= g->watchdog) { /* as watchdog_hit */
 					gw->ra_fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = w->pc };
 					snprintf(gw->ra_fault.what, sizeof(gw->ra_fault.what), "budget %llu",
 						 (unsigned long long)g->watchdog);
+					w->status = XS_WAVE_FAULT;
 				} else {
-					ws = xs_isa_run(&g->ctx, w, XS_MIN(g->watchdog - before, (uint64_t)XS_QUANTUM));
+					ws = xs_isa_run(ctx, w, XS_MIN(g->watchdog - before, (uint64_t)XS_QUANTUM));
 					if (ws == XS_WAVE_FAULT)
-						gw->ra_fault = g->ctx.fault;
+						gw->ra_fault = ctx->fault;
 				}
-				gw->fa[gw->fa_n++] = (uint16_t)((w->insts - before) << 3 | (uint32_t)ws);
+				nq[i]++;
+				if (record)
+					gw->fa[gw->fa_n++] = (uint16_t)((w->insts - before) << 3 | (uint32_t)ws);
 				st[i] = (uint8_t)ws;
 				if (ws == XS_WAVE_FAULT)
 					goto out;
@@ -700,13 +708,13 @@ static void group_ahead(xs_gpu *g, xs_gpu_group *grp)
 			waiting += st[i] == XS_WAVE_BARRIER;
 		}
 		if (!live || waiting != live)
-			break; /* every wave ended, or one filled its quanta */
+			break; /* every wave ended, or one ran its quanta */
 		for (uint32_t i = 0; i < nw; i++) /* the barrier releases them (xs_isa_run resumes a BARRIER wave) */
 			if (st[i] == XS_WAVE_BARRIER)
 				st[i] = XS_WAVE_READY;
 	}
 out:
-	for (uint32_t i = 0; i < nw; i++) {
+	for (uint32_t i = 0; record && i < nw; i++) {
 		xs_gpu_wave *gw = grp->waves[i];
 		if (hot) { /* back to the slot: the fields, and the registers unless the wave ended */
 			uint32_t(*rows)[XS_MAX_LANES] = gw->w.v;
@@ -762,7 +770,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 		xs_wave_status ws = XS_WAVE_FAULT;
 		uint64_t n;
 		if (gw->regs_pending && ahead)
-			group_ahead(g, gw->group);
+			xs_gpu_group_ahead(g, &g->ctx, gw->group, true);
 		bool taken = gw->fa_n != 0;
 		if (taken) {
 			n = take_ahead(g, gw, &ws);

@@ -40,6 +40,8 @@ typedef struct mt_worker {
 	uint32_t id;
 	xs_isa_ctx ctx;
 	pthread_t th;
+	uint32_t nmine;
+	uint16_t mine[XS_GPU_MAX_CU * 2]; /* its SIMDs (on its WGPs), in SIMD order */
 } mt_worker;
 
 static bool done(const mt_shared *sh)
@@ -48,7 +50,37 @@ static bool done(const mt_shared *sh)
 	return sh->stop || g->ndisp_active == 0 || (sh->until_one && g->completions != sh->c0);
 }
 
-/* The ready wave on this thread's SIMDs with the lowest SIMD clock. */
+/* The ready wave on this thread's SIMDs with the lowest SIMD clock (the
+ * first SIMD of equals, its round robin): as pick, over the worker's own
+ * SIMDs only, with no division per SIMD (a pick per group and per quantum,
+ * under the lock). */
+static xs_gpu_wave *pick_mine(xs_gpu *g, const mt_worker *wk, xs_gpu_simd **out)
+{
+	const uint32_t nslots = g->info->wave_slots_per_simd;
+	xs_gpu_simd *best = NULL;
+	xs_gpu_wave *bw = NULL;
+	for (uint32_t j = 0; j < wk->nmine; j++) {
+		xs_gpu_simd *sm = &g->simd[wk->mine[j]];
+		if (!sm->nwaves || (best && sm->clock >= best->clock))
+			continue;
+		for (uint32_t i = 1, k = sm->rr; i <= nslots; i++) {
+			k = k + 1 == nslots ? 0 : k + 1;
+			xs_gpu_wave *gw = sm->wave[k];
+			if (gw && gw->w.status == XS_WAVE_READY && !gw->running) {
+				best = sm;
+				bw = gw;
+				break;
+			}
+		}
+	}
+	if (bw) {
+		best->rr = bw->slot;
+		*out = best;
+	}
+	return bw;
+}
+
+/* The ready wave on thread id's SIMDs with the lowest SIMD clock. */
 static xs_gpu_wave *pick(xs_gpu *g, uint32_t id, uint32_t nthreads, xs_gpu_simd **out)
 {
 	const xs_devinfo *di = g->info;
@@ -76,6 +108,58 @@ static xs_gpu_wave *pick(xs_gpu *g, uint32_t id, uint32_t nthreads, xs_gpu_simd 
 	return bw;
 }
 
+/* A fresh group runs ahead (xs_gpu_group_ahead) unlocked, its waves as
+ * far as they go — to their ends, or a barrier the group stops at, or
+ * their quanta's limit — and then is accounted under the lock at once:
+ * its SIMDs' clocks, then each wave by where it stopped (ended: retired;
+ * at the barrier: arrived; ready: left to run on; a fault: the device
+ * goes). A group costs one pick and one trip through the lock instead of
+ * one per quantum of each wave (called and returning with the lock held;
+ * the group's waves are this thread's: its WGP's). */
+static void run_group(mt_worker *wk, xs_gpu_group *grp)
+{
+	mt_shared *sh = wk->sh;
+	xs_gpu *g = sh->g;
+	const uint32_t nw = grp->nwaves;
+	xs_gpu_wave *gws[XS_GPU_MAX_WAVES_PER_GROUP];
+	uint64_t before[XS_GPU_MAX_WAVES_PER_GROUP];
+	for (uint32_t i = 0; i < nw; i++) {
+		gws[i] = grp->waves[i];
+		gws[i]->running = true;
+		before[i] = gws[i]->w.insts;
+	}
+	sh->running++;
+	pthread_mutex_unlock(&sh->lock);
+	xs_gpu_group_ahead(g, &wk->ctx, grp, false);
+	pthread_mutex_lock(&sh->lock);
+	sh->running--;
+	for (uint32_t i = 0; i < nw; i++) {
+		xs_gpu_wave *gw = gws[i];
+		xs_gpu_simd *sm = &g->simd[gw->simd];
+		gw->running = false;
+		sm->clock += (gw->w.insts - before[i]) * (gw->w.lanes / 32);
+		if (sm->clock > g->now)
+			g->now = sm->clock;
+	}
+	for (uint32_t i = 0; i < nw && !sh->stop; i++) {
+		xs_gpu_wave *gw = gws[i]; /* (retiring the last wave frees the group: its records are not read after) */
+		if (gw->w.status == XS_WAVE_FAULT) {
+			g->ctx.fault = gw->ra_fault;
+			sh->status = xs_gpu_remove_device(g, gw, sh->e);
+			sh->stop = true;
+		} else if (gw->w.status == XS_WAVE_ENDED) {
+			xs_gpu_spi_retire(g, gw);
+		} else if (gw->w.status == XS_WAVE_BARRIER) {
+			xs_gpu_spi_barrier_arrive(g, gw);
+		}
+	}
+	if (!sh->stop)
+		xs_gpu_spi_launch_pending(g);
+	if (!sh->stop && (g->watch_count += 256) >= XS_GPU_WATCH_EVERY && (sh->status = xs_gpu_watch(g, sh->e)))
+		sh->stop = true;
+	pthread_cond_broadcast(&sh->cv);
+}
+
 static void *worker_main(void *arg)
 {
 	mt_worker *wk = arg;
@@ -85,7 +169,7 @@ static void *worker_main(void *arg)
 	for (;;) {
 		xs_gpu_simd *sm = NULL;
 		xs_gpu_wave *gw = NULL;
-		while (!done(sh) && !(gw = pick(g, wk->id, sh->nthreads, &sm))) {
+		while (!done(sh) && !(gw = pick_mine(g, wk, &sm))) {
 			if (sh->running == 0) {
 				/* Nobody runs and this thread has nothing: if no thread has
 				 * anything either, nothing can make progress. */
@@ -107,6 +191,10 @@ static void *worker_main(void *arg)
 		}
 		if (done(sh))
 			break;
+		if (gw->regs_pending && !g->no_ahead) {
+			run_group(wk, gw->group);
+			continue;
+		}
 		gw->running = true;
 		sh->running++;
 		uint64_t before = gw->w.insts;
@@ -162,6 +250,9 @@ xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e)
 	uint32_t started = 0;
 	for (uint32_t t = 0; t < sh.nthreads; t++) {
 		wk[t] = (mt_worker){ .sh = &sh, .id = t, .ctx = { .vm = g->vm, .icache = t ? NULL : g->ctx.icache } };
+		for (uint32_t s = 0; s < g->nsimd && s < XS_ARRAY_SIZE(wk[t].mine); s++) /* (WGP w is thread w mod T's) */
+			if (g->cu[g->simd[s].cu].wgp % sh.nthreads == t)
+				wk[t].mine[wk[t].nmine++] = (uint16_t)s;
 		if (t && !(wk[t].ctx.icache = xs_icache_create()))
 			break;
 		if (pthread_create(&wk[t].th, NULL, worker_main, &wk[t])) {
