@@ -3,7 +3,8 @@
  * threads (WGP w to thread w mod T); a thread runs only the waves on its
  * WGPs, so a group's waves, its LDS and its barriers stay on one thread. The
  * SPI state (launch, retire, barriers, rings, trace) is shared and changed
- * under one lock, once per quantum; instruction execution runs unlocked,
+ * under one lock, once per group run ahead (run_group) and then once per
+ * quantum of a wave that went on; instruction execution runs unlocked,
  * each thread with its own predecode cache. GPU memory pages are backed
  * atomically (src/mem) and vector atomics are host atomics (src/isa).
  *
