@@ -23,8 +23,11 @@
 
 #define XS_MT_QUANTUM 2048
 
+typedef struct mt_worker mt_worker;
+
 typedef struct mt_shared {
 	xs_gpu *g;
+	mt_worker *wk;           /* the workers, nthreads of them */
 	pthread_mutex_t lock;
 	pthread_cond_t cv;
 	uint32_t nthreads;
@@ -36,14 +39,14 @@ typedef struct mt_shared {
 	uint32_t running;        /* threads executing a quantum right now */
 } mt_shared;
 
-typedef struct mt_worker {
+struct mt_worker {
 	mt_shared *sh;
 	uint32_t id;
 	xs_isa_ctx ctx;
 	pthread_t th;
 	uint32_t nmine;
 	uint16_t mine[XS_GPU_MAX_CU * 2]; /* its SIMDs (on its WGPs), in SIMD order */
-} mt_worker;
+};
 
 static bool done(const mt_shared *sh)
 {
@@ -51,10 +54,10 @@ static bool done(const mt_shared *sh)
 	return sh->stop || g->ndisp_active == 0 || (sh->until_one && g->completions != sh->c0);
 }
 
-/* The ready wave on this thread's SIMDs with the lowest SIMD clock (the
- * first SIMD of equals, its round robin): as pick, over the worker's own
- * SIMDs only, with no division per SIMD (a pick per group and per quantum,
- * under the lock). */
+/* The ready wave on the worker's SIMDs with the lowest SIMD clock (the
+ * first SIMD of equals, then its round robin). Under the lock, once per
+ * group and per quantum: the worker's own SIMDs are listed (mine), no
+ * division per SIMD. */
 static xs_gpu_wave *pick_mine(xs_gpu *g, const mt_worker *wk, xs_gpu_simd **out)
 {
 	const uint32_t nslots = g->info->wave_slots_per_simd;
@@ -66,34 +69,6 @@ static xs_gpu_wave *pick_mine(xs_gpu *g, const mt_worker *wk, xs_gpu_simd **out)
 			continue;
 		for (uint32_t i = 1, k = sm->rr; i <= nslots; i++) {
 			k = k + 1 == nslots ? 0 : k + 1;
-			xs_gpu_wave *gw = sm->wave[k];
-			if (gw && gw->w.status == XS_WAVE_READY && !gw->running) {
-				best = sm;
-				bw = gw;
-				break;
-			}
-		}
-	}
-	if (bw) {
-		best->rr = bw->slot;
-		*out = best;
-	}
-	return bw;
-}
-
-/* The ready wave on thread id's SIMDs with the lowest SIMD clock. */
-static xs_gpu_wave *pick(xs_gpu *g, uint32_t id, uint32_t nthreads, xs_gpu_simd **out)
-{
-	const xs_devinfo *di = g->info;
-	xs_gpu_simd *best = NULL;
-	xs_gpu_wave *bw = NULL;
-	for (uint32_t s = 0; s < g->nsimd; s++) {
-		xs_gpu_simd *sm = &g->simd[s];
-		if (!sm->nwaves || g->cu[s / di->simds_per_cu].wgp % nthreads != id ||
-		    (best && sm->clock >= best->clock))
-			continue;
-		for (uint32_t i = 1; i <= di->wave_slots_per_simd; i++) {
-			uint32_t k = (sm->rr + i) % di->wave_slots_per_simd;
 			xs_gpu_wave *gw = sm->wave[k];
 			if (gw && gw->w.status == XS_WAVE_READY && !gw->running) {
 				best = sm;
@@ -177,7 +152,7 @@ static void *worker_main(void *arg)
 				bool any = false;
 				for (uint32_t t = 0; t < sh->nthreads && !any; t++) {
 					xs_gpu_simd *s2;
-					any = pick(g, t, sh->nthreads, &s2) != NULL;
+					any = pick_mine(g, &sh->wk[t], &s2) != NULL;
 				}
 				if (!any) {
 					sh->stop = true;
@@ -245,15 +220,19 @@ xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e)
 {
 	mt_shared sh = { .g = g, .nthreads = g->threads, .c0 = g->completions, .until_one = until_one, .e = e };
 	mt_worker wk[XS_GPU_MAX_THREADS];
-	pthread_mutex_init(&sh.lock, NULL);
-	pthread_cond_init(&sh.cv, NULL);
-	xs_gpu_spi_launch_pending(g);
-	uint32_t started = 0;
+	sh.wk = wk;
+	/* every worker's SIMDs are listed before any starts (a deadlock check reads them all) */
 	for (uint32_t t = 0; t < sh.nthreads; t++) {
 		wk[t] = (mt_worker){ .sh = &sh, .id = t, .ctx = { .vm = g->vm, .icache = t ? NULL : g->ctx.icache } };
 		for (uint32_t s = 0; s < g->nsimd && s < XS_ARRAY_SIZE(wk[t].mine); s++) /* (WGP w is thread w mod T's) */
 			if (g->cu[g->simd[s].cu].wgp % sh.nthreads == t)
 				wk[t].mine[wk[t].nmine++] = (uint16_t)s;
+	}
+	pthread_mutex_init(&sh.lock, NULL);
+	pthread_cond_init(&sh.cv, NULL);
+	xs_gpu_spi_launch_pending(g);
+	uint32_t started = 0;
+	for (uint32_t t = 0; t < sh.nthreads; t++) {
 		if (t && !(wk[t].ctx.icache = xs_icache_create()))
 			break;
 		if (pthread_create(&wk[t].th, NULL, worker_main, &wk[t])) {
