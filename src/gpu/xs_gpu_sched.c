@@ -563,8 +563,11 @@ static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_sim
  * the quantum), else s itself; then that SIMD's round robin. Only a guess:
  * nothing but the host's caches depends on it. The rows are where
  * xs_gpu_create puts wave slot i's (vgpr_arena + i * XS_MAX_VGPRS), as
- * many as the picked wave has (usually the same kernel). */
-static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, const xs_gpu_wave *cur, bool ahead)
+ * many as the picked wave has (usually the same kernel). When cur's quantum
+ * was taken from its run-ahead (taken), so likely is next's: then only the
+ * lines taking it reads (its count, first quanta and fields). Nothing of
+ * next is read here: a load of its cold line would wait. */
+static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, const xs_gpu_wave *cur, bool taken)
 {
 	uint32_t best = s;
 	uint64_t best_key = UINT64_MAX;
@@ -583,7 +586,7 @@ static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, con
 	const xs_gpu_wave *next = sm->wave[pick_rr(pc, sm, best)];
 	if (!next || next == cur)
 		return;
-	if (ahead) { /* cur's quantum was run ahead, so likely next's: its status and first quanta */
+	if (taken) { /* cur's quantum was run ahead, so likely next's: its status and first quanta */
 		__builtin_prefetch(&next->fa_n, 1, 3);
 		__builtin_prefetch(&next->fa[0], 1, 3);
 		__builtin_prefetch(&next->w, 1, 3);
