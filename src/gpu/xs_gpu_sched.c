@@ -498,14 +498,6 @@ static inline void pick_slot(const xs_gpu *g, pick_cache *pc, uint32_t s, uint32
 		pc->ready[s] &= ~(1u << k);
 }
 
-/* Every slot of SIMD s looked at again. */
-static void pick_simd(xs_gpu *g, pick_cache *pc, uint32_t s)
-{
-	for (uint32_t k = 0; k < g->info->wave_slots_per_simd; k++)
-		pick_slot(g, pc, s, k);
-	pick_key(g, pc, s);
-}
-
 /* Every SIMD's slots and key (the ones past nsimd never win), and the tree. */
 static void pick_init(xs_gpu *g, pick_cache *pc)
 {
@@ -611,19 +603,21 @@ static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, con
 /* What the quantum of the wave in slot k of SIMD s may have changed: the
  * slot (the wave's status; it may have ended and a launch filled the slot
  * with a wave it marks in slots_started), s's clock, and when the wave's
- * group was released from a barrier (by its arrival or its end), the
- * slots of the SIMDs the group's waves sit on, its CU's or WGP's pool
- * (try_place). */
+ * group was released from a barrier (by its arrival or its end), the slots
+ * of the group's waves: a release changes no other wave's status. (Every
+ * slot of the group's pool was looked at before: 64 records, most of other
+ * groups and cold, at each of a tiled kernel's barriers. A group that ended
+ * and was launched again at once lists its new waves, which slots_started
+ * has anyway; looking again at a slot is always exact.) */
 static void pick_touched(xs_gpu *g, pick_cache *pc, uint32_t s, uint32_t k, const xs_gpu_group *grp)
 {
 	pick_slot(g, pc, s, k);
 	pick_key(g, pc, s);
-	if (!grp)
-		return;
-	uint32_t first = grp->cu * g->info->simds_per_cu;
-	uint32_t end = XS_MIN(g->nsimd, first + xs_gpu_simds_per_pool(g->info, grp->disp->d.wgp_mode));
-	for (uint32_t j = first; j < end; j++)
-		pick_simd(g, pc, j);
+	for (uint32_t i = 0; grp && i < grp->nwaves; i++) {
+		const xs_gpu_wave *w = grp->waves[i];
+		pick_slot(g, pc, w->simd, w->slot);
+		pick_key(g, pc, w->simd);
+	}
 }
 
 /* Functional run-ahead. With 1,664 waves resident the pick goes round all
