@@ -57,13 +57,18 @@ xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_er
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	d->threads = cfg->threads ? cfg->threads : (uint32_t)(ncpu > 0 ? ncpu : 1);
 	xs_gpu_set_threads(d->gpu, d->threads);
-	/* XS12_RUN_AHEAD=0 turns the functional run-ahead off: the same cycles,
-	 * and bytes that differ only where waves race (tests/gpu/run_ahead.py) */
-	const char *ra = getenv("XS12_RUN_AHEAD");
-	xs_gpu_set_run_ahead(d->gpu, !(ra && !strcmp(ra, "0")));
+	xs_rt_run_ahead_from_env(d->gpu);
 	xs_gpu_set_progress(d->gpu, cfg->progress, cfg->progress_user);
 	*out = d;
 	return XS_OK;
+}
+
+/* XS12_RUN_AHEAD=0 turns the functional run-ahead off: the same cycles,
+ * and bytes that differ only where waves race (tests/gpu/run_ahead.py). */
+void xs_rt_run_ahead_from_env(xs_gpu *gpu)
+{
+	const char *ra = getenv("XS12_RUN_AHEAD");
+	xs_gpu_set_run_ahead(gpu, !(ra && !strcmp(ra, "0")));
 }
 
 void xs_rt_device_destroy(xs_rt_device *d)

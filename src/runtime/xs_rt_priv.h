@@ -52,6 +52,9 @@ void xs_rt_queues_fini(xs_rt_device *d);
 /* Makes sure the default scratch allocation holds per_wave x its slots
  * (lock held). */
 xs_status xs_rt_default_scratch(xs_rt_device *d, uint64_t per_wave, xs_err *e);
+/* XS12_RUN_AHEAD=0 in the environment: the functional run-ahead off
+ * (xs_gpu_set_run_ahead) for a device's GPU and a replay's alike. */
+void xs_rt_run_ahead_from_env(xs_gpu *gpu);
 /* Recording of one GPU run (lock held). */
 void xs_rt_record_before(xs_rt_device *d);
 void xs_rt_record_after(xs_rt_device *d, xs_status st, bool blocked);

@@ -345,6 +345,7 @@ static xs_status replay_batch(reader *r, const xs_rt_replay_opts *o, xs_replay_r
 	bool ovr = o && o->num_overrides;
 	xs_gpu_set_hang_limits(gpu, b->hang_cycles, ovr ? 10.0 : 0);
 	xs_gpu_set_threads(gpu, b->threads);
+	xs_rt_run_ahead_from_env(gpu);
 	if (ovr)
 		xs_gpu_set_overrides(gpu, o->overrides, o->num_overrides);
 	/* What came out bounds the run, so that a damaged or hostile recording

@@ -115,6 +115,21 @@ with tempfile.TemporaryDirectory() as tmp:
     t1, t0 = (open(os.path.join(tmp, f"t{i}.json")).read() for i in (1, 0))
     check(t1 == t0, f"sgemm_tiled: the same trace either way ({len(t1)} bytes)")
 
+    # a recording made with the run-ahead replays the same without it, and the other way round:
+    # the replay's GPU reads XS12_RUN_AHEAD as a device's does (xs_rt_run_ahead_from_env)
+    for ahead in (True, False):
+        rec = os.path.join(tmp, f"r{int(ahead)}.xsrec")
+        p = run(tmp, ahead, "sgemm_tiled.O2.w32.hsaco", "--groups", "64", "--block", "256", "--arg", "in:a.bin",
+                "--arg", "in:b.bin", "--arg", "out:c.bin:256K", "--arg", "u32:256", "--record", rec)
+        check(p.returncode == 0, f"recorded {'with' if ahead else 'without'} run-ahead")
+        env = dict(os.environ)
+        if ahead:
+            env["XS12_RUN_AHEAD"] = "0"
+        q = subprocess.run([XS12, "replay", rec], cwd=tmp, capture_output=True, text=True, env=env)
+        check(q.returncode == 0, f"recorded {'with' if ahead else 'without'}, replayed "
+                                 f"{'without' if ahead else 'with'}: the same cycles and bytes "
+                                 f"({(q.stdout + q.stderr).strip()[-160:]})")
+
     # faults: the same wave, PC, instruction count and cycle in the report
     same_removal(tmp, "a store to an unmapped address", "faults.O2.w32.hsaco",
                  ["--kernel", "store_to", "--groups", "64", "--block", "256", "--arg", "out:o.bin:4"])
