@@ -606,6 +606,42 @@ static void rows_store(const xs_wave *w, unsigned first, uint8_t *p, unsigned n,
 	}
 }
 
+/* global_ptrs for a full wave whose lanes all fall in one page or two
+ * neighbouring ones (a table gathered by a wave): each page looked up once,
+ * the lanes' host pointers by arithmetic, with no branch per lane. Both
+ * pages hold a lane's access (the lowest's and the highest's), so no page
+ * is reached that the per-lane path would not reach. False (nothing done
+ * but filling the translation cache) when an access crosses a page, the
+ * span is wider, a FLAT address leaves the global range, or a page is not
+ * wholly mapped: then the per-lane loop decides. */
+static inline bool global_span(xs_exec *x, const xs_inst *in, const uint64_t *addr, unsigned n, unsigned bytes,
+			       bool wr, tlb *t, uint8_t **ptr)
+{
+	uint64_t lo = ~0ull, hi = 0, cross = 0;
+	for (unsigned l = 0; l < n; l++) {
+		uint64_t a = addr[l];
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+		cross |= (a & (XS_VM_PAGE_SIZE - 1)) + bytes - 1;
+	}
+	/* (the largest address is at or past 2^48 when any is) */
+	if (cross >> XS_VM_PAGE_SHIFT || (in->enc == XS_ENC_FLAT && (hi >> 48) != 0))
+		return false;
+	const uint64_t p0 = lo & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
+	const unsigned npages = (unsigned)((hi - p0) >> XS_VM_PAGE_SHIFT) + 1;
+	if (npages > 2)
+		return false;
+	uint8_t *host[2];
+	for (unsigned k = 0; k < npages; k++)
+		if (!(host[k] = tlb_get(x->vm, t, p0 + ((uint64_t)k << XS_VM_PAGE_SHIFT), XS_VM_PAGE_SIZE, wr)))
+			return false;
+	if (npages == 1)
+		host[1] = host[0];
+	for (unsigned l = 0; l < n; l++)
+		ptr[l] = host[(addr[l] - p0) >> XS_VM_PAGE_SHIFT] + (addr[l] & (XS_VM_PAGE_SIZE - 1));
+	return true;
+}
+
 /* Every active lane's host address for a plain global access of `bytes`
  * (GLOBAL, or FLAT outside the apertures) that does not cross a page, into
  * ptr[l]: a tiled kernel's loads are runs of neighbouring lanes, not one
@@ -629,6 +665,8 @@ static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 		for (unsigned l = 0; l < n; l++)
 			addr[l] = (lo[l] | (uint64_t)hi[l] << 32) + imm;
 	}
+	if (e == xs_lane_full(w) && global_span(x, in, addr, n, bytes, wr, t, ptr))
+		goto done;
 	for (uint64_t m = e; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		if (in->enc == XS_ENC_FLAT && (addr[l] >> 48) != 0)
@@ -636,9 +674,9 @@ static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], bytes, wr)))
 			return false;
 	}
+done:
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
-		for (uint64_t m = e; m; m &= m - 1)
-			xs_isa_mtrace_add(x->ctx->mtrace, addr[__builtin_ctzll(m)], bytes);
+		xs_isa_mtrace_lanes(x->ctx->mtrace, addr, e, bytes);
 	return true;
 }
 
@@ -719,8 +757,7 @@ static inline bool mubuf_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, c
 	}
 done:
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
-		for (uint64_t m = e; m; m &= m - 1)
-			xs_isa_mtrace_add(x->ctx->mtrace, addr[__builtin_ctzll(m)], 4);
+		xs_isa_mtrace_lanes(x->ctx->mtrace, addr, e, 4);
 	return true;
 }
 
