@@ -372,6 +372,33 @@ static inline void xs_isa_mtrace_add(xs_isa_mtrace *m, uint64_t addr, unsigned b
 	}
 }
 
+/* xs_isa_mtrace_add for addr[l] of every lane l of `lanes`, in lane order,
+ * for accesses of at most a line (a gather's 32 or 64 dwords, up to 4 each):
+ * each spans one line or two. When the lanes cannot fill the trace (2 lines
+ * a lane) no test for it, and the count and the last line in locals. */
+static inline void xs_isa_mtrace_lanes(xs_isa_mtrace *m, const uint64_t *addr, uint64_t lanes, unsigned bytes)
+{
+	if (XS_UNLIKELY(bytes > (1u << XS_MTRACE_LINE_SHIFT) ||
+			m->n + 2 * (uint32_t)__builtin_popcountll(lanes) > m->cap)) {
+		for (; lanes; lanes &= lanes - 1)
+			xs_isa_mtrace_add(m, addr[__builtin_ctzll(lanes)], bytes);
+		return;
+	}
+	uint32_t n = m->n;
+	uint64_t *line = m->line;
+	uint64_t last = n ? line[n - 1] : ~0ull; /* (no line is ~0: addresses are below 2^64) */
+	for (; lanes; lanes &= lanes - 1) {
+		uint64_t a = addr[__builtin_ctzll(lanes)];
+		uint64_t l = a >> XS_MTRACE_LINE_SHIFT, b = (a + bytes - 1) >> XS_MTRACE_LINE_SHIFT;
+		if (l != last)
+			line[n++] = l;
+		if (b != l)
+			line[n++] = b;
+		last = b;
+	}
+	m->n = n;
+}
+
 /* ---- exports (exp) ----------------------------------------------------------
  * An exp instruction hands its lanes' values to the GPU model's export sink
  * (graphics stages only; with no sink exp faults XS_FAULT_ILLEGAL "exp outside

@@ -25,8 +25,12 @@ typedef struct xs_icache_page {
 struct xs_icache {
 	xs_icache_page **tab;            /* open addressing, capacity a power of two */
 	size_t cap, used;
-	uint64_t last_va;                /* last page looked up (~0: none) */
-	xs_inst *last_slots;
+	/* the last two pages looked up (~0: none), the latest first: a kernel
+	 * across a page boundary (scratch_chase's 3 KiB from 0x1800) or a loop
+	 * calling a function on another page goes between two, and the timing
+	 * model's peek at every issue would probe the table each time */
+	uint64_t last_va[2];
+	xs_inst *last_slots[2];
 };
 
 xs_icache *xs_icache_create(void)
@@ -35,7 +39,7 @@ xs_icache *xs_icache_create(void)
 	if (!ic)
 		return NULL;
 	ic->cap = 64;
-	ic->last_va = ~0ull;
+	ic->last_va[0] = ic->last_va[1] = ~0ull;
 	ic->tab = xs_calloc(ic->cap, sizeof(*ic->tab));
 	if (!ic->tab) {
 		free(ic);
@@ -53,8 +57,8 @@ void xs_icache_flush(xs_icache *ic)
 		ic->tab[i] = NULL;
 	}
 	ic->used = 0;
-	ic->last_va = ~0ull;
-	ic->last_slots = NULL;
+	ic->last_va[0] = ic->last_va[1] = ~0ull;
+	ic->last_slots[0] = ic->last_slots[1] = NULL;
 }
 
 void xs_icache_destroy(xs_icache *ic)
@@ -97,12 +101,14 @@ static xs_inst *page_slots_lookup(xs_icache *ic, uint64_t page_va);
 
 xs_inst *xs_icache_page_slots(xs_icache *ic, uint64_t page_va)
 {
-	if (XS_LIKELY(page_va == ic->last_va))
-		return ic->last_slots;
-	xs_inst *r = page_slots_lookup(ic, page_va);
+	if (XS_LIKELY(page_va == ic->last_va[0]))
+		return ic->last_slots[0];
+	xs_inst *r = page_va == ic->last_va[1] ? ic->last_slots[1] : page_slots_lookup(ic, page_va);
 	if (r) {
-		ic->last_va = page_va;
-		ic->last_slots = r;
+		ic->last_va[1] = ic->last_va[0];
+		ic->last_slots[1] = ic->last_slots[0];
+		ic->last_va[0] = page_va;
+		ic->last_slots[0] = r;
 	}
 	return r;
 }
