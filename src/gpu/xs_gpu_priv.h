@@ -62,6 +62,7 @@ enum {
 	XS_GPU_RA_NOCHECK = 32,  /* could not be fetched: issues (and faults) at once */
 	XS_GPU_RA_PARK = 64,     /* an exp the sink could not take (EXP_WAIT): the wave leaves the
 	                          * event queue until the draw wakes it; the exp then runs again */
+	XS_GPU_RA_WAIT = 128,    /* an s_waitcnt* with a limit in wait[] (others skip the counters) */
 };
 
 typedef struct xs_gpu_ra_ent {

@@ -948,11 +948,14 @@ static uint8_t wait_limit(uint32_t n)
 	return n >= XS_GPU_RA_NOWAIT ? XS_GPU_RA_NOWAIT : (uint8_t)n; /* >= 64 never waits */
 }
 
+/* Whether one of the first three sources is a VGPR operand (256 and up) in
+ * [lo, hi), the previous VALU's destination. (A 64-bit source at lo - 1,
+ * whose high half alone is in the range, is not seen: s + 1 > lo is s >= lo.) */
 static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
 {
 	for (int i = 0; i < 3; i++) {
 		uint16_t s = in->src[i];
-		if (s >= 256 && s + 1 > lo && s < hi) /* s + 1: a 64-bit source's high half */
+		if (s >= 256 && s + 1 > lo && s < hi)
 			return true;
 	}
 	return false;
@@ -1013,6 +1016,8 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 		xs_waitcnt wc = xs_waitcnt_decode((uint32_t)in->imm & 0xffff);
 		e->wait[XS_GPU_CNT_VM] = wait_limit(wc.vm);
 		e->wait[XS_GPU_CNT_LGKM] = wait_limit(wc.lgkm);
+		if (e->wait[XS_GPU_CNT_VM] != XS_GPU_RA_NOWAIT || e->wait[XS_GPU_CNT_LGKM] != XS_GPU_RA_NOWAIT)
+			e->flags |= XS_GPU_RA_WAIT;
 		break;
 	}
 	case XS_OP_s_waitcnt_vscnt:
@@ -1024,6 +1029,8 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 		e->wait[in->op == XS_OP_s_waitcnt_vmcnt   ? XS_GPU_CNT_VM
 			: in->op == XS_OP_s_waitcnt_vscnt ? XS_GPU_CNT_VS
 							  : XS_GPU_CNT_LGKM] = wait_limit(n);
+		if (wait_limit(n) != XS_GPU_RA_NOWAIT)
+			e->flags |= XS_GPU_RA_WAIT;
 		break;
 	}
 	default:
@@ -1053,8 +1060,9 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 	uint32_t used = 0;
 	gw->ra_head = gw->ra_n = 0;
 	gw->ra_line = 0;
+	xs_isa_peek_cache pk = XS_ISA_PEEK_CACHE_INIT;
 	while (gw->ra_n < XS_GPU_RA) {
-		const xs_inst *in = xs_isa_peek(&g->ctx, w->pc);
+		const xs_inst *in = xs_isa_peek_cached(&g->ctx, &pk, w->pc);
 		xs_gpu_ra_ent *e = &gw->ra[gw->ra_n];
 		if (XS_UNLIKELY(g->prof != NULL))
 			g->prof->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + gw->ra_n] = xs_gpu_prof_index(g->prof, w->pc);
@@ -1178,7 +1186,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		int why = XS_GPU_STALL_COUNT;
 		_Static_assert((int)XS_GPU_STALL_VMCNT == (int)XS_GPU_CNT_VM && (int)XS_GPU_STALL_VSCNT == (int)XS_GPU_CNT_VS &&
 			       (int)XS_GPU_STALL_LGKMCNT == (int)XS_GPU_CNT_LGKM, "counters and their stall reasons");
-		for (int k = 0; k < XS_GPU_NCNT; k++) {
+		for (int k = 0; (en->flags & XS_GPU_RA_WAIT) && k < XS_GPU_NCNT; k++) {
 			if (en->wait[k] != XS_GPU_RA_NOWAIT) {
 				uint64_t c = cnt_wait(gw, k, en->wait[k]);
 				if (c > ok) {
@@ -1362,11 +1370,15 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 			continue;
 		}
 		xs_status st = issue_one(g, gw, e);
-		if (!st && ++g->watch_count >= XS_GPU_WATCH_EVERY)
-			st = xs_gpu_watch(g, e);
 		if (st)
 			return st;
-		progress(g, 1);
+		/* the watchdog and the progress callback every XS_GPU_WATCH_EVERY
+		 * issues (the callback wants one per XS_PROGRESS_EVERY) */
+		if (++g->watch_count >= XS_GPU_WATCH_EVERY) {
+			progress(g, g->watch_count);
+			if ((st = xs_gpu_watch(g, e)))
+				return st;
+		}
 	}
 	return XS_OK;
 }

@@ -458,6 +458,36 @@ xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts);
  * model, which looks at an instruction before the interpreter runs it. */
 const xs_inst *xs_isa_peek(xs_isa_ctx *ctx, uint64_t pc);
 
+/* The predecoded slots of the code page at page_va (one per dword, size 0
+ * until decoded), or NULL; valid until the context's cache is flushed. */
+const xs_inst *xs_isa_code_page(xs_isa_ctx *ctx, uint64_t page_va);
+
+/* xs_isa_peek for a caller that peeks at many instructions in a row (the
+ * timing model's run-ahead, ~100 of one wave): the page's slots kept in
+ * *c, so an instruction decoded before costs no call. Start *c as
+ * XS_ISA_PEEK_CACHE_INIT, and start again after anything that may flush
+ * the cache (the CP's ACQUIRE_MEM between runs; never a wave's step). */
+typedef struct xs_isa_peek_cache {
+	uint64_t page;
+	const xs_inst *slots;
+} xs_isa_peek_cache;
+#define XS_ISA_PEEK_CACHE_INIT ((xs_isa_peek_cache){ .page = ~0ull, .slots = NULL })
+
+static inline const xs_inst *xs_isa_peek_cached(xs_isa_ctx *ctx, xs_isa_peek_cache *c, uint64_t pc)
+{
+	uint64_t page = pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
+	if (XS_UNLIKELY(page != c->page)) {
+		c->page = page;
+		c->slots = xs_isa_code_page(ctx, page);
+	}
+	if (XS_LIKELY(c->slots != NULL && !(pc & 3))) {
+		const xs_inst *in = &c->slots[(pc >> 2) & (XS_VM_PAGE_SIZE / 4 - 1)];
+		if (XS_LIKELY(in->size != 0))
+			return in;
+	}
+	return xs_isa_peek(ctx, pc); /* decodes it, or NULL */
+}
+
 /* Runs exactly one instruction, `in`, which xs_isa_peek returned for
  * w->pc: xs_isa_run(ctx, w, 1) without looking the instruction up again
  * (the timing model issues one instruction at a time). */

@@ -18,3 +18,8 @@ const xs_inst *xs_isa_peek(xs_isa_ctx *ctx, uint64_t pc)
 	}
 	return in;
 }
+
+const xs_inst *xs_isa_code_page(xs_isa_ctx *ctx, uint64_t page_va)
+{
+	return xs_icache_page_slots(ctx->icache, page_va);
+}
