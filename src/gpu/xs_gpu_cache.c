@@ -19,6 +19,8 @@ bool xs_gpu_cache_init(xs_gpu_cache *c, uint32_t bytes, uint32_t ways, uint32_t 
 		return false;
 	}
 	memset(c->set, 0, (size_t)c->sets * sizeof(*c->set));
+	if (c->sets > 1 && (c->sets & (c->sets - 1)) == 0)
+		c->set_mask = c->sets - 1;
 #ifdef __SIZEOF_INT128__
 	/* Granlund and Montgomery (PLDI 1994), theorem 4.2: with N = 62 bits of
 	 * dividend, l = ceil(log2 sets) and m = ceil(2^(N + l) / sets), m * sets

@@ -32,6 +32,7 @@ typedef struct xs_gpu_cache {
 	 * a 64-bit division was on every look-up's path to its set */
 	uint64_t set_mul;
 	uint32_t set_shift;
+	uint32_t set_mask;       /* sets - 1 when a power of two above 1 (the L0's 32), else 0 */
 } xs_gpu_cache;
 
 #define XS_GPU_CACHE_MUL_BITS 62
@@ -43,16 +44,28 @@ void xs_gpu_cache_free(xs_gpu_cache *c);
  * write-back costs no copy; its DRAM traffic is not modelled). */
 void xs_gpu_cache_invalidate(xs_gpu_cache *c);
 
-/* The set number of a line. Hashed so that power-of-two strides spread
- * over the sets. */
-static inline uint32_t xs_gpu_cache_set_of(const xs_gpu_cache *c, uint64_t line)
+/* The set number of a line is its hash modulo the sets: hashed so that
+ * power-of-two strides spread over them. One hash serves the L0 and the L2
+ * (a line that misses the one is looked up in the other). */
+static inline uint64_t xs_gpu_cache_hash(uint64_t line)
 {
-	uint64_t h = line ^ (line >> 11) ^ (line >> 23);
+	return line ^ (line >> 11) ^ (line >> 23);
+}
+
+static inline uint32_t xs_gpu_cache_set_of_hash(const xs_gpu_cache *c, uint64_t h)
+{
+	if (c->set_mask)
+		return (uint32_t)(h & c->set_mask);
 #ifdef __SIZEOF_INT128__
 	if (XS_LIKELY(h >> XS_GPU_CACHE_MUL_BITS == 0))
 		return (uint32_t)(h - (uint64_t)(((unsigned __int128)h * c->set_mul) >> c->set_shift) * c->sets);
 #endif
 	return (uint32_t)(h % c->sets);
+}
+
+static inline uint32_t xs_gpu_cache_set_of(const xs_gpu_cache *c, uint64_t line)
+{
+	return xs_gpu_cache_set_of_hash(c, xs_gpu_cache_hash(line));
 }
 
 /* Starts bringing the line's set into the host caches: a gather's ~25
@@ -98,14 +111,16 @@ static inline uint32_t xs_gpu_cache_position(uint64_t order, uint32_t w)
 	return (uint32_t)__builtin_ctzll(z) / 4;
 }
 
-/* Looks up a line; on a miss with allocate, fills it and reports whether a
- * dirty line was evicted. make_dirty marks it (stores into the L2). In line:
+/* Looks up a line (h: its xs_gpu_cache_hash); on a miss with allocate,
+ * fills it and reports whether a dirty line was evicted. make_dirty marks
+ * it (stores into the L2). In line:
  * the timing model looks up every line a wave touches in the L0 and most in
  * the L2 (scratch_chase: 9.2 M look-ups, a quarter of its host
  * instructions), and its two calls have constant arguments. */
-static inline bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty, bool *evicted_dirty)
+static inline bool xs_gpu_cache_access_h(xs_gpu_cache *c, uint64_t line, uint64_t h, bool allocate, bool make_dirty,
+					 bool *evicted_dirty)
 {
-	uint32_t si = xs_gpu_cache_set_of(c, line);
+	uint32_t si = xs_gpu_cache_set_of_hash(c, h);
 	xs_gpu_cache_set *s = &c->set[si];
 	uint64_t *tag = c->tag + (size_t)si * c->ways;
 	const uint16_t p = xs_gpu_cache_ptag(line);
@@ -140,6 +155,12 @@ static inline bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allo
 	s->dirty = (uint16_t)((s->dirty & ~(1u << w)) | dirty << w);
 	tag[w] = line;
 	return false;
+}
+
+static inline bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty,
+				       bool *evicted_dirty)
+{
+	return xs_gpu_cache_access_h(c, line, xs_gpu_cache_hash(line), allocate, make_dirty, evicted_dirty);
 }
 
 #endif

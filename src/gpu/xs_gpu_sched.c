@@ -893,9 +893,9 @@ static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uin
 		for (uint32_t i = 0; i < nlines; i++)
 			xs_gpu_cache_prefetch(&g->l2, lines[i]);
 	for (uint32_t i = 0; i < nlines; i++) {
-		uint64_t line = lines[i];
+		uint64_t line = lines[i], h = xs_gpu_cache_hash(line);
 		if (!store && !atomic) {
-			if (xs_gpu_cache_access(l0, line, true, false, NULL)) {
+			if (xs_gpu_cache_access_h(l0, line, h, true, false, NULL)) {
 				ctr->l0_hits++;
 				done = XS_MAX(done, t + di->lat_l0);
 				continue;
@@ -903,7 +903,7 @@ static uint64_t vmem_cost(xs_gpu *g, const xs_gpu_wave *gw, uint32_t iclass, uin
 			ctr->l0_misses++;
 		}
 		bool evicted = false;
-		bool hit = xs_gpu_cache_access(&g->l2, line, true, store || atomic, &evicted);
+		bool hit = xs_gpu_cache_access_h(&g->l2, line, h, true, store || atomic, &evicted);
 		ctr->l2_hits += hit;
 		ctr->l2_misses += !hit;
 		if (evicted) {
