@@ -265,7 +265,14 @@ static void removal_in_the_middle(removal kind)
 	/* The timeline (every wait is submitted after the signal it waits for):
 	 *   q0: work, F0=1                      | wait F2>=1, work, F0=2
 	 *   q1: wait F0>=1, work, F1=1          | (bad), work, F1=2
-	 *   q2: wait F1>=1, work, F2=1          | (bad), work, F2=2 */
+	 *   q2: wait F1>=1, work, F2=1          | (bad), work, F2=2
+	 * For the S4.2 deadlock, q2's second half is submitted first and q0
+	 * and q1 wait for its end (F2>=2) instead: the deadlock forms only when
+	 * the VS waves take every place of CUs 0..2 before other waves do
+	 * (S4.2: it "may show up seldom"), and compute waves started in the
+	 * same cycle could win that race, so the draw would end and the test
+	 * would hang on timing alone. Waiting makes the deadlock certain and
+	 * the removal still has to end three queues' host waits. */
 	for (int q = 0; q < NQ; q++) {
 		if (q > 0)
 			assert_int_equal(ID3D12CommandQueue_Wait(s.q[q], s.f[q - 1], 1), S_OK);
@@ -274,8 +281,12 @@ static void removal_in_the_middle(removal kind)
 		execute(s.q[q], l);
 		assert_int_equal(ID3D12CommandQueue_Signal(s.q[q], s.f[q], 1), S_OK);
 	}
-	for (int q = 0; q < NQ; q++) {
-		if (q == 0)
+	static const int order[NQ] = { 0, 1, 2 }, deadlock_order[NQ] = { 2, 0, 1 };
+	for (int i = 0; i < NQ; i++) {
+		int q = kind == GFX_DEADLOCK ? deadlock_order[i] : order[i];
+		if (kind == GFX_DEADLOCK && q != bad_q)
+			assert_int_equal(ID3D12CommandQueue_Wait(s.q[q], s.f[bad_q], 2), S_OK);
+		else if (q == 0)
 			assert_int_equal(ID3D12CommandQueue_Wait(s.q[0], s.f[2], 1), S_OK);
 		if (q == bad_q)
 			execute(s.q[q], bl);
