@@ -948,14 +948,17 @@ static uint8_t wait_limit(uint32_t n)
 	return n >= XS_GPU_RA_NOWAIT ? XS_GPU_RA_NOWAIT : (uint8_t)n; /* >= 64 never waits */
 }
 
-/* Whether one of the first three sources is a VGPR operand (256 and up) in
- * [lo, hi), the previous VALU's destination. (A 64-bit source at lo - 1,
- * whose high half alone is in the range, is not seen: s + 1 > lo is s >= lo.) */
-static bool reads_vgprs(const xs_inst *in, uint16_t lo, uint16_t hi)
+/* Whether one of the first three sources is a VGPR operand (256 and up)
+ * overlapping [lo, hi), the previous VALU's destination. A source is as
+ * wide as the opcode table says (XS_OPF_S<i>_64: two registers), so a
+ * 64-bit source whose high half alone was written waits too. */
+static bool reads_vgprs(const xs_inst *in, uint32_t op_flags, uint16_t lo, uint16_t hi)
 {
+	static const uint32_t wide[3] = { XS_OPF_S0_64, XS_OPF_S1_64, XS_OPF_S2_64 };
 	for (int i = 0; i < 3; i++) {
-		uint16_t s = in->src[i];
-		if (s >= 256 && s + 1 > lo && s < hi)
+		uint32_t s = in->src[i];
+		uint32_t end = s + ((op_flags & wide[i]) ? 2u : 1u);
+		if (s >= 256 && end > lo && s < hi)
 			return true;
 	}
 	return false;
@@ -1037,7 +1040,7 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 		break;
 	}
 	if (e->iclass >= XS_IC_VALU && e->iclass <= XS_IC_VALU_DP) {
-		if (reads_vgprs(in, gw->valu_dst_lo, gw->valu_dst_hi))
+		if (reads_vgprs(in, oi->flags, gw->valu_dst_lo, gw->valu_dst_hi))
 			e->flags |= XS_GPU_RA_DEP;
 		if (in->dst >= 256) {
 			gw->valu_dst_lo = in->dst;

@@ -208,6 +208,33 @@ static void endpgm_waits_for_outstanding_loads(void **state)
 	assert_true(d <= di->lat_smem);
 }
 
+/* ---- VALU dependencies ------------------------------------------------------------ */
+
+#define V_MOV_V2_0 0x7e040280u                 /* v_mov_b32 v2, 0 */
+#define V_MOV_V4_V2 0x7e080302u                /* v_mov_b32 v4, v2 */
+#define V_MOV_V4_V3 0x7e080303u                /* v_mov_b32 v4, v3 */
+#define V_LSHL64_V12 0xd6ff0004u, 0x00020281u  /* v_lshlrev_b64 v[4:5], 1, v[1:2] */
+#define V_LSHL64_V23 0xd6ff0004u, 0x00020481u  /* v_lshlrev_b64 v[4:5], 1, v[2:3] */
+#define V_LSHL64_V01 0xd6ff0004u, 0x00020081u  /* v_lshlrev_b64 v[4:5], 1, v[0:1] */
+
+static void valu_waits_for_the_vgprs_it_reads(void **state)
+{
+	(void)state;
+	/* A VALU reading a VGPR the wave's previous VALU wrote waits for it
+	 * (lat_valu, docs/hardware.md section 8); a 64-bit source covers two
+	 * VGPRs, so reading v[1:2] after a write of v2 waits as reading v2 does,
+	 * and so does v[2:3]; v3 and v[0:1] do not touch v2. */
+	static const uint32_t dep32[] = { V_MOV_V2_0, V_MOV_V4_V2, S_ENDPGM };
+	static const uint32_t free32[] = { V_MOV_V2_0, V_MOV_V4_V3, S_ENDPGM };
+	static const uint32_t high[] = { V_MOV_V2_0, V_LSHL64_V12, S_ENDPGM };
+	static const uint32_t low[] = { V_MOV_V2_0, V_LSHL64_V23, S_ENDPGM };
+	static const uint32_t free64[] = { V_MOV_V2_0, V_LSHL64_V01, S_ENDPGM };
+	uint64_t wait = cycles(dep32, 3) - cycles(free32, 3);
+	assert_true(wait > 0);
+	assert_int_equal(cycles(high, 4) - cycles(free64, 4), wait);
+	assert_int_equal(cycles(low, 4) - cycles(free64, 4), wait);
+}
+
 /* ---- barriers -------------------------------------------------------------------- */
 
 static void trace_ends(const xs_gpu *g, uint64_t *min_end, uint64_t *max_end, size_t *n)
@@ -312,6 +339,7 @@ int main(void)
 		cmocka_unit_test(waitcnt_waits_for_the_smem_load),
 		cmocka_unit_test(waitcnt_waits_for_a_dram_miss),
 		cmocka_unit_test(endpgm_waits_for_outstanding_loads),
+		cmocka_unit_test(valu_waits_for_the_vgprs_it_reads),
 		cmocka_unit_test(barrier_releases_every_wave),
 		cmocka_unit_test(ended_waves_leave_the_barrier),
 		cmocka_unit_test(same_work_same_timeline),
