@@ -1049,7 +1049,7 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 	} else if (e->iclass == XS_IC_LDS) {
 		uint32_t dw = XS_MAX(1u, XS_OPF_DW_OF(oi->flags)) * lds_elements(in->op);
 		e->n = (uint16_t)(__builtin_popcountll(xs_wave_exec(&gw->w)) * 4 * dw);
-	} else if (e->iclass >= XS_IC_VMEM_LOAD && e->iclass <= XS_IC_VMEM_ATOMIC) {
+	} else if (xs_iclass_is_vmem(e->iclass)) {
 		vmem_bytes(gw, in, oi, &g->disp[gw->disp_slot].r->ctr);
 	}
 }
@@ -1070,7 +1070,7 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 		if (XS_UNLIKELY(g->prof != NULL))
 			g->prof->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + gw->ra_n] = xs_gpu_prof_index(g->prof, w->pc);
 		ra_describe(g, gw, in, e);
-		if (e->iclass >= XS_IC_VMEM_LOAD && e->iclass <= XS_IC_VMEM_ATOMIC &&
+		if (xs_iclass_is_vmem(e->iclass) &&
 		    used + XS_MTRACE_MAX > XS_GPU_RA_LINES)
 			break; /* (used > 0: an entry is recorded) */
 		gw->ra_n++;
@@ -1204,7 +1204,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		}
 		/* A full counter stalls the next operation of its kind. */
 		uint64_t full = 0;
-		if (iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC) {
+		if (xs_iclass_is_vmem(iclass)) {
 			int k = iclass == XS_IC_VMEM_STORE ? XS_GPU_CNT_VS : XS_GPU_CNT_VM;
 			if (gw->cnt[k].n == XS_GPU_VMQ)
 				full = gw->cnt_done[k][gw->cnt[k].head];
@@ -1248,7 +1248,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	uint32_t pidx = XS_UNLIKELY(pf != NULL) ? prof_head(pf, g, gw) : 0;
 	gw->ra_head++;
 	const uint64_t *lines = gw->ra_lines + gw->ra_line;
-	bool vmem = iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC;
+	bool vmem = xs_iclass_is_vmem(iclass);
 	if (vmem)
 		gw->ra_line = (uint16_t)(gw->ra_line + en->n);
 	if (en->flags & XS_GPU_RA_FAULT) {

@@ -31,6 +31,12 @@ typedef enum xs_iclass {
 	XS_IC_COUNT
 } xs_iclass;
 
+/* The vector memory classes (loads, stores, atomics) are one range. */
+static inline bool xs_iclass_is_vmem(unsigned iclass)
+{
+	return iclass >= XS_IC_VMEM_LOAD && iclass <= XS_IC_VMEM_ATOMIC;
+}
+
 /* Opcode-table flags (xs_op_info.flags, the last column of xs_isa_ops.def). */
 #define XS_OPF_D64      (1u << 0)   /* destination is 64-bit (register pair) */
 #define XS_OPF_S0_64    (1u << 1)   /* source 0 is 64-bit */
