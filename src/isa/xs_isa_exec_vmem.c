@@ -33,6 +33,13 @@
 #include "hw/xs_hw_regs.h"
 #include "isa/xs_isa_priv.h"
 
+/* A FLAT instruction's address is global memory only below 2^XS_VM_VA_BITS:
+ * above it lie the LDS and private apertures (flat_acc) or nothing. */
+static inline bool flat_not_global(const xs_inst *in, uint64_t addr)
+{
+	return in->enc == XS_ENC_FLAT && (addr >> XS_VM_VA_BITS) != 0;
+}
+
 enum { SP_VM, SP_LDS, SP_OOB };
 
 typedef struct chunk {
@@ -416,7 +423,7 @@ static inline uint8_t *fast_global(xs_exec *x, const xs_wave *w, const xs_inst *
 	else
 		addr = w->v[va][l] | (uint64_t)w->v[(va + 1) & 0xff][l] << 32;
 	addr += (uint64_t)(int64_t)in->imm;
-	if (in->enc == XS_ENC_FLAT && (addr >> 48) != 0)
+	if (flat_not_global(in, addr))
 		return NULL;    /* apertures (or a non-canonical address) */
 	uint8_t *p = tlb_get(x->vm, t, addr, bytes, wr);
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
@@ -528,7 +535,7 @@ static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_in
 		return NULL;
 	uint64_t addr = ac->has_saddr ? ac->saddr + lo0 : lo0 | (uint64_t)hi[0] << 32;
 	addr += (uint64_t)(int64_t)in->imm;
-	if (in->enc == XS_ENC_FLAT && ((addr >> 48) != 0 || ((addr + (uint64_t)n * bytes - 1) >> 48) != 0))
+	if (flat_not_global(in, addr) || flat_not_global(in, addr + (uint64_t)n * bytes - 1))
 		return NULL;
 	uint8_t *p = tlb_get(x->vm, t, addr, n * bytes, wr);
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
@@ -625,7 +632,7 @@ static inline bool global_span(xs_exec *x, const xs_inst *in, const uint64_t *ad
 		cross |= (a & (XS_VM_PAGE_SIZE - 1)) + bytes - 1;
 	}
 	/* (the largest address is at or past 2^48 when any is) */
-	if (cross >> XS_VM_PAGE_SHIFT || (in->enc == XS_ENC_FLAT && (hi >> 48) != 0))
+	if (cross >> XS_VM_PAGE_SHIFT || flat_not_global(in, hi))
 		return false;
 	const uint64_t p0 = lo & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
 	const unsigned npages = (unsigned)((hi - p0) >> XS_VM_PAGE_SHIFT) + 1;
@@ -669,7 +676,7 @@ static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 		goto done;
 	for (uint64_t m = e; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
-		if (in->enc == XS_ENC_FLAT && (addr[l] >> 48) != 0)
+		if (flat_not_global(in, addr[l]))
 			return false;
 		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], bytes, wr)))
 			return false;
