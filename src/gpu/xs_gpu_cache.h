@@ -157,10 +157,4 @@ static inline bool xs_gpu_cache_access_h(xs_gpu_cache *c, uint64_t line, uint64_
 	return false;
 }
 
-static inline bool xs_gpu_cache_access(xs_gpu_cache *c, uint64_t line, bool allocate, bool make_dirty,
-				       bool *evicted_dirty)
-{
-	return xs_gpu_cache_access_h(c, line, xs_gpu_cache_hash(line), allocate, make_dirty, evicted_dirty);
-}
-
 #endif
