@@ -37,7 +37,11 @@ mode (the small scene when the model is missing); --rays-only runs just that.
 
 --mix-only runs the kernel mix and the host-thread line, and stops there.
 """
-import json, math, os, random, re, struct, subprocess, sys, tempfile
+import json, math, os, re, struct, subprocess, sys, tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mix import MIX, CHECKED, SGEMM_TOL, make_inputs  # the kernel mix (bench/mix.py), shared with ab.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if any(a in ("-h", "--help") for a in sys.argv[1:]):
@@ -56,27 +60,6 @@ SOAK = os.path.join(BUILD, "bench", "soak")
 RAYS = os.path.join(BUILD, "examples", "rays_scene")
 RAYS_MODEL = "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"
 K = os.path.join(BUILD, "kernels")
-
-# name, code object, OpenCL source, kernel, groups, block, args (files made below)
-MIX = [
-    ("compute: fma_peak", "fma_peak.O2.w32.hsaco", "kernels/model/fma_peak.cl", "fma_peak", 416, 256,
-     ["out:o.bin:425984", "f32:0.999", "f32:0.001"]),
-    ("memory: stream_copy", "stream_copy.O2.w32.hsaco", "kernels/model/stream_copy.cl", "stream_copy", 8192, 256,
-     ["in:in32m.bin", "out:o.bin:32M"]),
-    ("scratch: private_spill -O0", "private_spill.O0.w32.hsaco", "kernels/private_spill.cl", "private_spill", 64,
-     256, ["in:in64k.bin", "out:o.bin:64K", "u32:16384"]),
-    ("scratch: scratch_chase", "scratch_chase.O2.w32.hsaco", "kernels/model/scratch_chase.cl", "scratch_chase", 256,
-     256, ["in:in64k.bin", "out:o.bin:256K", "u32:64"]),
-    ("stream: vadd", "vadd.O2.w32.hsaco", "kernels/vadd.cl", "vadd", 4096, 256,
-     ["in:in32m.bin", "in:in32m.bin", "out:o.bin:4M", "u32:1048576"]),
-    ("lds: sgemm_tiled 256", "sgemm_tiled.O2.w32.hsaco", "kernels/model/sgemm_tiled.cl", "sgemm_tiled", 256, 256,
-     ["in:a256.bin", "in:b256.bin", "out:o.bin:256K", "u32:256"]),
-]
-# Kernels whose output (o.bin) is checked against PoCL's: bytes equal, or every float within
-# SGEMM_TOL of PoCL's (relative, with that as the absolute floor), as the e2e tests compare floats.
-CHECKED = {"lds: sgemm_tiled 256"}
-SGEMM_TOL = 1e-5
-
 
 REPEAT = 3
 
@@ -262,14 +245,7 @@ def main():
         return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        with open(os.path.join(tmp, "in32m.bin"), "wb") as f:
-            f.write(os.urandom(32 << 20))
-        with open(os.path.join(tmp, "in64k.bin"), "wb") as f:
-            f.write(struct.pack("<16384I", *[(i * 2654435761) & 0xffffffff for i in range(16384)]))
-        rng = random.Random(13)  # sgemm's matrices: floats in [-1, 1], the same every run
-        for mat in ("a256.bin", "b256.bin"):
-            with open(os.path.join(tmp, mat), "wb") as f:
-                f.write(struct.pack("<65536f", *[rng.uniform(-1.0, 1.0) for _ in range(65536)]))
+        make_inputs(tmp)
         print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
               f"{'xs12 s':>8} {'cold s':>8} {'PoCL s':>8} {'ratio':>6}")
         for name, co, src, kern, groups, block, args in MIX:

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""A/B comparison of two xs12 builds on the benchmark's kernel mix (bench/mix.py).
+
+  python3 bench/ab.py BUILD_A BUILD_B [--kernels NAME,...] [--modes functional,timing] [--repeat N] [--callgrind]
+
+For each kernel of the mix and each mode it runs BUILD_A/tools/xs12 and BUILD_B/tools/xs12 on the
+command line bench/xs12_bench.py times (`xs12 run CO --functional|--timing --json --scratch-waves 1664
+--threads 1 --repeat 2`: one host core, the warm second dispatch), A then B, N times (--repeat,
+default 5), and prints the best of the N host seconds of each (the JSON's host_seconds: the
+dispatch, not the process start-up) and the ratio A/B: over 1x when B is faster.
+
+--kernels picks kernels by name (vadd, private_spill, sgemm_tiled, ...) or by their row name in
+xs12_bench.py's table ("scratch: private_spill -O0"); --modes functional, timing or both (default).
+
+Both sides read the same input files (mix.py's make_inputs, written once) and each runs in its own
+temporary directory. Every run is checked against A's first: the JSON's figures of the simulated
+GPU (every field but host_seconds: cycles, wave_instructions, waves launched, wait_cycles, per-CU
+busy cycles, counters when present) and the bytes of the output file (the out: argument's). A row
+says SAME, or DIFFER and what differs (a run of A that differs from A's first is a
+nondeterministic build). The exit status is 1 when any row DIFFERs, 0 when all are SAME, 2 on
+an error (usage, a run that fails).
+
+--callgrind: instead of host seconds, runs each side once under valgrind --tool=callgrind (with
+xs12 run --repeat 1; XS12_HANG_HOST_MS raised so that valgrind's slowness does not trip the
+host-time hang watchdog) and prints the total host instructions (Ir: the callgrind output's
+"totals:" or "summary:" line) of A and B and the ratio A/B. The check is the same. valgrind cannot
+run AVX-512: a build made with -march=native (the default) on an AVX-512 host fails under it; give
+builds configured with -Dnative=false -Dc_args=-march=x86-64-v3, as docs/performance.md's
+callgrind figures are.
+"""
+import json, math, os, shutil, subprocess, sys, tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mix import MIX, INPUTS, make_inputs  # the kernel mix, shared with xs12_bench.py
+
+MODES = ("functional", "timing")
+HOST_FIELDS = {"host_seconds"}  # JSON fields measured on the host, not the simulated GPU: not compared
+SHOWN = 4  # differing fields named per row; the rest are counted
+
+
+def fail(msg):
+    """Ends the script on an error (a usage error, a failed run): exit 2, as 1 means a row DIFFERs."""
+    print(f"ab.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def usage(msg):
+    fail(f"{msg}\n" + __doc__.strip().splitlines()[2].strip())
+
+
+def parse_args(argv):
+    """The command line as {"builds": [A, B], "kernels": [...] or None, "modes": [...], "repeat": N,
+    "callgrind": bool}."""
+    opt = {"builds": [], "kernels": None, "modes": list(MODES), "repeat": 5, "callgrind": False}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--callgrind":
+            opt["callgrind"] = True
+        elif a in ("--kernels", "--modes", "--repeat"):
+            if i + 1 >= len(argv):
+                usage(f"{a} needs a value")
+            v = argv[i + 1]
+            i += 1
+            if a == "--kernels":
+                opt["kernels"] = [k.strip() for k in v.split(",") if k.strip()]
+            elif a == "--modes":
+                opt["modes"] = [m.strip() for m in v.split(",") if m.strip()]
+                bad = [m for m in opt["modes"] if m not in MODES]
+                if bad or not opt["modes"]:
+                    usage(f"--modes: {', '.join(bad) or 'none given'}: not functional or timing")
+            else:
+                if not v.isdigit() or int(v) < 1:
+                    usage(f"--repeat {v}: not a count of 1 or more")
+                opt["repeat"] = int(v)
+        elif a.startswith("-"):
+            usage(f"unknown option {a}")
+        else:
+            opt["builds"].append(os.path.abspath(a))
+        i += 1
+    if len(opt["builds"]) != 2:
+        usage("give two build directories, A and B")
+    for b in opt["builds"]:
+        if not os.path.exists(os.path.join(b, "tools", "xs12")):
+            fail(f"no {os.path.join(b, 'tools', 'xs12')}: build first, or give the build directory")
+    return opt
+
+
+def pick_kernels(names):
+    """MIX's rows named by names (a kernel, its row name, or the row name after "kind: "), in MIX's order."""
+    if names is None:
+        return list(MIX)
+    rows = []
+    for n in names:
+        hit = [r for r in MIX if n in (r[0], r[0].split(": ", 1)[-1], r[3])]
+        if not hit:
+            fail(f"no kernel {n!r} in the mix; it has: " + ", ".join(r[3] for r in MIX))
+        rows += [r for r in hit if r not in rows]
+    return [r for r in MIX if r in rows]
+
+
+def out_file(args):
+    """The output file an `xs12 run --arg` list writes: out:FILE:BYTES or inout:FILE:OUTFILE."""
+    for a in args:
+        parts = a.split(":")
+        if parts[0] == "out":
+            return parts[1]
+        if parts[0] == "inout":
+            return parts[2]
+    return None
+
+
+def run(build, tmp, row, mode, callgrind_file=None):
+    """One `xs12 run` of row in tmp: (its JSON, the output file's bytes, total Ir under callgrind or None)."""
+    name, co, src, kern, groups, block, args = row
+    cmd = [os.path.join(build, "tools", "xs12"), "run", os.path.join(build, "kernels", co),
+           "--groups", str(groups), "--block", str(block), "--" + mode, "--json",
+           "--scratch-waves", "1664", "--threads", "1", "--repeat", "1" if callgrind_file else "2"]
+    for a in args:
+        cmd += ["--arg", a]
+    env = None
+    if callgrind_file:
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + callgrind_file] + cmd
+        env = dict(os.environ, XS12_HANG_HOST_MS=os.environ.get("XS12_HANG_HOST_MS", "3600000"))
+    out = out_file(args)
+    if out and os.path.exists(os.path.join(tmp, out)):
+        os.remove(os.path.join(tmp, out))
+    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env)
+    if p.returncode and callgrind_file and "Unrecognised instruction" in p.stderr:
+        fail(f"valgrind cannot run {cmd[3]}: it has instructions valgrind does not know (AVX-512, "
+                 "from -march=native). For --callgrind, compare builds configured with -Dnative=false "
+                 "-Dc_args=-march=x86-64-v3 (docs/performance.md).")
+    if p.returncode:
+        fail(f"{name} ({mode}) failed in {build} (exit {p.returncode}):\n{p.stderr.strip()}")
+    try:
+        js = json.loads(p.stdout)
+    except ValueError:
+        fail(f"{name} ({mode}) in {build}: no JSON on stdout:\n{p.stdout[:500]}")
+    data = open(os.path.join(tmp, out), "rb").read() if out else b""
+    return js, data, callgrind_total(callgrind_file) if callgrind_file else None
+
+
+def callgrind_total(path):
+    """The first event's (Ir's) total of a callgrind output file: its "totals:" line, else "summary:"."""
+    found = {}
+    with open(path) as f:
+        for line in f:
+            for key in ("totals:", "summary:"):
+                if line.startswith(key):
+                    found[key] = int(line.split()[1])
+    if not found:
+        fail(f"no totals: or summary: line in {path}")
+    return found.get("totals:", found.get("summary:"))
+
+
+def flatten(js, prefix=""):
+    """A run's JSON as {path: value}, nested objects and lists opened (wait_cycles.vgpr, cu_busy_cycles[3])."""
+    flat = {}
+    if isinstance(js, dict):
+        for k, v in js.items():
+            if not prefix and k in HOST_FIELDS:
+                continue
+            flat.update(flatten(v, f"{prefix}.{k}" if prefix else k))
+    elif isinstance(js, list):
+        for i, v in enumerate(js):
+            flat.update(flatten(v, f"{prefix}[{i}]"))
+    else:
+        flat[prefix] = js
+    return flat
+
+
+def compare(ref, other, who, diffs, notes):
+    """Adds to diffs ({what: text}, the first occurrence of each) where other (a run: JSON, bytes) is not
+    ref's (A's first run); to notes the fields only one side's JSON has (a field added: not a DIFFER)."""
+    fa, fb = flatten(ref[0]), flatten(other[0])
+    for k in (k for k in fa if k in fb):  # in the JSON's order: instructions and cycles first
+        if fa[k] != fb[k] and k not in diffs:
+            diffs[k] = f"{k} {fa[k]!r} vs {fb[k]!r} ({who})"
+    for k in sorted(fa.keys() ^ fb.keys()):
+        notes.add(f"{k} only in {'A' if k in fa else who.split()[0]}")
+    a, b = ref[1], other[1]
+    if a != b and "output" not in diffs:
+        if len(a) != len(b):
+            diffs["output"] = f"output {len(a)} vs {len(b)} bytes ({who})"
+        else:
+            first = next(i for i in range(len(a)) if a[i] != b[i])
+            n = sum(1 for x, y in zip(a, b) if x != y)
+            diffs["output"] = f"output bytes: {n} of {len(a)} differ, first at 0x{first:x} ({who})"
+
+
+def verdict(diffs):
+    """SAME, or DIFFER: the outputs' difference first, then the first SHOWN fields, the rest counted."""
+    if not diffs:
+        return "SAME"
+    keys = (["output"] if "output" in diffs else []) + [k for k in diffs if k != "output"]
+    text = "; ".join(diffs[k] for k in keys[:SHOWN])
+    if len(keys) > SHOWN:
+        text += f"; and {len(keys) - SHOWN} more fields"
+    return "DIFFER: " + text
+
+
+def main():
+    if any(a in ("-h", "--help") for a in sys.argv[1:]):
+        print(__doc__.strip())
+        return 0
+    opt = parse_args(sys.argv[1:])
+    build_a, build_b = opt["builds"]
+    rows = pick_kernels(opt["kernels"])
+    cg = opt["callgrind"]
+    if cg and not shutil.which("valgrind"):
+        fail("--callgrind needs valgrind")
+    n = 1 if cg else opt["repeat"]
+    print(f"A: {build_a}\nB: {build_b}")
+    print("callgrind: total host instructions (Ir) of one run each (xs12 run --repeat 1)" if cg else
+          f"best of {n} host seconds (xs12 run --repeat 2, the second dispatch), A and B run alternately")
+    unit = ("A Ir", "B Ir") if cg else ("A s", "B s")
+    print(f"{'kernel':28} {'mode':10} {unit[0]:>14} {unit[1]:>14} {'A/B':>7}  check", flush=True)
+    ratios, differ = [], 0
+    with tempfile.TemporaryDirectory(prefix="xs12_ab_") as tmp:
+        inputs = os.path.join(tmp, "inputs")
+        os.mkdir(inputs)
+        make_inputs(inputs)  # once, so that both sides read the same bytes (in32m.bin is random)
+        side = {}
+        for s in ("A", "B"):
+            side[s] = os.path.join(tmp, s)
+            os.mkdir(side[s])
+            for f in INPUTS:
+                os.symlink(os.path.join(inputs, f), os.path.join(side[s], f))
+        for row in rows:
+            name, co = row[0], row[1]
+            notes = set()
+            if open(os.path.join(build_a, "kernels", co), "rb").read() != \
+                    open(os.path.join(build_b, "kernels", co), "rb").read():
+                notes.add(f"{co} differs between the builds")
+            for mode in opt["modes"]:
+                runs = {"A": [], "B": []}
+                for i in range(n):
+                    for s, build in (("A", build_a), ("B", build_b)):
+                        cgf = os.path.join(tmp, f"callgrind.{s}.out") if cg else None
+                        runs[s].append(run(build, side[s], row, mode, cgf))
+                diffs = {}
+                ref = runs["A"][0]
+                for s in ("A", "B"):
+                    for i, r in enumerate(runs[s]):
+                        if (s, i) != ("A", 0):
+                            compare(ref, r, f"{s} run {i + 1}" if n > 1 else s, diffs, notes)
+                if cg:
+                    va, vb = runs["A"][0][2], runs["B"][0][2]
+                    shown = (f"{va:>14,}", f"{vb:>14,}")
+                else:
+                    va = min(r[0]["host_seconds"] for r in runs["A"])
+                    vb = min(r[0]["host_seconds"] for r in runs["B"])
+                    shown = (f"{va:>14.4f}", f"{vb:>14.4f}")
+                ratio = va / vb if vb else float("inf")
+                ratios.append(ratio)
+                differ += bool(diffs)
+                print(f"{name:28} {mode:10} {shown[0]} {shown[1]} {ratio:>6.2f}x  {verdict(diffs)}", flush=True)
+            for note in sorted(notes):
+                print(f"  note ({name}): {note}")
+    geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if all(0 < r < float("inf") for r in ratios) \
+        else float("nan")
+    print(f"\n{len(ratios)} rows: A/B {geo:.2f}x geometric mean; "
+          + ("all SAME" if not differ else f"{differ} DIFFER"))
+    return 1 if differ else 0
+
+
+sys.exit(main())

@@ -1,0 +1,46 @@
+"""The benchmark's kernel mix, shared by bench/xs12_bench.py and bench/ab.py.
+
+  import sys; sys.path.insert(0, BENCH_DIR); from mix import MIX, CHECKED, SGEMM_TOL, make_inputs
+
+MIX is one row per kernel: (name, code object in BUILD/kernels, OpenCL source for PoCL, kernel,
+groups, block, `xs12 run --arg` specs). The specs read the input files make_inputs(tmpdir) writes
+into the directory the kernel runs in, and write their output to o.bin there.
+"""
+import os, random, struct
+
+# name, code object, OpenCL source, kernel, groups, block, args (files made by make_inputs)
+MIX = [
+    ("compute: fma_peak", "fma_peak.O2.w32.hsaco", "kernels/model/fma_peak.cl", "fma_peak", 416, 256,
+     ["out:o.bin:425984", "f32:0.999", "f32:0.001"]),
+    ("memory: stream_copy", "stream_copy.O2.w32.hsaco", "kernels/model/stream_copy.cl", "stream_copy", 8192, 256,
+     ["in:in32m.bin", "out:o.bin:32M"]),
+    ("scratch: private_spill -O0", "private_spill.O0.w32.hsaco", "kernels/private_spill.cl", "private_spill", 64,
+     256, ["in:in64k.bin", "out:o.bin:64K", "u32:16384"]),
+    ("scratch: scratch_chase", "scratch_chase.O2.w32.hsaco", "kernels/model/scratch_chase.cl", "scratch_chase", 256,
+     256, ["in:in64k.bin", "out:o.bin:256K", "u32:64"]),
+    ("stream: vadd", "vadd.O2.w32.hsaco", "kernels/vadd.cl", "vadd", 4096, 256,
+     ["in:in32m.bin", "in:in32m.bin", "out:o.bin:4M", "u32:1048576"]),
+    ("lds: sgemm_tiled 256", "sgemm_tiled.O2.w32.hsaco", "kernels/model/sgemm_tiled.cl", "sgemm_tiled", 256, 256,
+     ["in:a256.bin", "in:b256.bin", "out:o.bin:256K", "u32:256"]),
+]
+# Kernels whose output (o.bin) is checked against PoCL's: bytes equal, or every float within
+# SGEMM_TOL of PoCL's (relative, with that as the absolute floor), as the e2e tests compare floats.
+CHECKED = {"lds: sgemm_tiled 256"}
+SGEMM_TOL = 1e-5
+
+# The files make_inputs writes (the names MIX's "in:" specs read).
+INPUTS = ("in32m.bin", "in64k.bin", "a256.bin", "b256.bin")
+
+
+def make_inputs(tmpdir):
+    """Writes the mix's input files into tmpdir: in32m.bin (32 MiB of os.urandom, new every call),
+    in64k.bin (16384 u32 of a fixed hash) and a256.bin, b256.bin (sgemm's 256x256 matrices, floats
+    in [-1, 1] from random.Random(13): the same every call)."""
+    with open(os.path.join(tmpdir, "in32m.bin"), "wb") as f:
+        f.write(os.urandom(32 << 20))
+    with open(os.path.join(tmpdir, "in64k.bin"), "wb") as f:
+        f.write(struct.pack("<16384I", *[(i * 2654435761) & 0xffffffff for i in range(16384)]))
+    rng = random.Random(13)  # sgemm's matrices: floats in [-1, 1], the same every run
+    for mat in ("a256.bin", "b256.bin"):
+        with open(os.path.join(tmpdir, mat), "wb") as f:
+            f.write(struct.pack("<65536f", *[rng.uniform(-1.0, 1.0) for _ in range(65536)]))
