@@ -34,6 +34,7 @@ static void add(xs_dispatch_counters *to, const xs_dispatch_counters *c)
 	to->scratch_read_bytes += c->scratch_read_bytes;
 	to->scratch_write_bytes += c->scratch_write_bytes;
 	to->lds_bytes += c->lds_bytes;
+	to->lds_bank_conflict_cycles += c->lds_bank_conflict_cycles;
 	for (int i = 0; i < XS_MAX_SIMDS; i++) {
 		to->salu_busy[i] += c->salu_busy[i];
 		to->valu_busy[i] += c->valu_busy[i];
@@ -66,7 +67,8 @@ void xs_cli_counters_json(FILE *f, const xs_dispatch_stats *st)
 		(unsigned long long)c->vmem_write_bytes);
 	fprintf(f, ", \"scratch\": {\"read_bytes\": %llu, \"write_bytes\": %llu}",
 		(unsigned long long)c->scratch_read_bytes, (unsigned long long)c->scratch_write_bytes);
-	fprintf(f, ", \"lds_bytes\": %llu, \"lds_bank_conflicts\": null", (unsigned long long)c->lds_bytes);
+	fprintf(f, ", \"lds_bytes\": %llu, \"lds_bank_conflict_cycles\": %llu", (unsigned long long)c->lds_bytes,
+		(unsigned long long)c->lds_bank_conflict_cycles);
 	fprintf(f, ", \"valu_busy_percent\": %.2f, \"salu_busy_percent\": %.2f",
 		busy_pct(c->valu_busy, c->num_simd, st->cycles), busy_pct(c->salu_busy, c->num_simd, st->cycles));
 	const uint64_t *arr[2] = { c->valu_busy, c->salu_busy };
@@ -90,14 +92,15 @@ static void csv_row(FILE *f, const char *scope, const char *kernel, uint32_t que
 	for (int i = 0; i < XS_INST_CLASS_COUNT; i++)
 		fprintf(f, ",%llu", (unsigned long long)c->insts[i]);
 	double gbps = microseconds > 0 ? (double)(c->dram_read_lines + c->dram_write_lines) * c->line_bytes / (microseconds * 1e3) : 0;
-	fprintf(f, ",%llu,%llu,%.4f,%llu,%llu,%.4f,%llu,%llu,%.2f,%llu,%llu,%llu,%llu,%llu,%.2f,%.2f",
+	fprintf(f, ",%llu,%llu,%.4f,%llu,%llu,%.4f,%llu,%llu,%.2f,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%.2f",
 		(unsigned long long)c->l0_hits, (unsigned long long)c->l0_misses,
 		ratio(c->l0_hits, c->l0_hits + c->l0_misses), (unsigned long long)c->l2_hits,
 		(unsigned long long)c->l2_misses, ratio(c->l2_hits, c->l2_hits + c->l2_misses),
 		(unsigned long long)(c->dram_read_lines * c->line_bytes), (unsigned long long)(c->dram_write_lines * c->line_bytes), gbps,
 		(unsigned long long)c->vmem_read_bytes, (unsigned long long)c->vmem_write_bytes,
 		(unsigned long long)c->scratch_read_bytes, (unsigned long long)c->scratch_write_bytes,
-		(unsigned long long)c->lds_bytes, busy_pct(c->valu_busy, c->num_simd, cycles),
+		(unsigned long long)c->lds_bytes, (unsigned long long)c->lds_bank_conflict_cycles,
+		busy_pct(c->valu_busy, c->num_simd, cycles),
 		busy_pct(c->salu_busy, c->num_simd, cycles));
 	for (uint32_t i = 0; i < XS_MAX_SES; i++)
 		fprintf(f, ",%llu", i < c->num_se ? (unsigned long long)c->waves_per_se[i] : 0ull);
@@ -166,7 +169,7 @@ void xs_cli_counters_write(FILE *f, bool csv, const char *const *kernels, const 
 		fprintf(f, ",insts_%s", xs_inst_class_name((xs_inst_class)i));
 	fprintf(f, ",l0_hits,l0_misses,l0_hit_rate,l2_hits,l2_misses,l2_hit_rate,dram_read_bytes,dram_write_bytes,"
 		   "dram_gbps,vmem_read_bytes,vmem_write_bytes,scratch_read_bytes,scratch_write_bytes,lds_bytes,"
-		   "valu_busy_percent,salu_busy_percent");
+		   "lds_bank_conflict_cycles,valu_busy_percent,salu_busy_percent");
 	for (int i = 0; i < XS_MAX_SES; i++)
 		fprintf(f, ",waves_se%d", i);
 	fputc('\n', f);

@@ -262,9 +262,10 @@ typedef struct XS12_DISPATCH_COUNTERS {
 	double DramGBps;
 	UINT64 VmemReadBytes, VmemWriteBytes;  /* what the active lanes asked for */
 	UINT64 ScratchReadBytes, ScratchWriteBytes; /* of them, private memory */
-	UINT64 LdsBytes;                       /* over the LDS bus (bank conflicts: not modelled) */
+	UINT64 LdsBytes;                       /* over the LDS bus */
 	double ValuBusyPercent, SaluBusyPercent; /* of the dispatch's time, averaged over the SIMDs */
 	UINT64 WavesPerSE[4];
+	UINT64 LdsBankConflictCycles;          /* LDS bus clocks lost to bank conflicts */
 } XS12_DISPATCH_COUNTERS;
 
 HRESULT WINAPI XS12GetDispatchCounters(ID3D12GraphicsCommandList *pList, UINT Index,

@@ -267,7 +267,9 @@ XS_API const char *xs_wait_cause_name(xs_wait_cause c);
  * (the L0 is write-through and does not allocate on a store). Bytes per
  * level: what the lanes asked for (vmem_*_bytes), L2 to L0 (l0_misses
  * lines), DRAM to L2 (dram_read_lines), L2 to DRAM (dram_write_lines:
- * dirty lines evicted). LDS bank conflicts are not modelled. */
+ * dirty lines evicted). LDS: the bytes the lanes moved, and the bus clocks
+ * lost to bank conflicts (lds_bank_conflict_cycles, as rocprof's
+ * SQ_LDS_BANK_CONFLICT: 32 dword-wide banks, lanes served in phases). */
 typedef enum xs_inst_class {
 	XS_INST_SALU, XS_INST_SMEM, XS_INST_BRANCH, XS_INST_MESSAGE, XS_INST_VALU, XS_INST_VALU_TRANS,
 	XS_INST_VALU_FP64, XS_INST_LDS, XS_INST_VMEM_LOAD, XS_INST_VMEM_STORE, XS_INST_VMEM_ATOMIC,
@@ -294,6 +296,7 @@ typedef struct xs_dispatch_counters {
 	uint32_t line_bytes;              /* of the lines above: the L2's (128 on gfx10.3) */
 	uint64_t salu_busy[XS_MAX_SIMDS], valu_busy[XS_MAX_SIMDS]; /* cycles each SIMD's pipe was taken */
 	uint64_t waves_per_se[XS_MAX_SES];
+	uint64_t lds_bank_conflict_cycles; /* LDS bus clocks lost to bank conflicts (docs/hardware.md section 8) */
 } xs_dispatch_counters;
 
 typedef struct xs_dispatch_stats {

@@ -3,13 +3,15 @@
 /* Latency: every lane follows its own chain through the group's LDS, each
  * ds_read_b32 waiting for the one before (the 32 lanes read 128 bytes: one
  * clock of the bus). The table holds byte offsets, so no arithmetic sits
- * between the reads. */
+ * between the reads; lane l's chain stays in bank l (words l, l + 32, ...),
+ * so the lanes never ask one bank for two words (docs/hardware.md section 8,
+ * "LDS banks"): the latency alone, no bank conflict. */
 __kernel void lds_chase(__global const uint *in, __global uint *out, uint steps)
 {
 	__local uint l[1024];
 	uint lid = get_local_id(0);
 	for (uint i = lid; i < 1024; i += get_local_size(0))
-		l[i] = (in[i] & 1023u) * 4u;
+		l[i] = ((in[i] & 31u) * 32u + (i & 31u)) * 4u;
 	barrier(CLK_LOCAL_MEM_FENCE);
 	uint x = lid * 4u;
 	for (uint s = 0; s < steps; s++)

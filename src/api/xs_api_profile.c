@@ -83,7 +83,7 @@ void xs_api_fill_counters(const xs_devinfo *info, bool timing, const xs_gpu_disp
 		.dram_read_lines = g->dram_read_lines, .dram_write_lines = g->dram_write_lines,
 		.vmem_read_bytes = g->vmem_read_bytes, .vmem_write_bytes = g->vmem_write_bytes,
 		.scratch_read_bytes = g->scratch_read_bytes, .scratch_write_bytes = g->scratch_write_bytes,
-		.lds_bytes = g->lds_bytes,
+		.lds_bytes = g->lds_bytes, .lds_bank_conflict_cycles = g->lds_bank_conflict_cycles,
 		.num_simd = info->num_cu * info->simds_per_cu, .num_se = info->num_se, .line_bytes = info->l2_line_bytes,
 	};
 	memcpy(c->insts, g->insts, sizeof(c->insts));

@@ -207,6 +207,7 @@ XS_D3D12_EXPORT HRESULT WINAPI XS12GetDispatchCounters(ID3D12GraphicsCommandList
 		out->ScratchReadBytes = c->scratch_read_bytes;
 		out->ScratchWriteBytes = c->scratch_write_bytes;
 		out->LdsBytes = c->lds_bytes;
+		out->LdsBankConflictCycles = c->lds_bank_conflict_cycles;
 		memcpy(out->WavesPerSE, c->waves_per_se, sizeof(out->WavesPerSE));
 		uint32_t nsimd = di->num_cu * di->simds_per_cu;
 		uint64_t valu = 0, salu = 0;

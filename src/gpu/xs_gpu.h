@@ -78,6 +78,7 @@ typedef struct xs_gpu_counters {
 	uint64_t vmem_read_bytes, vmem_write_bytes; /* bytes the active lanes asked for */
 	uint64_t scratch_read_bytes, scratch_write_bytes; /* of them, private (scratch) memory */
 	uint64_t lds_bytes;                /* moved over the LDS bus */
+	uint64_t lds_bank_conflict_cycles; /* LDS bus clocks lost to bank conflicts (xs_gpu_lds_clocks) */
 	uint64_t salu_busy[XS_GPU_MAX_CU * 2], valu_busy[XS_GPU_MAX_CU * 2]; /* cycles, per SIMD */
 	uint64_t waves_per_se[XS_MAX_SE];
 } xs_gpu_counters;

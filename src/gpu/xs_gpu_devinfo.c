@@ -7,6 +7,10 @@
  *  [W]  AMD's RDNA 2 material (whitepaper, Hot Chips 2020 Series X talk).
  *  [D]  AMD ROCm documentation: rocprofiler-compute, RDNA "Workgroup Manager
  *       (SPI)" metrics (rocm.docs.amd.com/projects/rocprofiler-compute).
+ *  [O]  AMD's programming guides on the LDS: 32 banks, each a dword wide,
+ *       the bank from address bits 6:2 (AMD APP OpenCL Programming Guide,
+ *       "Local Memory (LDS) Optimization"); a wave's lanes served in phases
+ *       by access width (ROCm Composable Kernel docs, "LDS bank conflicts").
  *  [model] a modelling choice: the public record does not fix the figure.
  */
 #include "gpu/xs_gpu_devinfo.h"
@@ -52,6 +56,7 @@
 	.lat_smem = 30,                      /* [A] hit-ish */                                  \
 	.lat_lds = 20,                       /* [L] [A] */                                      \
 	.lds_bytes_per_clk = 128,            /* SPEC S3.6 */                                    \
+	.lds_banks = 32,                     /* [O] 32 banks of 4 bytes: 128 bytes a clock */    \
 	.l0_bytes = 16 * 1024,               /* [E] RDNA vector L0 per CU (NaviSim) */          \
 	.l0_ways = 4, .l2_ways = 16,         /* [model] */                                      \
 	.l2_line_bytes = XS_GFX103_L2_LINE_BYTES, /* [model] xs_gpu_devinfo.h */                \

@@ -25,6 +25,18 @@ _Static_assert((1u << XS_MTRACE_LINE_SHIFT) == XS_GFX103_L2_LINE_BYTES, "the int
 #define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
 #define XS_GPU_VMQ 64            /* outstanding memory operations tracked per wave and counter */
 #define XS_GPU_WHEEL 4096        /* cycles the timing wheel covers */
+#define XS_GPU_LDS_MAX_BANKS 64  /* xs_devinfo.lds_banks at most (a phase's banks are a 64-bit mask) */
+
+/* xs_gpu_lds.c: one LDS instruction's accesses, as the timing model sees
+ * them before it executes: each active lane l of exec moves naddr (1 or 2)
+ * elements of ndw (1..4) dwords, element i at addr[l] + off[i] bytes. */
+typedef struct xs_gpu_lds_access {
+	const uint32_t *addr;   /* the address VGPR's row */
+	uint64_t exec;
+	uint32_t lanes;         /* the wave's */
+	uint32_t off[2];
+	uint32_t naddr, ndw;
+} xs_gpu_lds_access;
 
 typedef struct xs_gpu_group xs_gpu_group;
 typedef struct xs_gpu_disp xs_gpu_disp;
@@ -67,10 +79,16 @@ enum {
 
 typedef struct xs_gpu_ra_ent {
 	uint8_t iclass, flags;
-	uint8_t wait[XS_GPU_NCNT]; /* s_waitcnt limits for vm, vs, lgkm; XS_GPU_RA_NOWAIT */
-	uint8_t ray;             /* VMEM: cycles of the CU's ray accelerator (image_bvh*) */
+	union {
+		struct {
+			uint8_t wait[XS_GPU_NCNT]; /* s_waitcnt*: limits for vm, vs, lgkm; XS_GPU_RA_NOWAIT */
+			uint8_t ray;       /* VMEM: cycles of the CU's ray accelerator (image_bvh*) */
+		};
+		uint16_t lds_clk;  /* LDS: clocks on the LDS bus (xs_gpu_lds_clocks) */
+	};
 	uint16_t n;              /* LDS: bytes moved; VMEM: lines recorded (next in the line buffer) */
 } xs_gpu_ra_ent;
+_Static_assert(sizeof(xs_gpu_ra_ent) == 8, "a run-ahead entry is 8 bytes");
 
 /* Functional run-ahead: quanta a wave may run ahead of the scheduler; VGPR
  * rows of the stand-ins its group runs in (a group needing more runs in
@@ -462,6 +480,10 @@ void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *rin
 void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp);
 /* Launch-time state every wave gets (timing start, counters, run-ahead). */
 void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes);
+/* Clocks the access holds the LDS bus of `banks` dword-wide banks (a power
+ * of two, <= XS_GPU_LDS_MAX_BANKS); *conflict gets those beyond one per
+ * phase (bank-conflict cycles). */
+uint32_t xs_gpu_lds_clocks(uint32_t banks, const xs_gpu_lds_access *a, uint32_t *conflict);
 /* xs_gpu_sched.c: running waves */
 #define XS_GPU_MAX_THREADS 64
 xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e);

@@ -967,20 +967,39 @@ static bool reads_vgprs(const xs_inst *in, uint32_t op_flags, uint16_t lo, uint1
 /* What the model needs to time `in`, read before it executes (EXEC for the
  * LDS bytes, the SGPR of s_waitcnt_*cnt, the VGPRs of the wave's previous
  * VALU: all in program order, which is issue order). */
-/* Elements per lane an LDS instruction moves: the opcode table gives the
- * dwords of one; the *2* forms (ds_read2_b32 ...) move two, at offset0
- * and offset1, so twice the bytes cross the LDS bus. */
-static uint32_t lds_elements(uint16_t op)
+/* Elements per lane an LDS instruction moves and their byte offsets from
+ * the address VGPR (the DS encoding's offset fields, as the interpreter
+ * reads them, src/isa/xs_isa_exec_lds.c): the opcode table gives the dwords
+ * of one; the *2* forms (ds_read2_b32 ...) move two, at offset0 and
+ * offset1 in units of the element (x64 for st64), so twice the bytes cross
+ * the LDS bus; the others one, at the 16-bit offset. */
+static uint32_t lds_elements(const xs_inst *in, uint32_t ndw, uint32_t off[2])
 {
-	switch (op) {
-	case XS_OP_ds_read2_b32: case XS_OP_ds_read2st64_b32: case XS_OP_ds_write2_b32:
-	case XS_OP_ds_write2st64_b32: case XS_OP_ds_wrxchg2_rtn_b32: case XS_OP_ds_wrxchg2st64_rtn_b32:
-	case XS_OP_ds_read2_b64: case XS_OP_ds_read2st64_b64: case XS_OP_ds_write2_b64:
-	case XS_OP_ds_write2st64_b64: case XS_OP_ds_wrxchg2_rtn_b64: case XS_OP_ds_wrxchg2st64_rtn_b64:
+	uint32_t scale = 4 * ndw;
+	switch (in->op) {
+	case XS_OP_ds_read2st64_b32: case XS_OP_ds_write2st64_b32: case XS_OP_ds_wrxchg2st64_rtn_b32:
+	case XS_OP_ds_read2st64_b64: case XS_OP_ds_write2st64_b64: case XS_OP_ds_wrxchg2st64_rtn_b64:
+		scale *= 64;
+		/* fall through */
+	case XS_OP_ds_read2_b32: case XS_OP_ds_write2_b32: case XS_OP_ds_wrxchg2_rtn_b32:
+	case XS_OP_ds_read2_b64: case XS_OP_ds_write2_b64: case XS_OP_ds_wrxchg2_rtn_b64:
+		off[0] = ((uint32_t)in->imm & 0xff) * scale;
+		off[1] = (in->ext & 0xff) * scale;
 		return 2;
 	default:
+		off[0] = (uint32_t)in->imm & 0xffff;
+		off[1] = 0;
 		return 1;
 	}
+}
+
+/* Whether an LDS-class instruction reads or writes LDS memory at its lanes'
+ * addresses (the lane permutes and swizzle use the LDS's crossbar only; GWS,
+ * append and ordered count carry no element size). */
+static bool lds_memory(const xs_inst *in, uint32_t op_flags)
+{
+	return XS_OPF_DW_OF(op_flags) != 0 && in->op != XS_OP_ds_swizzle_b32 && in->op != XS_OP_ds_permute_b32 &&
+	       in->op != XS_OP_ds_bpermute_b32;
 }
 
 /* Bytes a vector memory instruction's active lanes move, into the
@@ -1003,7 +1022,19 @@ static void vmem_bytes(const xs_gpu_wave *gw, const xs_inst *in, const xs_op_inf
 	}
 }
 
-static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e)
+/* An LDS entry's clocks on the bus (xs_gpu_lds_clocks), its bank
+ * conflicts into the dispatch's counters; lds->addr is cleared (done). */
+static void lds_clocks(xs_gpu *g, const xs_gpu_wave *gw, xs_gpu_ra_ent *e, xs_gpu_lds_access *lds)
+{
+	uint32_t conflict;
+	e->lds_clk = (uint16_t)xs_gpu_lds_clocks(g->info->lds_banks, lds, &conflict);
+	g->disp[gw->disp_slot].r->ctr.lds_bank_conflict_cycles += conflict;
+	lds->addr = NULL;
+}
+
+/* lds: an LDS access whose clocks are still to be found (lds->addr set),
+ * from its lanes' addresses after it executes (run_ahead). */
+static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e, xs_gpu_lds_access *lds)
 {
 	memset(e, 0, sizeof(*e));
 	memset(e->wait, XS_GPU_RA_NOWAIT, sizeof(e->wait));
@@ -1047,8 +1078,26 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 			gw->valu_dst_hi = (uint16_t)(in->dst + ((oi->flags & XS_OPF_D64) ? 2 : 1));
 		}
 	} else if (e->iclass == XS_IC_LDS) {
-		uint32_t dw = XS_MAX(1u, XS_OPF_DW_OF(oi->flags)) * lds_elements(in->op);
-		e->n = (uint16_t)(__builtin_popcountll(xs_wave_exec(&gw->w)) * 4 * dw);
+		uint32_t ndw = XS_MAX(1u, XS_OPF_DW_OF(oi->flags));
+		xs_gpu_lds_access a = { .exec = xs_wave_exec(&gw->w), .lanes = gw->w.lanes, .ndw = ndw };
+		a.naddr = lds_elements(in, ndw, a.off);
+		e->n = (uint16_t)(__builtin_popcountll(a.exec) * 4 * ndw * a.naddr);
+		if (lds_memory(in, oi->flags) && in->src[0] >= XS_SRC_VGPR) {
+			/* The clocks come from the lanes' addresses, read once the
+			 * instruction has run (run_ahead) unless it overwrites its
+			 * address VGPR (then here). Read here, the row's load waited
+			 * on the previous instruction's VGPR stores (rows 4 KiB apart
+			 * look alike to the host's store forwarding): a tenth of
+			 * sgemm_tiled's timing run, against a twentieth after. */
+			uint32_t av = in->src[0] - XS_SRC_VGPR, dv = in->dst - XS_SRC_VGPR;
+			a.addr = gw->w.v[av];
+			*lds = a;
+			if ((oi->flags & (XS_OPF_LOAD | XS_OPF_ATOMIC)) && in->dst >= XS_SRC_VGPR && dv <= av &&
+			    av < dv + ndw * a.naddr)
+				lds_clocks(g, gw, e, lds);
+		} else {
+			e->lds_clk = (uint16_t)XS_DIV_ROUND_UP(e->n, g->info->lds_bytes_per_clk);
+		}
 	} else if (xs_iclass_is_vmem(e->iclass)) {
 		vmem_bytes(gw, in, oi, &g->disp[gw->disp_slot].r->ctr);
 	}
@@ -1069,7 +1118,8 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 		xs_gpu_ra_ent *e = &gw->ra[gw->ra_n];
 		if (XS_UNLIKELY(g->prof != NULL))
 			g->prof->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + gw->ra_n] = xs_gpu_prof_index(g->prof, w->pc);
-		ra_describe(g, gw, in, e);
+		xs_gpu_lds_access lds = { .addr = NULL };
+		ra_describe(g, gw, in, e, &lds);
 		if (xs_iclass_is_vmem(e->iclass) &&
 		    used + XS_MTRACE_MAX > XS_GPU_RA_LINES)
 			break; /* (used > 0: an entry is recorded) */
@@ -1086,6 +1136,8 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 		xs_wave_status ws = in ? xs_isa_step(&g->ctx, w, in) : xs_isa_run(&g->ctx, w, 1); /* NULL: it faults */
 		if (g->mtrace.n)
 			e->n = (uint16_t)g->mtrace.n;
+		if (lds.addr)
+			lds_clocks(g, gw, e, &lds);
 		if (XS_UNLIKELY(g->ctx.ray_box_tests | g->ctx.ray_tri_tests)) {
 			e->ray = ray_cycles(g->info, g->ctx.ray_box_tests, g->ctx.ray_tri_tests);
 			g->ctx.ray_box_tests = g->ctx.ray_tri_tests = 0;
@@ -1284,7 +1336,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 		xs_gpu_cu *c = &g->cu[gw->group->cu];
 		uint64_t *bus = gw->group->disp->d.wgp_mode ? &g->wgp[c->wgp].lds_bus_free : &c->lds_bus_free;
 		uint64_t start = XS_MAX(t, *bus);
-		*bus = start + XS_DIV_ROUND_UP(bytes, di->lds_bytes_per_clk);
+		*bus = start + en->lds_clk;
 		ctr->lds_bytes += bytes;
 		cnt_push(gw, XS_GPU_CNT_LGKM, t, *bus + di->lat_lds);
 		break;

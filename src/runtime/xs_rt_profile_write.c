@@ -134,13 +134,14 @@ void xs_rt_profile_write_json(const xs_profile *p, FILE *f)
 	}
 	fprintf(f, "},\"counters\":{\"l0_hits\":%llu,\"l0_misses\":%llu,\"l2_hits\":%llu,\"l2_misses\":%llu,"
 		"\"dram_read_bytes\":%llu,\"dram_write_bytes\":%llu,\"vmem_read_bytes\":%llu,\"vmem_write_bytes\":%llu,"
-		"\"scratch_read_bytes\":%llu,\"scratch_write_bytes\":%llu,\"lds_bytes\":%llu,\"valu_busy_cycles\":%llu,"
-		"\"salu_busy_cycles\":%llu}}\n",
+		"\"scratch_read_bytes\":%llu,\"scratch_write_bytes\":%llu,\"lds_bytes\":%llu,"
+		"\"lds_bank_conflict_cycles\":%llu,\"valu_busy_cycles\":%llu,\"salu_busy_cycles\":%llu}}\n",
 		(unsigned long long)c->l0_hits, (unsigned long long)c->l0_misses, (unsigned long long)c->l2_hits,
 		(unsigned long long)c->l2_misses, (unsigned long long)(c->dram_read_lines * line),
 		(unsigned long long)(c->dram_write_lines * line), (unsigned long long)c->vmem_read_bytes,
 		(unsigned long long)c->vmem_write_bytes, (unsigned long long)c->scratch_read_bytes,
-		(unsigned long long)c->scratch_write_bytes, (unsigned long long)c->lds_bytes, (unsigned long long)valu,
+		(unsigned long long)c->scratch_write_bytes, (unsigned long long)c->lds_bytes,
+		(unsigned long long)c->lds_bank_conflict_cycles, (unsigned long long)valu,
 		(unsigned long long)salu);
 }
 

@@ -293,6 +293,9 @@ static void counters_count_lds_bytes(void **state)
 	run r;
 	run_kernel(&r, K_LDS, 26, 26 * 256 * 4, false, false);
 	assert_int_equal(r.st.counters.lds_bytes, 26ull * (16384 + 256 * 128 * 16));
+	/* float4 rows of neighbouring lanes: ds_read_b128 serves 8 lanes a
+	 * phase, their 32 dwords in 32 banks (docs/hardware.md "LDS banks") */
+	assert_int_equal(r.st.counters.lds_bank_conflict_cycles, 0);
 	run_free(&r);
 }
 

@@ -58,12 +58,14 @@ static void counters_and_profile(void **state)
 	ID3D12Resource *buf = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, N * 4);
 	XS12_DISPATCH_COUNTERS k;
 	record_vadd(&c, p, buf);
+	memset(&k, 0xff, sizeof(k)); /* every field is written */
 	assert_int_equal(XS12GetDispatchCounters((ID3D12GraphicsCommandList *)c.list, 0, &k), S_OK);
 	assert_true(k.Valid);
 	/* vadd(a, a, a): two loads and a store of 4 bytes per thread */
 	assert_int_equal(k.VmemReadBytes, 2ull * N * 4);
 	assert_int_equal(k.VmemWriteBytes, (uint64_t)N * 4);
 	assert_int_equal(k.L0Hits + k.L0Misses, 2ull * N * 4 / 128);
+	assert_int_equal(k.LdsBankConflictCycles, 0); /* vadd has no LDS */
 	XS12_DISPATCH_STATISTICS st;
 	assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 0, &st), S_OK);
 	uint64_t insts = 0;
