@@ -154,10 +154,11 @@ void sweep_row_write(FILE *f, const sweep_row *r)
 		r->scratch_waves);
 	for (int i = 0; i < XS_WAIT_COUNT; i++)
 		fprintf(f, "wait %d %llu\n", i, (unsigned long long)r->wait[i]);
-	fprintf(f, "counters %d %llu %llu %llu %llu %llu %llu %llu %llu\n", r->counters, (unsigned long long)r->l0_hits,
+	fprintf(f, "counters %d %llu %llu %llu %llu %llu %llu %llu %llu %llu\n", r->counters, (unsigned long long)r->l0_hits,
 		(unsigned long long)r->l0_misses, (unsigned long long)r->l2_hits, (unsigned long long)r->l2_misses,
 		(unsigned long long)r->dram_bytes, (unsigned long long)r->scratch_read_bytes,
-		(unsigned long long)r->scratch_write_bytes, (unsigned long long)r->lds_bytes);
+		(unsigned long long)r->scratch_write_bytes, (unsigned long long)r->lds_bytes,
+		(unsigned long long)r->lds_bank_conflict_cycles);
 	fprintf(f, "digest %016llx\nerror ", (unsigned long long)r->digest);
 	put_escaped(f, r->error);
 	fprintf(f, "end\n");
@@ -205,7 +206,8 @@ bool sweep_row_read(FILE *f, sweep_row *r)
 				r->wait[i] = strtoull(end, NULL, 10);
 		} else if (!strcmp(line, "counters")) {
 			uint64_t *dst[] = { &r->l0_hits, &r->l0_misses, &r->l2_hits, &r->l2_misses, &r->dram_bytes,
-					    &r->scratch_read_bytes, &r->scratch_write_bytes, &r->lds_bytes };
+					    &r->scratch_read_bytes, &r->scratch_write_bytes, &r->lds_bytes,
+					    &r->lds_bank_conflict_cycles };
 			char *end;
 			r->counters = strtol(v, &end, 10) != 0;
 			for (size_t i = 0; i < sizeof(dst) / sizeof(dst[0]); i++)
@@ -341,6 +343,7 @@ static void row_from_run(sweep_row *r, const xs_cli_run_result *res)
 	r->scratch_read_bytes = c->scratch_read_bytes;
 	r->scratch_write_bytes = c->scratch_write_bytes;
 	r->lds_bytes = c->lds_bytes;
+	r->lds_bank_conflict_cycles = c->lds_bank_conflict_cycles;
 	r->digest = res->out_digest;
 }
 

@@ -27,7 +27,7 @@ typedef struct sweep_row {
 	 * ones are modelled in timing mode only (counters = true). */
 	bool counters;
 	uint64_t l0_hits, l0_misses, l2_hits, l2_misses, dram_bytes;
-	uint64_t scratch_read_bytes, scratch_write_bytes, lds_bytes;
+	uint64_t scratch_read_bytes, scratch_write_bytes, lds_bytes, lds_bank_conflict_cycles;
 	uint64_t digest;            /* out buffers (FNV-1a), or the replay's GPU memory */
 } sweep_row;
 

@@ -206,9 +206,10 @@ static void json_counters(FILE *f, const sweep_row *r)
 		fprintf(f, "\"l0_hits\": null, \"l0_misses\": null, \"l2_hits\": null, \"l2_misses\": null, "
 			   "\"l0_hit_rate\": null, \"l2_hit_rate\": null, \"dram_bytes\": null, ");
 	}
-	fprintf(f, "\"scratch_read_bytes\": %llu, \"scratch_write_bytes\": %llu, \"lds_bytes\": %llu}",
+	fprintf(f, "\"scratch_read_bytes\": %llu, \"scratch_write_bytes\": %llu, \"lds_bytes\": %llu, "
+		   "\"lds_bank_conflict_cycles\": %llu}",
 		(unsigned long long)r->scratch_read_bytes, (unsigned long long)r->scratch_write_bytes,
-		(unsigned long long)r->lds_bytes);
+		(unsigned long long)r->lds_bytes, (unsigned long long)r->lds_bank_conflict_cycles);
 }
 
 void sweep_print_json(FILE *f, const sweep *sw)
@@ -311,8 +312,9 @@ static void csv_counters(FILE *f, const sweep_row *r)
 	} else {
 		fprintf(f, ",,,,,,,");
 	}
-	fprintf(f, ",%llu,%llu,%llu", (unsigned long long)r->scratch_read_bytes, (unsigned long long)r->scratch_write_bytes,
-		(unsigned long long)r->lds_bytes);
+	fprintf(f, ",%llu,%llu,%llu,%llu", (unsigned long long)r->scratch_read_bytes,
+		(unsigned long long)r->scratch_write_bytes, (unsigned long long)r->lds_bytes,
+		(unsigned long long)r->lds_bank_conflict_cycles);
 }
 
 int sweep_write_csv(const char *path, const sweep *sw)
@@ -335,7 +337,7 @@ int sweep_write_csv(const char *path, const sweep *sw)
 	for (int w = 0; w < XS_WAIT_COUNT; w++)
 		fprintf(f, ",wait_%s", xs_wait_cause_name((xs_wait_cause)w));
 	fprintf(f, ",l0_hits,l0_misses,l0_hit_rate,l2_hits,l2_misses,l2_hit_rate,dram_bytes,scratch_read_bytes,"
-		   "scratch_write_bytes,lds_bytes,digest,error\n");
+		   "scratch_write_bytes,lds_bytes,lds_bank_conflict_cycles,digest,error\n");
 	for (int i = 0; i < sw->npoints; i++) {
 		const sweep_row *r = &sw->rows[i];
 		fprintf(f, "%d", i);

@@ -49,6 +49,7 @@ static void on_dispatch(void *user, const xs_gpu_dispatch_result *r, const xs_de
 	w->scratch_read_bytes += c->scratch_read_bytes;
 	w->scratch_write_bytes += c->scratch_write_bytes;
 	w->lds_bytes += c->lds_bytes;
+	w->lds_bank_conflict_cycles += c->lds_bank_conflict_cycles;
 }
 
 static void on_batch(void *user, uint64_t digest, xs_status status, const char *message)

@@ -68,7 +68,8 @@ with tempfile.TemporaryDirectory() as tmp:
                     "l2_hits": c["l2"]["hits"], "l2_misses": c["l2"]["misses"], "l2_hit_rate": c["l2"]["hit_rate"],
                     "dram_bytes": c["dram"]["read_bytes"] + c["dram"]["write_bytes"],
                     "scratch_read_bytes": c["scratch"]["read_bytes"],
-                    "scratch_write_bytes": c["scratch"]["write_bytes"], "lds_bytes": c["lds_bytes"]}
+                    "scratch_write_bytes": c["scratch"]["write_bytes"], "lds_bytes": c["lds_bytes"],
+                    "lds_bank_conflict_cycles": c["lds_bank_conflict_cycles"]}
             got = {k: (round(qc[k], 4) if "rate" in k else qc[k]) for k in want}
             check(got == want and qc["scratch_read_bytes"] > 0,
                   f"scratch-waves={s}: the row's counters are run's" + ("" if got == want else f": {got} vs {want}"))
