@@ -42,11 +42,13 @@ static uint32_t phase_clocks(const uint32_t *d, uint32_t n, uint32_t bank_mask)
 	return most;
 }
 
+#ifndef __AVX512F__
 static inline uint32_t rotl32(uint32_t v, uint32_t s)
 {
 	s &= 31;
 	return s ? v << s | v >> (32 - s) : v;
 }
+#endif
 
 /* The banks a phase's lanes (mask m, lane numbers from p) reach, as a mask
  * of 32 banks (banks == 32), and whether all of them use one address. A
@@ -54,39 +56,85 @@ static inline uint32_t rotl32(uint32_t v, uint32_t s)
 static uint32_t phase_banks32(const xs_gpu_lds_access *a, uint32_t p, uint64_t m, bool *same)
 {
 	const uint32_t lane_mask = (1u << a->ndw) - 1;
-	uint32_t used = 0;
+	const uint32_t first = a->addr[p + (uint32_t)__builtin_ctzll(m)];
 #ifdef __AVX512F__
-	/* the common case of a per-issue cost in timing mode: 16 lanes at once */
-	__m512i lo = _mm512_set1_epi32(-1), hi = _mm512_setzero_si512();
+	/* a per-issue cost in timing mode: 16 lanes at once, the banks ORed as
+	 * vectors and reduced once; "one address" by one compare per 16 lanes */
 	const __m512i lm = _mm512_set1_epi32((int)lane_mask), k31 = _mm512_set1_epi32(31),
-		      k32 = _mm512_set1_epi32(32);
+		      k32 = _mm512_set1_epi32(32), f = _mm512_set1_epi32((int)first);
+	__m512i r = _mm512_setzero_si512();
+	__mmask16 differ = 0;
 	for (uint32_t c = 0; c < 64 && (m >> c); c += 16) {
 		__mmask16 k = (__mmask16)(m >> c);
 		__m512i x = _mm512_maskz_loadu_epi32(k, a->addr + p + c); /* (no lane past the row's end) */
-		lo = _mm512_mask_min_epu32(lo, k, lo, x);
-		hi = _mm512_mask_max_epu32(hi, k, hi, x);
+		differ |= _mm512_mask_cmpneq_epi32_mask(k, x, f);
 		for (uint32_t i = 0; i < a->naddr; i++) {
 			__m512i b = _mm512_and_si512(
 				_mm512_srli_epi32(_mm512_add_epi32(x, _mm512_set1_epi32((int)a->off[i])), 2), k31);
 			/* rotl(lane_mask, b): the wrapped part shifts right by 32 - b (0 when b = 0: 32) */
-			__m512i r = _mm512_or_si512(_mm512_sllv_epi32(lm, b),
-						    _mm512_srlv_epi32(lm, _mm512_sub_epi32(k32, b)));
-			used |= (uint32_t)_mm512_mask_reduce_or_epi32(k, r);
+			r = _mm512_mask_or_epi32(r, k, r,
+						 _mm512_or_si512(_mm512_sllv_epi32(lm, b),
+								 _mm512_srlv_epi32(lm, _mm512_sub_epi32(k32, b))));
 		}
 	}
-	*same = (uint32_t)_mm512_reduce_min_epu32(lo) == (uint32_t)_mm512_reduce_max_epu32(hi);
+	*same = differ == 0;
+	return (uint32_t)_mm512_reduce_or_epi32(r);
 #else
-	uint32_t lo = UINT32_MAX, hi = 0;
+	uint32_t used = 0;
+	bool one = true;
 	for (; m; m &= m - 1) {
 		uint32_t x = a->addr[p + (uint32_t)__builtin_ctzll(m)];
-		lo = x < lo ? x : lo;
-		hi = x > hi ? x : hi;
+		one &= x == first;
 		for (uint32_t i = 0; i < a->naddr; i++)
 			used |= rotl32(lane_mask, (x + a->off[i]) >> 2);
 	}
-	*same = lo == hi;
-#endif
+	*same = one;
 	return used;
+#endif
+}
+
+/* The two shapes LDS code uses most, for a whole phase of one-dword
+ * elements (banks == 32): lanes on consecutive dwords (a tile's row) and
+ * lanes on one address (a broadcast). 0 when the phase is neither, else
+ * its clocks by the rule without looking at each lane: a row's n <= 32
+ * consecutive dwords are in n banks; two rows (the *2* forms) that overlap
+ * in memory are one run of at most 32 dwords, apart they conflict (two
+ * words in a bank) where their banks meet; a broadcast's words are one or
+ * two dwords, two clocks only when they are different dwords of one bank. */
+static uint32_t phase_shape32(const xs_gpu_lds_access *a, uint32_t p, uint32_t n)
+{
+	const uint32_t *x = a->addr + p, first = x[0];
+	bool row = true, same = true;
+#ifdef __AVX512F__
+	const __m512i f = _mm512_set1_epi32((int)first),
+		      step = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
+	for (uint32_t c = 0; c < n; c += 16) {
+		__m512i v = _mm512_loadu_si512(x + c);
+		row = row && _mm512_cmpeq_epi32_mask(v, _mm512_add_epi32(f, _mm512_add_epi32(step, _mm512_set1_epi32((int)(4 * c))))) == 0xffff;
+		same = same && _mm512_cmpeq_epi32_mask(v, f) == 0xffff;
+	}
+#else
+	for (uint32_t l = 0; l < n; l++) {
+		row = row && x[l] == first + 4 * l;
+		same = same && x[l] == first;
+	}
+#endif
+	uint32_t d0 = (first + a->off[0]) >> 2, d1 = (first + a->off[1]) >> 2;
+	if (row) {
+		if (a->naddr == 1)
+			return 1;
+		uint32_t gap = (d1 - d0) & 0x3fffffffu; /* dwords of a 32-bit address: 30 bits, wrapping */
+		gap = gap < 0x20000000u ? gap : 0x40000000u - gap;
+		if (gap < n)
+			return 1; /* one run of n + gap <= 32 dwords */
+		uint32_t run = n == 32 ? UINT32_MAX : (1u << n) - 1;
+		uint32_t b0 = d0 & 31, b1 = d1 & 31;
+		uint32_t m0 = b0 ? run << b0 | run >> (32 - b0) : run, m1 = b1 ? run << b1 | run >> (32 - b1) : run;
+		return (m0 & m1) ? 2 : 1;
+	}
+	if (same)
+		return a->naddr == 2 && d0 != d1 && (d0 & 31) == (d1 & 31) ? 2 : 1;
+	return 0;
 }
 
 uint32_t xs_gpu_lds_clocks(uint32_t banks, const xs_gpu_lds_access *a, uint32_t *conflict)
@@ -107,7 +155,10 @@ uint32_t xs_gpu_lds_clocks(uint32_t banks, const xs_gpu_lds_access *a, uint32_t 
 		uint32_t n = (uint32_t)__builtin_popcountll(m) * per_lane; /* dwords, with repeats */
 		uint32_t d[XS_GPU_LDS_MAX_BANKS], c;
 		bool same;
-		if (banks == 32 && (uint32_t)__builtin_popcount(phase_banks32(a, p, m, &same)) == n) {
+		if (banks == 32 && a->ndw == 1 && end - p >= 16 && m == (end - p == 64 ? ~0ull : (1ull << (end - p)) - 1) &&
+		    (c = phase_shape32(a, p, end - p)) != 0) {
+			/* (a whole phase of 16 or 32 lanes, a row or a broadcast) */
+		} else if (banks == 32 && (uint32_t)__builtin_popcount(phase_banks32(a, p, m, &same)) == n) {
 			c = 1; /* every dword in a bank of its own */
 		} else if (banks == 32 && same) {
 			/* one address for every lane (a broadcast): its per_lane dwords */

@@ -128,15 +128,20 @@ static void random_against_the_rule(void **state)
 {
 	(void)state;
 	static const uint32_t shapes[][2] = { { 1, 1 }, { 1, 2 }, { 1, 3 }, { 1, 4 }, { 2, 1 }, { 2, 2 } };
-	for (int t = 0; t < 20000; t++) {
+	for (int t = 0; t < 40000; t++) {
 		uint32_t lanes = next() & 1 ? 64 : 32, s = next() % 6, naddr = shapes[s][0], ndw = shapes[s][1];
-		uint32_t kind = next() % 5, base = next() & 0xfffc;
-		for (uint32_t l = 0; l < XS_MAX_LANES; l++) /* strides, broadcasts, small and wide scatters */
+		uint32_t kind = next() % 7, base = next() & 0xfffc;
+		if (kind == 6) /* rows that wrap past 2^32 */
+			base = 0xffffff80u + 4 * (next() % 32);
+		for (uint32_t l = 0; l < XS_MAX_LANES; l++) /* strides, broadcasts, small and wide scatters, rows */
 			row[l] = kind == 0 ? base + l * 4 * (next() % 40) : kind == 1 ? base
-			       : kind == 2 ? base + (next() % 16) * 4 : kind == 3 ? next() : base + l * 4 * (t % 70);
+			       : kind == 2 ? base + (next() % 16) * 4 : kind == 3 ? next()
+			       : kind == 4 ? base + l * 4 * (t % 70) : base + l * 4;
 		uint64_t exec = next() % 4 ? (lanes == 64 ? ~0ull : 0xffffffffull)
 					   : ((uint64_t)next() << 32 | next()) & (lanes == 64 ? ~0ull : 0xffffffffull);
 		uint32_t off[2] = { (next() % 256) * 4, (next() % 256) * 4 * ndw }, c_model, c_ref;
+		if (next() % 4 == 0) /* the *2* forms' offsets close together: rows that overlap */
+			off[1] = off[0] + (next() % 40) * 4;
 		uint32_t got = clocks(exec, lanes, naddr, ndw, off[0], off[1], &c_model);
 		uint32_t want = reference(exec, lanes, naddr, ndw, off, &c_ref);
 		if (got != want || c_model != c_ref)
