@@ -108,9 +108,10 @@ static uint32_t phase_shape32(const xs_gpu_lds_access *a, uint32_t p, uint32_t n
 #ifdef __AVX512F__
 	const __m512i f = _mm512_set1_epi32((int)first),
 		      step = _mm512_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60);
-	for (uint32_t c = 0; c < n; c += 16) {
+	for (uint32_t c = 0; c < n; c += 16) { /* (n is 16 or 32: whole vectors) */
 		__m512i v = _mm512_loadu_si512(x + c);
-		row = row && _mm512_cmpeq_epi32_mask(v, _mm512_add_epi32(f, _mm512_add_epi32(step, _mm512_set1_epi32((int)(4 * c))))) == 0xffff;
+		__m512i want = _mm512_add_epi32(_mm512_add_epi32(f, step), _mm512_set1_epi32((int)(4 * c)));
+		row = row && _mm512_cmpeq_epi32_mask(v, want) == 0xffff;
 		same = same && _mm512_cmpeq_epi32_mask(v, f) == 0xffff;
 	}
 #else
@@ -154,10 +155,11 @@ uint32_t xs_gpu_lds_clocks(uint32_t banks, const xs_gpu_lds_access *a, uint32_t 
 			continue;
 		uint32_t n = (uint32_t)__builtin_popcountll(m) * per_lane; /* dwords, with repeats */
 		uint32_t d[XS_GPU_LDS_MAX_BANKS], c;
-		bool same;
-		if (banks == 32 && a->ndw == 1 && end - p >= 16 && m == (end - p == 64 ? ~0ull : (1ull << (end - p)) - 1) &&
+		bool same = false;
+		/* (with 32 banks a phase has at most 32 lanes: the shift is defined) */
+		if (banks == 32 && a->ndw == 1 && end - p >= 16 && m == (1ull << (end - p)) - 1 &&
 		    (c = phase_shape32(a, p, end - p)) != 0) {
-			/* (a whole phase of 16 or 32 lanes, a row or a broadcast) */
+			/* a whole phase of 16 or 32 lanes, a row or a broadcast */
 		} else if (banks == 32 && (uint32_t)__builtin_popcount(phase_banks32(a, p, m, &same)) == n) {
 			c = 1; /* every dword in a bank of its own */
 		} else if (banks == 32 && same) {

@@ -25,11 +25,12 @@ _Static_assert((1u << XS_MTRACE_LINE_SHIFT) == XS_GFX103_L2_LINE_BYTES, "the int
 #define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
 #define XS_GPU_VMQ 64            /* outstanding memory operations tracked per wave and counter */
 #define XS_GPU_WHEEL 4096        /* cycles the timing wheel covers */
-#define XS_GPU_LDS_MAX_BANKS 64  /* xs_devinfo.lds_banks at most (a phase's banks are a 64-bit mask) */
+#define XS_GPU_LDS_MAX_BANKS 64  /* xs_devinfo.lds_banks at most (a phase's dwords, xs_gpu_lds.c) */
 
-/* xs_gpu_lds.c: one LDS instruction's accesses, as the timing model sees
- * them before it executes: each active lane l of exec moves naddr (1 or 2)
- * elements of ndw (1..4) dwords, element i at addr[l] + off[i] bytes. */
+/* xs_gpu_lds.c: one LDS instruction's accesses, as the timing model reads
+ * them from the wave (run_ahead): each active lane l of exec moves naddr
+ * (1 or 2) elements of ndw (1..4) dwords, element i at addr[l] + off[i]
+ * bytes. */
 typedef struct xs_gpu_lds_access {
 	const uint32_t *addr;   /* the address VGPR's row */
 	uint64_t exec;
