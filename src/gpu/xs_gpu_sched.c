@@ -967,32 +967,6 @@ static bool reads_vgprs(const xs_inst *in, uint32_t op_flags, uint16_t lo, uint1
 /* What the model needs to time `in`, read before it executes (EXEC for the
  * LDS bytes, the SGPR of s_waitcnt_*cnt, the VGPRs of the wave's previous
  * VALU: all in program order, which is issue order). */
-/* Elements per lane an LDS instruction moves and their byte offsets from
- * the address VGPR (the DS encoding's offset fields, as the interpreter
- * reads them, src/isa/xs_isa_exec_lds.c): the opcode table gives the dwords
- * of one; the *2* forms (ds_read2_b32 ...) move two, at offset0 and
- * offset1 in units of the element (x64 for st64), so twice the bytes cross
- * the LDS bus; the others one, at the 16-bit offset. */
-static uint32_t lds_elements(const xs_inst *in, uint32_t ndw, uint32_t off[2])
-{
-	uint32_t scale = 4 * ndw;
-	switch (in->op) {
-	case XS_OP_ds_read2st64_b32: case XS_OP_ds_write2st64_b32: case XS_OP_ds_wrxchg2st64_rtn_b32:
-	case XS_OP_ds_read2st64_b64: case XS_OP_ds_write2st64_b64: case XS_OP_ds_wrxchg2st64_rtn_b64:
-		scale *= 64;
-		/* fall through */
-	case XS_OP_ds_read2_b32: case XS_OP_ds_write2_b32: case XS_OP_ds_wrxchg2_rtn_b32:
-	case XS_OP_ds_read2_b64: case XS_OP_ds_write2_b64: case XS_OP_ds_wrxchg2_rtn_b64:
-		off[0] = ((uint32_t)in->imm & 0xff) * scale;
-		off[1] = (in->ext & 0xff) * scale;
-		return 2;
-	default:
-		off[0] = (uint32_t)in->imm & 0xffff;
-		off[1] = 0;
-		return 1;
-	}
-}
-
 /* Whether an LDS-class instruction reads or writes LDS memory at its lanes'
  * addresses (the lane permutes and swizzle use the LDS's crossbar only; GWS,
  * append and ordered count carry no element size). */
@@ -1080,7 +1054,7 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 	} else if (e->iclass == XS_IC_LDS) {
 		uint32_t ndw = XS_MAX(1u, XS_OPF_DW_OF(oi->flags));
 		xs_gpu_lds_access a = { .exec = xs_wave_exec(&gw->w), .lanes = gw->w.lanes, .ndw = ndw };
-		a.naddr = lds_elements(in, ndw, a.off);
+		a.naddr = xs_isa_ds_elements(in, ndw, a.off);
 		e->n = (uint16_t)(__builtin_popcountll(a.exec) * 4 * ndw * a.naddr);
 		if (lds_memory(in, oi->flags) && in->src[0] >= XS_SRC_VGPR) {
 			/* The clocks come from the lanes' addresses, read once the

@@ -199,6 +199,12 @@ typedef struct xs_inst {
 
 /* Address VGPR i (0-based) of a MIMG instruction (NSA or contiguous). */
 unsigned xs_isa_mimg_vaddr(const xs_inst *in, unsigned i);
+/* The elements a DS instruction moves per lane, at the address VGPR plus
+ * off[0] (and off[1]) bytes: the *2* forms two, at offset0 and offset1 in
+ * units of the element (ndw dwords; x64 for st64), the others one, at the
+ * 16-bit offset (off[1] = 0). The interpreter's LDS handlers spell the same
+ * rule out per opcode, with constant sizes. */
+unsigned xs_isa_ds_elements(const xs_inst *in, unsigned ndw, uint32_t off[2]);
 /* Mnemonic of an op ("invalid" for XS_OP_INVALID or out of range). */
 const char *xs_isa_op_name(unsigned op);
 

@@ -17,6 +17,26 @@ const char *xs_isa_op_name(unsigned op)
 	return op < XS_OP_COUNT ? xs_op_table[op].name : "invalid";
 }
 
+unsigned xs_isa_ds_elements(const xs_inst *in, unsigned ndw, uint32_t off[2])
+{
+	uint32_t scale = 4 * ndw;
+	switch (in->op) {
+	case XS_OP_ds_read2st64_b32: case XS_OP_ds_write2st64_b32: case XS_OP_ds_wrxchg2st64_rtn_b32:
+	case XS_OP_ds_read2st64_b64: case XS_OP_ds_write2st64_b64: case XS_OP_ds_wrxchg2st64_rtn_b64:
+		scale *= 64;
+		/* fall through */
+	case XS_OP_ds_read2_b32: case XS_OP_ds_write2_b32: case XS_OP_ds_wrxchg2_rtn_b32:
+	case XS_OP_ds_read2_b64: case XS_OP_ds_write2_b64: case XS_OP_ds_wrxchg2_rtn_b64:
+		off[0] = ((uint32_t)in->imm & 0xff) * scale;
+		off[1] = (in->ext & 0xff) * scale;
+		return 2;
+	default:
+		off[0] = (uint32_t)in->imm & 0xffff;
+		off[1] = 0;
+		return 1;
+	}
+}
+
 unsigned xs_isa_mimg_vaddr(const xs_inst *in, unsigned i)
 {
 	if (!XS_MIMG_NSA(in->ext))

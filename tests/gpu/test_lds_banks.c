@@ -81,6 +81,27 @@ static void by_hand(void **state)
 	assert_int_equal(clocks(1ull << 40, 64, 1, 4, 0, 0, &c), 1); /* one lane of phase 5 */
 }
 
+/* The offsets the model takes from the encoding (xs_isa_ds_elements), on
+ * llvm-mc-15 -mcpu=gfx1030 encodings: offset0/offset1 in elements (x64 for
+ * st64), or one 16-bit byte offset. */
+static void ds_offsets(void **state)
+{
+	(void)state;
+	static const struct { uint32_t w[2]; unsigned ndw, n; uint32_t off0, off1; } c[] = {
+		{ { 0xd8e00301u, 0x00000002u }, 1, 2, 1 * 4 * 64, 3 * 4 * 64 }, /* ds_read2st64_b32 v[0:1], v2 offset0:1 offset1:3 */
+		{ { 0xd9dc0502u, 0x00000002u }, 2, 2, 2 * 8, 5 * 8 },           /* ds_read2_b64 v[0:3], v2 offset0:2 offset1:5 */
+		{ { 0xdbfc0410u, 0x00000002u }, 4, 1, 1040, 0 },               /* ds_read_b128 v[0:3], v2 offset:1040 */
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		xs_inst in;
+		uint32_t off[2];
+		assert_int_equal(xs_isa_decode(c[i].w, 2, &in), 8);
+		assert_int_equal(xs_isa_ds_elements(&in, c[i].ndw, off), c[i].n);
+		assert_int_equal(off[0], c[i].off0);
+		assert_int_equal(off[1], c[i].off1);
+	}
+}
+
 /* The rule, spelled out: every phase, every bank, the distinct dwords. */
 static uint32_t reference(uint64_t exec, uint32_t lanes, uint32_t naddr, uint32_t ndw, const uint32_t off[2],
 			  uint32_t *conflict)
@@ -154,6 +175,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(by_hand),
+		cmocka_unit_test(ds_offsets),
 		cmocka_unit_test(random_against_the_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
