@@ -380,6 +380,11 @@ typedef struct xs_profile_inst {
 	const char *source_file;          /* from the code object's line table (-g), else NULL */
 	uint32_t source_line;
 	const char *source_text;          /* that line of the file, if it could be read, else NULL */
+	/* An LDS instruction's clocks on the LDS bus lost to bank conflicts
+	 * (docs/hardware.md section 8), summed over its issues: not cycles of
+	 * its own (the wave waits for them at an s_waitcnt lgkmcnt), they say
+	 * which access caused such a wait. */
+	uint64_t lds_bank_conflict_cycles;
 } xs_profile_inst;
 
 typedef struct xs_profile_function {
@@ -392,6 +397,7 @@ typedef struct xs_profile_function {
 	const xs_profile_inst *insts;
 	uint32_t num_hot;                 /* the most expensive (at most 20), most cycles first */
 	const uint32_t *hot;              /* indices into insts */
+	uint64_t lds_bank_conflict_cycles; /* its instructions' */
 } xs_profile_function;
 
 typedef struct xs_profile xs_profile;

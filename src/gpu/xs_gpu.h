@@ -223,7 +223,10 @@ const char *xs_gpu_queue_name(unsigned q, char *buf, size_t n);
  * to the cycle the wave could issue the following one: the sum over a
  * wave's instructions is its life) and of them the stall cycles by reason.
  * A barrier's or exp's wait and the memory a wave waits for at s_endpgm
- * count on that instruction. Instruction fetch is not modelled. */
+ * count on that instruction. Instruction fetch is not modelled. An LDS
+ * instruction also carries its bank-conflict clocks (xs_gpu_lds_clocks):
+ * not stall cycles of its own (the wave waits for them at an s_waitcnt
+ * lgkmcnt), so that the wait can be traced to the access that caused it. */
 typedef enum xs_gpu_stall {
 	XS_GPU_STALL_VMCNT,      /* s_waitcnt vmcnt: vector loads */
 	XS_GPU_STALL_VSCNT,      /* s_waitcnt_vscnt: vector stores */
@@ -240,6 +243,7 @@ typedef struct xs_gpu_prof_ent {
 	uint64_t pc;
 	uint64_t issues, cycles;
 	uint64_t stall[XS_GPU_STALL_COUNT];
+	uint64_t lds_conflict;   /* LDS bus clocks its accesses lost to bank conflicts */
 } xs_gpu_prof_ent;
 /* Starts (clears) or stops collecting; false when the host has no memory
  * for it. Collected in timing mode only. */

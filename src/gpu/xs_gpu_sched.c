@@ -997,12 +997,17 @@ static void vmem_bytes(const xs_gpu_wave *gw, const xs_inst *in, const xs_op_inf
 }
 
 /* An LDS entry's clocks on the bus (xs_gpu_lds_clocks), its bank
- * conflicts into the dispatch's counters; lds->addr is cleared (done). */
+ * conflicts into the dispatch's counters and the profile's entry for its
+ * PC (run_ahead keeps that index before it describes the entry); lds->addr
+ * is cleared (done). Counted when recorded: a recorded entry issues. */
 static void lds_clocks(xs_gpu *g, const xs_gpu_wave *gw, xs_gpu_ra_ent *e, xs_gpu_lds_access *lds)
 {
 	uint32_t conflict;
 	e->lds_clk = (uint16_t)xs_gpu_lds_clocks(g->info->lds_banks, lds, &conflict);
 	g->disp[gw->disp_slot].r->ctr.lds_bank_conflict_cycles += conflict;
+	if (XS_UNLIKELY(g->prof != NULL) && conflict)
+		g->prof->ent[g->prof->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + (size_t)(e - gw->ra)]].lds_conflict +=
+			conflict;
 	lds->addr = NULL;
 }
 

@@ -183,6 +183,7 @@ static void finish_fn(xs_profile_function *fn, xs_profile_inst *insts, uint32_t 
 		fn->cycles += insts[i].cycles;
 		for (int s = 0; s < XS_STALL_COUNT; s++)
 			fn->stall[s] += insts[i].stall[s];
+		fn->lds_bank_conflict_cycles += insts[i].lds_bank_conflict_cycles;
 	}
 	for (int s = 0; s < XS_STALL_COUNT; s++)
 		if (fn->stall[s] > best) {
@@ -248,6 +249,7 @@ static void fill_inst(builder *b, xs_profile_inst *pi, uint64_t pc, const char *
 		pi->issues = en->issues;
 		pi->cycles = en->cycles;
 		memcpy(pi->stall, en->stall, sizeof(pi->stall));
+		pi->lds_bank_conflict_cycles = en->lds_conflict;
 	}
 }
 

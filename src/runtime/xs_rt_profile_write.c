@@ -70,7 +70,8 @@ void xs_rt_profile_write_json(const xs_profile *p, FILE *f)
 			fprintf(f, "\"%s\"", xs_rt_stall_name((unsigned)fn->top_stall));
 		else
 			fputs("null", f);
-		fprintf(f, ",\"instructions\":[");
+		fprintf(f, ",\"lds_bank_conflict_cycles\":%llu,\"instructions\":[",
+			(unsigned long long)fn->lds_bank_conflict_cycles);
 		for (uint32_t k = 0; k < fn->num_insts; k++) {
 			const xs_profile_inst *in = &fn->insts[k];
 			fprintf(f, "%s\n{\"pc\":\"0x%llx\",\"offset\":%u,\"text\":", k ? "," : "", (unsigned long long)in->pc,
@@ -79,6 +80,8 @@ void xs_rt_profile_write_json(const xs_profile *p, FILE *f)
 			fprintf(f, ",\"issues\":%llu,\"cycles\":%llu,\"stalls\":", (unsigned long long)in->issues,
 				(unsigned long long)in->cycles);
 			stalls_json(f, in->stall);
+			if (in->lds_bank_conflict_cycles) /* LDS instructions with conflicts only */
+				fprintf(f, ",\"lds_bank_conflict_cycles\":%llu", (unsigned long long)in->lds_bank_conflict_cycles);
 			fprintf(f, ",\"source\":");
 			if (in->source_file) {
 				fprintf(f, "{\"file\":");
@@ -183,8 +186,12 @@ void xs_rt_profile_write_text(const xs_profile *p, FILE *f)
 			if (fn->stall[s])
 				fprintf(f, "%s %s %llu (%.1f %%)", any++ ? "," : "", xs_rt_stall_name((unsigned)s),
 					(unsigned long long)fn->stall[s], pct(fn->stall[s], fn->cycles));
-		fprintf(f, "%s\nhot spots:\n%12s %6s %10s  %-14s %-8s %s\n", any ? "" : " none", "cycles", "%", "issues",
-			"main stall", "offset", "instruction");
+		fprintf(f, "%s\n", any ? "" : " none");
+		if (fn->lds_bank_conflict_cycles)
+			fprintf(f, "LDS bank conflicts: %llu bus clocks (marked below; waited for at s_waitcnt lgkmcnt)\n",
+				(unsigned long long)fn->lds_bank_conflict_cycles);
+		fprintf(f, "hot spots:\n%12s %6s %10s  %-14s %-8s %s\n", "cycles", "%", "issues", "main stall", "offset",
+			"instruction");
 		for (uint32_t k = 0; k < fn->num_hot; k++) {
 			const xs_profile_inst *in = &fn->insts[fn->hot[k]];
 			int ms = main_stall(in);
@@ -205,9 +212,12 @@ void xs_rt_profile_write_text(const xs_profile *p, FILE *f)
 				last_line = in->source_line;
 			}
 			int ms = main_stall(in);
-			fprintf(f, "%12llu %5.1f%% %10llu  %-14s 0x%-6x %s\n", (unsigned long long)in->cycles,
+			fprintf(f, "%12llu %5.1f%% %10llu  %-14s 0x%-6x %s", (unsigned long long)in->cycles,
 				pct(in->cycles, fn->cycles), (unsigned long long)in->issues,
 				ms >= 0 ? xs_rt_stall_name((unsigned)ms) : "", in->offset, in->text ? in->text : "");
+			if (in->lds_bank_conflict_cycles)
+				fprintf(f, "  ; LDS bank conflicts %llu", (unsigned long long)in->lds_bank_conflict_cycles);
+			fputc('\n', f);
 		}
 	}
 }

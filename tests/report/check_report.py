@@ -2,11 +2,12 @@
 """The profile's HTML report, rendered by a real browser (headless Chromium).
 
   check_report.py WRITER DATA_DIR OUT_DIR CASE
-  check_report.py XS12 KERNEL OUT_DIR live
+  check_report.py XS12 KERNEL OUT_DIR live|live-banks
 
 WRITER is report_write (a C program calling xs_profile_html_write); CASE names
 a profile JSON in DATA_DIR (or "big": 20 000 instructions made here; or
-"live": the page `xs12 run KERNEL --profile` writes, of lds_stream). The page
+"live" / "live-banks": the page `xs12 run KERNEL --profile` writes, of lds_stream
+or of lds_banks with bank conflicts). The page
 is written to OUT_DIR/report-CASE.html, Chromium serialises the DOM after the
 page's script has run (--dump-dom), and the checks below read that DOM; a
 screenshot (OUT_DIR/report-CASE.png) is checked for size and for the colours
@@ -381,6 +382,25 @@ def check_dom(case, p, root, probe):
                       f"{case}: kernel {ki}'s first hot spot does not show {cyc} cycles")
         else:
             check(hot is None, f"{case}: kernel {ki} has a hot-spot table without instructions")
+        # LDS bank conflicts: a row per instruction that has them, most first, each
+        # pointing at its line and badged there
+        banks = sorted((i for i, x in enumerate(e["ins"]) if x.get("lds_bank_conflict_cycles", 0) > 0),
+                       key=lambda i: (-e["ins"][i]["lds_bank_conflict_cycles"], i))
+        btab = sec.first("table", cls="banks")
+        if banks:
+            if check(btab is not None, f"{case}: kernel {ki} has no LDS bank-conflict table"):
+                brows = btab.first("tbody").all("tr")
+                got = [(r.attrs.get("data-target"), r.all("td")[2].text().replace(",", "")) for r in brows]
+                want = [("k%d-i%d" % (ki, i), str(e["ins"][i]["lds_bank_conflict_cycles"])) for i in banks]
+                check(got == want, f"{case}: kernel {ki}'s bank-conflict rows are {got}, expected {want}")
+            total = k.get("lds_bank_conflict_cycles", sum(e["ins"][i]["lds_bank_conflict_cycles"] for i in banks))
+            note = sec.first(id="k%d-banks" % ki)
+            check(note is not None and note.text().replace(",", "").startswith(str(total)),
+                  f"{case}: kernel {ki}'s bank-conflict note does not say {total}")
+        else:
+            check(btab is None, f"{case}: kernel {ki} has a bank-conflict table without conflicts")
+        badged = [i for i, r in enumerate(rows) if r.first("span", cls="bc") is not None]
+        check(badged == sorted(banks), f"{case}: kernel {ki}: rows {badged} carry a bank-conflict badge, expected {sorted(banks)}")
     # charts
     occ = p.get("occupancy") or {}
     series = [s for s in occ.get("series", []) if s.get("waves")] if occ.get("cycles") else []
@@ -445,14 +465,27 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     page = os.path.abspath(os.path.join(outdir, "report-%s.html" % case))
     t0 = time.monotonic()
-    if case == "live":
+    if case.startswith("live"):
         # the page as `xs12 run --profile FILE.html` writes it, end to end:
-        # WRITER is then xs12 and DATA_DIR the kernel (lds_stream, -O2)
-        subprocess.run([os.path.abspath(writer), "run", os.path.abspath(data), "--groups", "104", "--block", "256", "--arg", "out:o.bin:128K",
-                        "--profile", page], check=True, timeout=120, cwd=outdir, stdout=subprocess.DEVNULL)
+        # WRITER is then xs12 and DATA_DIR the kernel: lds_stream (-O2) for
+        # "live", lds_banks (-O2, wave32) at stride 32 for "live-banks": every
+        # lane of a pass in one bank, 31 conflict clocks per read and pass
+        args = (["--groups", "104", "--block", "256", "--arg", "out:o.bin:128K"] if case == "live" else
+                ["--groups", "1", "--block", "32", "--arg", "out:o.bin:128", "--arg", "u32:32", "--arg", "u32:64"])
+        subprocess.run([os.path.abspath(writer), "run", os.path.abspath(data)] + args + ["--profile", page],
+                       check=True, timeout=120, cwd=outdir, stdout=subprocess.DEVNULL)
         with open(page, encoding="utf-8") as f:
             p = json.loads(f.read().split('id="xs12-profile">', 1)[1].split("</script>", 1)[0])
-        check(p["kernels"][0]["top_stall"] == "lgkmcnt", f"{case}: lds_stream's top stall is not lgkmcnt")
+        k0 = p["kernels"][0]
+        check(k0["top_stall"] == "lgkmcnt", f"{case}: the kernel's top stall is not lgkmcnt")
+        if case == "live":
+            check(k0["lds_bank_conflict_cycles"] == 0, f"{case}: lds_stream has LDS bank conflicts")
+        else:
+            reads = [x for x in k0["instructions"] if x["text"].startswith("ds_read")]
+            check(reads and all(x.get("lds_bank_conflict_cycles", 0) == 31 * x["issues"] for x in reads),
+                  f"{case}: not every ds_read has 31 conflict clocks an issue")
+            check(k0["lds_bank_conflict_cycles"] == p["counters"]["lds_bank_conflict_cycles"] == 64 * 31,
+                  f"{case}: the kernel's conflict clocks are not the counters' 64 x 31")
     else:
         if case == "big":
             src = os.path.join(outdir, "report-big.json")
