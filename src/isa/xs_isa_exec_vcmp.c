@@ -13,6 +13,10 @@
 
 #include "isa/xs_isa_priv.h"
 
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
+
 enum { T_F16, T_F32, T_F64, T_I16, T_U16, T_I32, T_U32, T_I64, T_U64 };
 
 typedef struct cmp_desc {
@@ -47,6 +51,112 @@ static inline bool is_class_bits(uint64_t v, unsigned mbits, unsigned ebits, uin
 	return (mask >> k) & 1;
 }
 
+/* The outcome of a compare, lane by lane, as masks: less, equal, greater
+ * (unordered is what is none of them). Whole vectors over the wave's lanes
+ * (n is 32 or 64): a branch per lane on data was a fifth of a streaming
+ * wave's compare. The outcomes are those of the C comparisons on the typed
+ * values (outcome_f for floats), under the same MXCSR. */
+typedef struct cmp_masks {
+	uint64_t lt, eq, gt;
+} cmp_masks;
+
+static cmp_masks masks32(unsigned type, const uint32_t *A, const uint32_t *B, unsigned n)
+{
+	cmp_masks r = { 0, 0, 0 };
+#ifdef __AVX512F__
+	for (unsigned l = 0; l < n; l += 16) {
+		__m512i a = _mm512_loadu_si512(A + l), b = _mm512_loadu_si512(B + l);
+		__mmask16 lt, eq, gt;
+		if (type == T_F32) {
+			__m512 fa = _mm512_castsi512_ps(a), fb = _mm512_castsi512_ps(b);
+			lt = _mm512_cmp_ps_mask(fa, fb, _CMP_LT_OQ);
+			eq = _mm512_cmp_ps_mask(fa, fb, _CMP_EQ_OQ);
+			gt = _mm512_cmp_ps_mask(fa, fb, _CMP_GT_OQ);
+		} else {
+			if (type == T_I16) {
+				a = _mm512_srai_epi32(_mm512_slli_epi32(a, 16), 16);
+				b = _mm512_srai_epi32(_mm512_slli_epi32(b, 16), 16);
+			} else if (type == T_U16) {
+				a = _mm512_and_si512(a, _mm512_set1_epi32(0xffff));
+				b = _mm512_and_si512(b, _mm512_set1_epi32(0xffff));
+			}
+			bool sgn = type == T_I32 || type == T_I16;
+			lt = sgn ? _mm512_cmplt_epi32_mask(a, b) : _mm512_cmplt_epu32_mask(a, b);
+			eq = _mm512_cmpeq_epi32_mask(a, b);
+			gt = (__mmask16)~(lt | eq);
+		}
+		r.lt |= (uint64_t)lt << l;
+		r.eq |= (uint64_t)eq << l;
+		r.gt |= (uint64_t)gt << l;
+	}
+#else
+	for (unsigned l = 0; l < n; l++) {
+		bool lt, eq, gt;
+		switch (type) {
+		case T_F32: {
+			float a = xs_u2f(A[l]), b = xs_u2f(B[l]);
+			lt = a < b, eq = a == b, gt = a > b;
+			break;
+		}
+		case T_I32: lt = (int32_t)A[l] < (int32_t)B[l], eq = A[l] == B[l], gt = !lt && !eq; break;
+		case T_U32: lt = A[l] < B[l], eq = A[l] == B[l], gt = !lt && !eq; break;
+		case T_I16: lt = (int16_t)A[l] < (int16_t)B[l], eq = (uint16_t)A[l] == (uint16_t)B[l], gt = !lt && !eq; break;
+		default: lt = (uint16_t)A[l] < (uint16_t)B[l], eq = (uint16_t)A[l] == (uint16_t)B[l], gt = !lt && !eq; break;
+		}
+		r.lt |= (uint64_t)lt << l;
+		r.eq |= (uint64_t)eq << l;
+		r.gt |= (uint64_t)gt << l;
+	}
+#endif
+	return r;
+}
+
+static cmp_masks masks64(unsigned type, const uint64_t *A, const uint64_t *B, unsigned n)
+{
+	cmp_masks r = { 0, 0, 0 };
+#ifdef __AVX512F__
+	for (unsigned l = 0; l < n; l += 8) {
+		__m512i a = _mm512_loadu_si512(A + l), b = _mm512_loadu_si512(B + l);
+		__mmask8 lt, eq, gt;
+		if (type == T_F64) {
+			__m512d fa = _mm512_castsi512_pd(a), fb = _mm512_castsi512_pd(b);
+			lt = _mm512_cmp_pd_mask(fa, fb, _CMP_LT_OQ);
+			eq = _mm512_cmp_pd_mask(fa, fb, _CMP_EQ_OQ);
+			gt = _mm512_cmp_pd_mask(fa, fb, _CMP_GT_OQ);
+		} else {
+			lt = type == T_I64 ? _mm512_cmplt_epi64_mask(a, b) : _mm512_cmplt_epu64_mask(a, b);
+			eq = _mm512_cmpeq_epi64_mask(a, b);
+			gt = (__mmask8)~(lt | eq);
+		}
+		r.lt |= (uint64_t)lt << l;
+		r.eq |= (uint64_t)eq << l;
+		r.gt |= (uint64_t)gt << l;
+	}
+#else
+	for (unsigned l = 0; l < n; l++) {
+		bool lt, eq, gt;
+		if (type == T_F64) {
+			double a = xs_u2d(A[l]), b = xs_u2d(B[l]);
+			lt = a < b, eq = a == b, gt = a > b;
+		} else {
+			lt = type == T_I64 ? (int64_t)A[l] < (int64_t)B[l] : A[l] < B[l];
+			eq = A[l] == B[l], gt = !lt && !eq;
+		}
+		r.lt |= (uint64_t)lt << l;
+		r.eq |= (uint64_t)eq << l;
+		r.gt |= (uint64_t)gt << l;
+	}
+#endif
+	return r;
+}
+
+/* The lanes whose outcome the predicate's truth table p accepts. */
+static inline uint64_t accept(cmp_masks o, unsigned p, unsigned n)
+{
+	uint64_t all = n == 64 ? ~0ull : (1ull << n) - 1, un = all & ~(o.lt | o.eq | o.gt);
+	return ((p & 1) ? o.lt : 0) | ((p & 2) ? o.eq : 0) | ((p & 4) ? o.gt : 0) | ((p & 8) ? un : 0);
+}
+
 static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	(void)x;
@@ -65,70 +175,23 @@ static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 				m |= (uint64_t)is_class_bits(a[l], 52, 11, B[l]) << l;
 		} else {
 			xs_vsrc64(w, in, 1, b);
-			for (unsigned l = 0; l < n; l++) {
-				unsigned o;
-				if (d.type == T_F64)
-					o = outcome_f(xs_u2d(a[l]), xs_u2d(b[l]));
-				else if (d.type == T_I64)
-					o = (int64_t)a[l] < (int64_t)b[l] ? 0 : a[l] == b[l] ? 1 : 2;
-				else
-					o = a[l] < b[l] ? 0 : a[l] == b[l] ? 1 : 2;
-				m |= (uint64_t)((p >> o) & 1) << l;
-			}
+			m = accept(masks64(d.type, a, b, n), p, n);
 		}
 	} else {
 		uint32_t t0[XS_MAX_LANES], t1[XS_MAX_LANES];
 		const uint32_t *A = xs_vsrc32(&c, w, in, 0, t0);
 		const uint32_t *B = xs_vsrc32(&c, w, in, 1, t1);
-		switch (d.type) {
-		case T_F32:
+		if (p == 0xff) {
+			for (unsigned l = 0; l < n; l++)
+				m |= (uint64_t)(d.type == T_F16 ? is_class_bits(A[l] & 0xffff, 10, 5, B[l])
+								: is_class_bits(A[l], 23, 8, B[l])) << l;
+		} else if (d.type == T_F16) {
 			for (unsigned l = 0; l < n; l++) {
-				if (p == 0xff) {
-					m |= (uint64_t)is_class_bits(A[l], 23, 8, B[l]) << l;
-				} else {
-					unsigned o = outcome_f(xs_u2f(A[l]), xs_u2f(B[l]));
-					m |= (uint64_t)((p >> o) & 1) << l;
-				}
-			}
-			break;
-		case T_F16:
-			for (unsigned l = 0; l < n; l++) {
-				if (p == 0xff) {
-					m |= (uint64_t)is_class_bits(A[l] & 0xffff, 10, 5, B[l]) << l;
-				} else {
-					unsigned o = outcome_f(xs_f16_to_f32((uint16_t)A[l]), xs_f16_to_f32((uint16_t)B[l]));
-					m |= (uint64_t)((p >> o) & 1) << l;
-				}
-			}
-			break;
-		case T_I32:
-			for (unsigned l = 0; l < n; l++) {
-				int32_t a = (int32_t)A[l], b = (int32_t)B[l];
-				unsigned o = a < b ? 0 : a == b ? 1 : 2;
+				unsigned o = outcome_f(xs_f16_to_f32((uint16_t)A[l]), xs_f16_to_f32((uint16_t)B[l]));
 				m |= (uint64_t)((p >> o) & 1) << l;
 			}
-			break;
-		case T_U32:
-			for (unsigned l = 0; l < n; l++) {
-				uint32_t a = A[l], b = B[l];
-				unsigned o = a < b ? 0 : a == b ? 1 : 2;
-				m |= (uint64_t)((p >> o) & 1) << l;
-			}
-			break;
-		case T_I16:
-			for (unsigned l = 0; l < n; l++) {
-				int16_t a = (int16_t)A[l], b = (int16_t)B[l];
-				unsigned o = a < b ? 0 : a == b ? 1 : 2;
-				m |= (uint64_t)((p >> o) & 1) << l;
-			}
-			break;
-		default: /* T_U16 */
-			for (unsigned l = 0; l < n; l++) {
-				uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l];
-				unsigned o = a < b ? 0 : a == b ? 1 : 2;
-				m |= (uint64_t)((p >> o) & 1) << l;
-			}
-			break;
+		} else {
+			m = accept(masks32(d.type, A, B, n), p, n);
 		}
 	}
 	xs_wr_mask(w, in->sdst, m & c.mask);

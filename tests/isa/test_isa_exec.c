@@ -612,6 +612,166 @@ static void test_hostile_words(void **state)
 	xs_vm_destroy(vm);
 }
 
+/* Every VOPC compare (e32: v_cmp_* to VCC, v_cmpx_* to EXEC) on random
+ * and edge operands, wave32 and wave64, random EXEC, against the C
+ * comparison its mnemonic names: the predicate on the typed values (the
+ * float n* forms true on unordered), v_cmp_class by the operand's class. */
+static bool ref_float_pred(const char *pr, double a, double b)
+{
+	bool un = isnan(a) || isnan(b);
+	static const struct { const char *n; int v; } t[] = {
+		{ "f", 0 }, { "lt", 1 }, { "eq", 2 }, { "le", 3 }, { "gt", 4 }, { "lg", 5 }, { "ge", 6 }, { "o", 7 },
+		{ "u", 8 }, { "nge", 9 }, { "nlg", 10 }, { "ngt", 11 }, { "nle", 12 }, { "neq", 13 }, { "nlt", 14 },
+		{ "tru", 15 },
+	};
+	for (unsigned i = 0; i < XS_ARRAY_SIZE(t); i++)
+		if (!strcmp(pr, t[i].n))
+			switch (t[i].v) {
+			case 0: return false;
+			case 1: return a < b;
+			case 2: return a == b;
+			case 3: return a <= b;
+			case 4: return a > b;
+			case 5: return a < b || a > b;
+			case 6: return a >= b;
+			case 7: return !un;
+			case 8: return un;
+			case 9: return !(a >= b);
+			case 10: return !(a < b || a > b);
+			case 11: return !(a > b);
+			case 12: return !(a <= b);
+			case 13: return !(a == b);
+			case 14: return !(a < b);
+			default: return true;
+			}
+	fail_msg("unknown float predicate %s", pr);
+	return false;
+}
+
+static bool ref_int_pred(const char *pr, bool lt, bool eq)
+{
+	if (!strcmp(pr, "f")) return false;
+	if (!strcmp(pr, "lt")) return lt;
+	if (!strcmp(pr, "eq")) return eq;
+	if (!strcmp(pr, "le")) return lt || eq;
+	if (!strcmp(pr, "gt")) return !lt && !eq;
+	if (!strcmp(pr, "ne")) return !eq;
+	if (!strcmp(pr, "ge")) return !lt;
+	if (!strcmp(pr, "t")) return true;
+	fail_msg("unknown integer predicate %s", pr);
+	return false;
+}
+
+/* v_cmp_class's mask bit for v (0 sNaN, 1 qNaN, 2 -inf, 3 -normal,
+ * 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf); v is exact in
+ * a double, denormal in its own format below min_normal */
+static unsigned ref_class(double v, bool quiet_bit, double min_normal)
+{
+	bool neg = signbit(v);
+	switch (fpclassify(v)) {
+	case FP_NAN: return quiet_bit ? 1 : 0;
+	case FP_INFINITE: return neg ? 2 : 9;
+	case FP_ZERO: return neg ? 5 : 6;
+	default: return fabs(v) < min_normal ? (neg ? 4 : 7) : (neg ? 3 : 8);
+	}
+}
+
+static void test_vcmp_all(void **state)
+{
+	(void)state;
+	xs_isa_ctx ctx = { 0 };
+	uint32_t (*v)[XS_MAX_LANES] = calloc(8, sizeof(*v));
+	assert_non_null(v);
+	xs_wave w;
+	memset(&w, 0, sizeof(w));
+	w.v = v;
+	w.nvgpr = 8;
+	w.mode = 0xf0u | XS_MODE_IEEE;
+	unsigned ops = 0;
+	for (unsigned hw = 0; hw < 256; hw++) {
+		/* VOPC e32: src0 v1, vsrc1 v3 (the 64-bit forms read v[1:2], v[3:4]) */
+		uint32_t word = 0x3eu << 25 | hw << 17 | 3u << 9 | 257u;
+		xs_inst in;
+		if (!xs_isa_decode(&word, 1, &in) || !(xs_op_table[in.op].flags & XS_OPF_CMP))
+			continue;
+		const char *name = xs_isa_op_name(in.op);
+		bool cmpx = !strncmp(name, "v_cmpx_", 7);
+		const char *pr = name + (cmpx ? 7 : 6), *ty = strrchr(name, '_') + 1;
+		char pred[8];
+		snprintf(pred, sizeof(pred), "%.*s", (int)(ty - 1 - pr), pr);
+		bool f16 = !strcmp(ty, "f16"), f32 = !strcmp(ty, "f32"), f64 = !strcmp(ty, "f64");
+		bool wide = ty[1] == '6' && ty[2] == '4', sgn = ty[0] == 'i', bits16 = ty[1] == '1';
+		ops++;
+		for (unsigned it = 0; it < 200; it++) {
+			w.lanes = (it & 1) ? 64 : 32;
+			for (unsigned r = 1; r < 5; r++)
+				for (unsigned l = 0; l < XS_MAX_LANES; l++)
+					v[r][l] = hostile_value(0);
+			if (it % 4 == 2) /* equal operands in some lanes */
+				for (unsigned l = 0; l < XS_MAX_LANES; l += 3) {
+					v[3][l] = v[1][l];
+					v[4][l] = v[2][l];
+				}
+			uint64_t exec = (it % 3) ? ~0ull : hostile_next();
+			w.s[XS_SREG_EXEC_LO] = (uint32_t)exec;
+			w.s[XS_SREG_EXEC_HI] = (uint32_t)(exec >> 32);
+			w.status = XS_WAVE_READY;
+			assert_int_equal(xs_isa_step(&ctx, &w, &in), XS_WAVE_READY);
+			unsigned d = cmpx ? XS_SREG_EXEC_LO : XS_SREG_VCC_LO;
+			uint64_t got = w.s[d] | (w.lanes == 64 ? (uint64_t)w.s[d + 1] << 32 : 0), want = 0;
+			for (unsigned l = 0; l < w.lanes; l++) {
+				uint32_t a32 = v[1][l], b32 = v[3][l];
+				uint64_t a64 = a32 | (uint64_t)v[2][l] << 32, b64 = b32 | (uint64_t)v[4][l] << 32;
+				bool r;
+				if (f16 || f32 || f64) {
+					double a, b, min_normal;
+					bool quiet;
+					if (f64) {
+						memcpy(&a, &a64, 8);
+						memcpy(&b, &b64, 8);
+						quiet = (a64 >> 51) & 1;
+						min_normal = 0x1p-1022;
+					} else if (f32) {
+						float fa, fb;
+						memcpy(&fa, &a32, 4);
+						memcpy(&fb, &b32, 4);
+						a = fa, b = fb;
+						quiet = (a32 >> 22) & 1;
+						min_normal = 0x1p-126;
+					} else {
+						_Float16 ha, hb;
+						uint16_t ua = (uint16_t)a32, ub = (uint16_t)b32;
+						memcpy(&ha, &ua, 2);
+						memcpy(&hb, &ub, 2);
+						a = (double)ha, b = (double)hb;
+						quiet = (ua >> 9) & 1;
+						min_normal = 0x1p-14;
+					}
+					if (!strcmp(pred, "class"))
+						r = (b32 >> ref_class(a, quiet, min_normal)) & 1;
+					else
+						r = ref_float_pred(pred, a, b);
+				} else if (wide) {
+					r = ref_int_pred(pred, sgn ? (int64_t)a64 < (int64_t)b64 : a64 < b64, a64 == b64);
+				} else if (bits16) {
+					uint16_t ua = (uint16_t)a32, ub = (uint16_t)b32;
+					r = ref_int_pred(pred, sgn ? (int16_t)ua < (int16_t)ub : ua < ub, ua == ub);
+				} else {
+					r = ref_int_pred(pred, sgn ? (int32_t)a32 < (int32_t)b32 : a32 < b32, a32 == b32);
+				}
+				want |= (uint64_t)r << l;
+			}
+			want &= exec & (w.lanes == 64 ? ~0ull : 0xffffffffull);
+			if (got != want)
+				fail_msg("%s wave%u: 0x%016llx, expected 0x%016llx", name, w.lanes, (unsigned long long)got,
+					 (unsigned long long)want);
+		}
+	}
+	assert_true(ops >= 150); /* the e32 opcode space holds the compares (a typo would test none) */
+	print_message("%u compares checked\n", ops);
+	free(v);
+}
+
 static void test_intdiv_zero(void **state)
 {
 	(void)state;
@@ -1365,6 +1525,7 @@ int main(void)
 		cmocka_unit_test(test_shift),
 		cmocka_unit_test(test_int_overflow),
 		cmocka_unit_test(test_hostile_words),
+		cmocka_unit_test(test_vcmp_all),
 		cmocka_unit_test(test_intdiv_zero),
 		cmocka_unit_test(test_exec_zero),
 		cmocka_unit_test(test_mode),
