@@ -60,6 +60,14 @@ typedef struct cmp_masks {
 	uint64_t lt, eq, gt;
 } cmp_masks;
 
+/* Outcome bits of lanes from `at` into the masks. */
+static inline void put(cmp_masks *r, uint64_t lt, uint64_t eq, uint64_t gt, unsigned at)
+{
+	r->lt |= lt << at;
+	r->eq |= eq << at;
+	r->gt |= gt << at;
+}
+
 static cmp_masks masks32(unsigned type, const uint32_t *A, const uint32_t *B, unsigned n)
 {
 	cmp_masks r = { 0, 0, 0 };
@@ -85,9 +93,7 @@ static cmp_masks masks32(unsigned type, const uint32_t *A, const uint32_t *B, un
 			eq = _mm512_cmpeq_epi32_mask(a, b);
 			gt = (__mmask16)~(lt | eq);
 		}
-		r.lt |= (uint64_t)lt << l;
-		r.eq |= (uint64_t)eq << l;
-		r.gt |= (uint64_t)gt << l;
+		put(&r, lt, eq, gt, l);
 	}
 #else
 	for (unsigned l = 0; l < n; l++) {
@@ -103,9 +109,7 @@ static cmp_masks masks32(unsigned type, const uint32_t *A, const uint32_t *B, un
 		case T_I16: lt = (int16_t)A[l] < (int16_t)B[l], eq = (uint16_t)A[l] == (uint16_t)B[l], gt = !lt && !eq; break;
 		default: lt = (uint16_t)A[l] < (uint16_t)B[l], eq = (uint16_t)A[l] == (uint16_t)B[l], gt = !lt && !eq; break;
 		}
-		r.lt |= (uint64_t)lt << l;
-		r.eq |= (uint64_t)eq << l;
-		r.gt |= (uint64_t)gt << l;
+		put(&r, lt, eq, gt, l);
 	}
 #endif
 	return r;
@@ -128,9 +132,7 @@ static cmp_masks masks64(unsigned type, const uint64_t *A, const uint64_t *B, un
 			eq = _mm512_cmpeq_epi64_mask(a, b);
 			gt = (__mmask8)~(lt | eq);
 		}
-		r.lt |= (uint64_t)lt << l;
-		r.eq |= (uint64_t)eq << l;
-		r.gt |= (uint64_t)gt << l;
+		put(&r, lt, eq, gt, l);
 	}
 #else
 	for (unsigned l = 0; l < n; l++) {
@@ -142,9 +144,7 @@ static cmp_masks masks64(unsigned type, const uint64_t *A, const uint64_t *B, un
 			lt = type == T_I64 ? (int64_t)A[l] < (int64_t)B[l] : A[l] < B[l];
 			eq = A[l] == B[l], gt = !lt && !eq;
 		}
-		r.lt |= (uint64_t)lt << l;
-		r.eq |= (uint64_t)eq << l;
-		r.gt |= (uint64_t)gt << l;
+		put(&r, lt, eq, gt, l);
 	}
 #endif
 	return r;
