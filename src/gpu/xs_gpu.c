@@ -26,8 +26,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	if (info->wave_slots_per_simd > XS_GPU_MAX_WAVE_SLOTS ||
 	    info->max_waves_per_group > XS_GPU_MAX_WAVES_PER_GROUP || info->num_cu > XS_GPU_MAX_CU ||
 	    info->l2_line_bytes != 1u << XS_MTRACE_LINE_SHIFT || !info->lds_banks ||
-	    info->lds_banks > XS_GPU_LDS_MAX_BANKS || (info->lds_banks & (info->lds_banks - 1)) ||
-	    info->lds_bytes_per_clk != 4 * info->lds_banks)
+	    info->lds_banks > XS_GPU_LDS_MAX_BANKS || (info->lds_banks & (info->lds_banks - 1)))
 		return NULL;
 	xs_gpu *g = xs_calloc(1, sizeof(*g));
 	if (!g)

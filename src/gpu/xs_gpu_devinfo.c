@@ -55,8 +55,7 @@
 	.issue_valu_dp = 16,                 /* [A] Navi21 FP64 is 1/16 rate */                 \
 	.lat_smem = 30,                      /* [A] hit-ish */                                  \
 	.lat_lds = 20,                       /* [L] [A] */                                      \
-	.lds_bytes_per_clk = 128,            /* SPEC S3.6 */                                    \
-	.lds_banks = 32,                     /* [O] 32 banks of 4 bytes: 128 bytes a clock */    \
+	.lds_banks = 32,                     /* [O] SPEC S3.6: 32 banks of 4 bytes, 128 bytes a clock */ \
 	.l0_bytes = 16 * 1024,               /* [E] RDNA vector L0 per CU (NaviSim) */          \
 	.l0_ways = 4, .l2_ways = 16,         /* [model] */                                      \
 	.l2_line_bytes = XS_GFX103_L2_LINE_BYTES, /* [model] xs_gpu_devinfo.h */                \

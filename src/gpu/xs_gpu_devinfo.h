@@ -75,9 +75,9 @@ typedef struct xs_devinfo {
 	uint32_t issue_valu_dp;      /* cycles per wave32 FP64 op (1/16 rate) */
 	uint32_t lat_smem;           /* scalar memory load */
 	uint32_t lat_lds;            /* LDS access */
-	uint32_t lds_bytes_per_clk;  /* per LDS bus: one per CU in CU mode, one per WGP in WGP mode (S3.6) */
-	uint32_t lds_banks;          /* dword-wide banks behind one LDS bus (4 x lds_banks =
-	                              * lds_bytes_per_clk; a power of two, at most XS_GPU_LDS_MAX_BANKS) */
+	uint32_t lds_banks;          /* dword-wide banks behind one LDS bus, a dword each a clock: one
+	                              * bus per CU in CU mode, per WGP in WGP mode (S3.6); a power of
+	                              * two, at most XS_GPU_LDS_MAX_BANKS */
 	uint32_t l0_bytes;           /* vector L0 per CU */
 	uint32_t l0_ways, l2_ways;
 	uint32_t l2_line_bytes;      /* L0 and L2 line; the interpreter reports lines of this

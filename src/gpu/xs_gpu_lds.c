@@ -162,15 +162,11 @@ uint32_t xs_gpu_lds_clocks(uint32_t banks, const xs_gpu_lds_access *a, uint32_t 
 			/* a whole phase of 16 or 32 lanes, a row or a broadcast */
 		} else if (banks == 32 && (uint32_t)__builtin_popcount(phase_banks32(a, p, m, &same)) == n) {
 			c = 1; /* every dword in a bank of its own */
-		} else if (banks == 32 && same) {
-			/* one address for every lane (a broadcast): its per_lane dwords */
-			uint32_t x = a->addr[p + (uint32_t)__builtin_ctzll(m)];
-			n = 0;
-			for (uint32_t i = 0; i < a->naddr; i++)
-				for (uint32_t k = 0; k < a->ndw; k++)
-					d[n++] = ((x + a->off[i]) >> 2) + k;
-			c = phase_clocks(d, n, bank_mask);
 		} else {
+			/* one address for every lane (a broadcast): its dwords are the
+			 * first lane's */
+			if (same) /* (found by phase_banks32 only) */
+				m &= -m;
 			n = 0;
 			for (; m; m &= m - 1) {
 				uint32_t x = a->addr[p + (uint32_t)__builtin_ctzll(m)];

@@ -1075,7 +1075,8 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 			    av < dv + ndw * a.naddr)
 				lds_clocks(g, gw, e, lds);
 		} else {
-			e->lds_clk = (uint16_t)XS_DIV_ROUND_UP(e->n, g->info->lds_bytes_per_clk);
+			/* no lane addresses: the bytes at a dword per bank a clock */
+			e->lds_clk = (uint16_t)XS_DIV_ROUND_UP(e->n, sizeof(uint32_t) * g->info->lds_banks);
 		}
 	} else if (xs_iclass_is_vmem(e->iclass)) {
 		vmem_bytes(gw, in, oi, &g->disp[gw->disp_slot].r->ctr);
