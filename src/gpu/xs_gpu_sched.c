@@ -653,12 +653,103 @@ static void pick_touched(xs_gpu *g, pick_cache *pc, uint32_t s, uint32_t k, cons
  * scheduler reaches the faulting quantum, with the fault kept in ra_fault.
  * Without record (several host threads, xs_gpu_threads.c) nothing is
  * recorded: the waves are left as they ran, for the caller to account. */
+/* A group's waves as the run-ahead has them. */
+typedef struct ahead_grp {
+	xs_gpu *g;
+	xs_isa_ctx *ctx;
+	xs_gpu_group *grp;
+	bool record;
+	uint32_t nw;
+	uint8_t st[XS_GPU_MAX_WAVES_PER_GROUP];   /* each wave's own status, ahead of the scheduler's */
+	uint8_t nq[XS_GPU_MAX_WAVES_PER_GROUP];   /* its quanta run */
+	xs_wave *wv[XS_GPU_MAX_WAVES_PER_GROUP];  /* where each runs */
+	uint64_t qs[XS_GPU_MAX_WAVES_PER_GROUP];  /* its insts when its current quantum began */
+	uint64_t run[XS_GPU_MAX_WAVES_PER_GROUP]; /* that quantum's instructions run in lockstep (not in insts yet) */
+} ahead_grp;
+
+/* Wave i's quantum: what xs_isa_run is given (the watchdog's budget may cut it short). */
+static inline uint64_t quantum_len(const ahead_grp *a, uint32_t i)
+{
+	return XS_MIN(a->g->watchdog - a->qs[i], (uint64_t)XS_QUANTUM);
+}
+
+/* Wave i's quantum ends with status ws: its count and status recorded. */
+static void quantum_end(ahead_grp *a, uint32_t i, xs_wave_status ws)
+{
+	xs_gpu_wave *gw = a->grp->waves[i];
+	xs_wave *w = a->wv[i];
+	w->insts += a->run[i];
+	a->run[i] = 0;
+	a->nq[i]++;
+	if (a->record)
+		gw->fa[gw->fa_n++] = (uint16_t)((w->insts - a->qs[i]) << 3 | (uint32_t)ws);
+	a->qs[i] = w->insts;
+	a->st[i] = (uint8_t)ws;
+}
+
+/* Runs wave i's quantum, or what lockstep left of it, on its own. */
+static xs_wave_status quantum_run(ahead_grp *a, uint32_t i)
+{
+	xs_gpu_wave *gw = a->grp->waves[i];
+	xs_wave *w = a->wv[i];
+	xs_wave_status ws = XS_WAVE_FAULT;
+	if (a->qs[i] >= a->g->watchdog) { /* as watchdog_hit */
+		gw->ra_fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = w->pc };
+		snprintf(gw->ra_fault.what, sizeof(gw->ra_fault.what), "budget %llu",
+			 (unsigned long long)a->g->watchdog);
+		w->status = XS_WAVE_FAULT;
+	} else {
+		ws = xs_isa_run(a->ctx, w, quantum_len(a, i) - a->run[i]);
+		if (ws == XS_WAVE_FAULT)
+			gw->ra_fault = a->ctx->fault;
+	}
+	quantum_end(a, i, ws);
+	return ws;
+}
+
+/* The group's running waves in lockstep while they are at one PC (a step
+ * is one instruction of each, xs_isa_run_lockstep: one look-up and the
+ * same handler back to back), each quantum ending where xs_isa_run would
+ * have ended it. Stops when they part, are fewer than two or one has used
+ * its budget (the quanta one by one go on from there); false when one
+ * faulted, the others' quanta then completed one by one. */
+static bool ahead_lockstep(ahead_grp *a)
+{
+	for (;;) {
+		xs_wave *cw[XS_GPU_MAX_WAVES_PER_GROUP];
+		uint8_t ci[XS_GPU_MAX_WAVES_PER_GROUP];
+		uint64_t crun[XS_GPU_MAX_WAVES_PER_GROUP], steps = UINT64_MAX;
+		uint32_t k = 0;
+		for (uint32_t i = 0; i < a->nw; i++) {
+			if (a->st[i] != XS_WAVE_READY || a->nq[i] >= XS_GPU_FA)
+				continue;
+			if (a->qs[i] >= a->g->watchdog || (k && a->wv[i]->pc != cw[0]->pc))
+				return true;
+			steps = XS_MIN(steps, quantum_len(a, i) - a->run[i]);
+			crun[k] = a->run[i];
+			ci[k] = (uint8_t)i;
+			cw[k++] = a->wv[i];
+		}
+		if (k < 2)
+			return true;
+		uint32_t f = xs_isa_run_lockstep(a->ctx, cw, k, steps, crun);
+		for (uint32_t j = 0; j < k; j++) {
+			uint32_t i = ci[j];
+			a->run[i] = crun[j];
+			if (j == f)
+				a->grp->waves[i]->ra_fault = a->ctx->fault;
+			if (cw[j]->status != XS_WAVE_READY || a->run[i] == quantum_len(a, i))
+				quantum_end(a, i, cw[j]->status);
+		}
+		if (f < k)
+			return false;
+	}
+}
+
 void xs_gpu_group_ahead(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_group *grp, bool record)
 {
 	const uint32_t nw = grp->nwaves;
-	uint8_t st[XS_GPU_MAX_WAVES_PER_GROUP]; /* each wave's own status, ahead of the scheduler's */
-	uint8_t nq[XS_GPU_MAX_WAVES_PER_GROUP];  /* its quanta run */
-	xs_wave *wv[XS_GPU_MAX_WAVES_PER_GROUP];  /* where each runs */
+	ahead_grp a = { .g = g, .ctx = ctx, .grp = grp, .record = record, .nw = nw };
 	/* In stand-ins (g->hot, rows from g->hot_v) when the group's rows fit:
 	 * they are in the host's caches from the group before, the slots' are
 	 * not, and a wave that ends in the run (a streaming kernel's every wave)
@@ -679,59 +770,54 @@ void xs_gpu_group_ahead(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_group *grp, bool reco
 	}
 	for (uint32_t i = 0; i < nw; i++) {
 		xs_gpu_wave *gw = grp->waves[i];
-		wv[i] = &gw->w;
+		xs_wave *w = &gw->w;
 		if (hot) {
-			wv[i] = &g->hot[i];
-			memcpy(wv[i], &gw->w, offsetof(xs_wave, s));
-			wv[i]->v = g->hot_v + (size_t)i * nvgpr;
+			w = &g->hot[i];
+			memcpy(w, &gw->w, offsetof(xs_wave, s));
+			w->v = g->hot_v + (size_t)i * nvgpr;
 		}
-		xs_gpu_spi_wave_regs(gw, wv[i]);
-		st[i] = XS_WAVE_READY;
-		nq[i] = 0;
+		xs_gpu_spi_wave_regs(gw, w);
+		a.wv[i] = w;
+		a.st[i] = XS_WAVE_READY;
+		a.nq[i] = 0;
+		a.qs[i] = w->insts;
+		a.run[i] = 0;
 	}
+	/* The waves run to their ends, a barrier (released when every live
+	 * wave of the group has arrived) or XS_GPU_FA quanta: in lockstep while
+	 * they can, each on its own from where they part. */
+	bool fault = false;
 	for (;;) {
-		uint32_t live = 0, waiting = 0;
-		for (uint32_t i = 0; i < nw; i++) {
-			xs_gpu_wave *gw = grp->waves[i];
-			xs_wave *w = wv[i];
-			while (st[i] == XS_WAVE_READY && nq[i] < XS_GPU_FA) {
-				uint64_t before = w->insts;
-				xs_wave_status ws = XS_WAVE_FAULT;
-				if (before >= g->watchdog) { /* as watchdog_hit */
-					gw->ra_fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = w->pc };
-					snprintf(gw->ra_fault.what, sizeof(gw->ra_fault.what), "budget %llu",
-						 (unsigned long long)g->watchdog);
-					w->status = XS_WAVE_FAULT;
-				} else {
-					ws = xs_isa_run(ctx, w, XS_MIN(g->watchdog - before, (uint64_t)XS_QUANTUM));
-					if (ws == XS_WAVE_FAULT)
-						gw->ra_fault = ctx->fault;
-				}
-				nq[i]++;
-				if (record)
-					gw->fa[gw->fa_n++] = (uint16_t)((w->insts - before) << 3 | (uint32_t)ws);
-				st[i] = (uint8_t)ws;
-				if (ws == XS_WAVE_FAULT)
-					goto out;
-			}
-			live += st[i] != XS_WAVE_ENDED;
-			waiting += st[i] == XS_WAVE_BARRIER;
+		if (!ahead_lockstep(&a)) {
+			fault = true;
+			break;
 		}
-		if (!live || waiting != live)
+		uint32_t live = 0, waiting = 0;
+		for (uint32_t i = 0; i < nw && !fault; i++) {
+			while (a.st[i] == XS_WAVE_READY && a.nq[i] < XS_GPU_FA && !fault)
+				fault = quantum_run(&a, i) == XS_WAVE_FAULT;
+			live += a.st[i] != XS_WAVE_ENDED;
+			waiting += a.st[i] == XS_WAVE_BARRIER;
+		}
+		if (fault || !live || waiting != live)
 			break; /* every wave ended, or one ran its quanta */
 		for (uint32_t i = 0; i < nw; i++) /* the barrier releases them (xs_isa_run resumes a BARRIER wave) */
-			if (st[i] == XS_WAVE_BARRIER)
-				st[i] = XS_WAVE_READY;
+			if (a.st[i] == XS_WAVE_BARRIER)
+				a.st[i] = XS_WAVE_READY;
 	}
-out:
+	/* A fault stops the group; a quantum begun in lockstep is completed
+	 * (the scheduler takes whole quanta, as xs_isa_run would have run them). */
+	for (uint32_t i = 0; fault && i < nw; i++)
+		if (a.st[i] == XS_WAVE_READY && a.run[i])
+			quantum_run(&a, i);
 	for (uint32_t i = 0; record && i < nw; i++) {
 		xs_gpu_wave *gw = grp->waves[i];
 		if (hot) { /* back to the slot: the fields, and the registers unless the wave ended */
 			uint32_t(*rows)[XS_MAX_LANES] = gw->w.v;
-			const xs_wave *h = wv[i];
-			memcpy(&gw->w, h, st[i] == XS_WAVE_ENDED ? offsetof(xs_wave, s) : sizeof(*h));
+			const xs_wave *h = a.wv[i];
+			memcpy(&gw->w, h, a.st[i] == XS_WAVE_ENDED ? offsetof(xs_wave, s) : sizeof(*h));
 			gw->w.v = rows;
-			for (uint32_t r = 0; st[i] != XS_WAVE_ENDED && r < nvgpr; r++)
+			for (uint32_t r = 0; a.st[i] != XS_WAVE_ENDED && r < nvgpr; r++)
 				memcpy(rows[r], h->v[r], h->lanes * sizeof(rows[0][0]));
 		}
 		g->fa_waves += gw->fa_n != 0;

@@ -465,6 +465,17 @@ typedef struct xs_isa_ctx {
  * (thread-safe). */
 xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts);
 
+/* xs_isa_run for n waves at one PC (each READY, or BARRIER and released,
+ * with the same nvgpr): step after step, one instruction of each wave in
+ * order, for at most max_steps steps. Returns after the step in which an
+ * instruction stopped a wave (its status set as xs_isa_run sets it), when
+ * a branch parts the waves' PCs, or when a wave faults: then that wave's
+ * index (its status FAULT, ctx->fault filled; the waves after it have not
+ * run that step), else n. The waves' insts are left alone, as xs_isa_run
+ * leaves them while it runs: run[j] (added to) counts wave j's
+ * instructions, for the caller to add to w->insts. */
+unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, uint64_t max_steps, uint64_t *run);
+
 /* The decoded instruction at pc (decoding it if needed), or NULL when it
  * cannot be fetched or decoded (running it then faults). For the timing
  * model, which looks at an instruction before the interpreter runs it. */

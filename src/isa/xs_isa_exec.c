@@ -6,7 +6,9 @@
  * first use, check its VGPR range against the wave's allocation, advance the
  * PC and call the op's handler through xs_exec_table (filled once from the
  * per-unit registration functions; ops without a body get a handler that
- * faults XS_FAULT_UNIMPLEMENTED naming the mnemonic).
+ * faults XS_FAULT_UNIMPLEMENTED naming the mnemonic). xs_isa_run_lockstep
+ * is the same loop over several waves at one PC: one look-up an
+ * instruction for all of them.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "isa/xs_isa_priv.h"
 
 xs_exec_fn xs_exec_table[XS_OP_COUNT];
+xs_exec_group_fn xs_exec_group_table[XS_OP_COUNT];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
 static int x_unimplemented(xs_exec *x, xs_wave *w, const xs_inst *in)
@@ -167,4 +170,87 @@ xs_wave_status xs_isa_run(xs_isa_ctx *ctx, xs_wave *w, uint64_t max_insts)
 	if (r == XS_WAVE_BARRIER || r == XS_WAVE_ENDED || r == XS_WAVE_EXP_WAIT)
 		w->status = (xs_wave_status)r;
 	return w->status;
+}
+
+/* As xs_isa_run over waves that are at one PC, a step being one
+ * instruction of each in turn (the functional run-ahead of a group: its
+ * waves run the same code; xs_gpu_group_ahead). The instruction is looked
+ * up once a step, and its group handler (xs_exec_group_table) called once
+ * for all the waves, or its handler for each wave back to back.
+ * w->insts is not touched (during an xs_isa_run call it stays at the
+ * call's start, which s_memtime and SHADER_CYCLES read): run[j] counts
+ * wave j's instructions. */
+unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, uint64_t max_steps, uint64_t *run)
+{
+	table_init();
+	for (unsigned j = 0; j < n; j++) {
+		ws[j]->s[XS_SREG_NULL] = 0;
+		if (ws[j]->status == XS_WAVE_BARRIER)
+			ws[j]->status = XS_WAVE_READY;
+	}
+	xs_exec x = { ctx, ctx->vm, 0 };
+	xs_icache *ic = ctx->icache;
+	const uint32_t nvgpr = ws[0]->nvgpr;
+	uint64_t page_va = ~0ull;
+	xs_inst *slots = NULL;
+
+	for (uint64_t step = 0; step < max_steps; step++) {
+		uint64_t pc = ws[0]->pc;
+		if (XS_UNLIKELY((pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1)) != page_va)) {
+			if (pc & 3) {
+				fault_here(ctx, ws[0], pc, XS_FAULT_ILLEGAL, "misaligned PC");
+				return 0;
+			}
+			page_va = pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
+			slots = xs_icache_page_slots(ic, page_va);
+			if (!slots) {
+				fault_here(ctx, ws[0], pc, XS_FAULT_HOST_MEMORY, "out of host memory for decoded code");
+				return 0;
+			}
+		}
+		xs_inst *in = &slots[(pc >> 2) & (XS_VM_PAGE_SIZE / 4 - 1)];
+		if (XS_UNLIKELY(in->size == 0) && !xs_icache_fill(ctx->vm, pc, in, &ctx->fault)) {
+			ws[0]->status = XS_WAVE_FAULT;
+			return 0;
+		}
+		if (XS_UNLIKELY(in->vgpr_end > nvgpr)) {
+			vgpr_range_fault(&x, ws[0], in, pc);
+			return 0;
+		}
+		const xs_exec_fn fn = xs_exec_table[in->op];
+		const uint64_t next = pc + in->size;
+		/* a group handler's ops neither branch nor stop a wave, nor read its PC */
+		const xs_exec_group_fn gfn = xs_exec_group_table[in->op];
+		if (gfn && gfn(ws, n, in)) {
+			for (unsigned j = 0; j < n; j++) {
+				ws[j]->pc = next;
+				run[j]++;
+			}
+			continue;
+		}
+		bool stop = false;
+		for (unsigned j = 0; j < n; j++) {
+			xs_wave *w = ws[j];
+			x.pc = pc;
+			w->pc = next;
+			run[j]++;
+			int r = fn(&x, w, in);
+			if (XS_UNLIKELY(r)) {
+				if (r == XS_WAVE_FAULT)
+					return j;  /* the waves after it have not run this step */
+				if (r == XS_WAVE_EXP_WAIT)
+					run[j]--;  /* the exp runs (and counts) when resumed */
+				if (r == XS_WAVE_BARRIER || r == XS_WAVE_ENDED || r == XS_WAVE_EXP_WAIT)
+					w->status = (xs_wave_status)r;
+				stop = true;
+			}
+		}
+		if (stop)
+			break;
+		uint64_t pc0 = ws[0]->pc;
+		for (unsigned j = 1; j < n; j++)
+			if (ws[j]->pc != pc0)
+				return n; /* a branch parted them */
+	}
+	return n;
 }

@@ -577,6 +577,11 @@ XS_EXEC(s_bitcmp1_b64) { w->scc = ((S0_64 >> (S1 & 63)) & 1) == 1; return 0; }
 /* ---- SOPP ------------------------------------------------------------------- */
 /* Functional no-ops: waits, hints, cache invalidates, priority. */
 XS_EXEC(nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
+static bool g_nop(xs_wave *const *ws, unsigned n, const xs_inst *in)
+{
+	(void)ws; (void)n; (void)in;
+	return true;
+}
 
 XS_EXEC(s_endpgm) { XS_UNUSED_HANDLER_ARGS; return XS_WAVE_ENDED; }
 XS_EXEC(s_barrier) { XS_UNUSED_HANDLER_ARGS; return XS_WAVE_BARRIER; }
@@ -687,4 +692,8 @@ void xs_exec_register_salu(void)
 	XS_REG_AS(s_inst_prefetch, x_nop); XS_REG_AS(s_clause, x_nop); XS_REG_AS(s_wait_idle, x_nop);
 	XS_REG_AS(s_waitcnt_depctr, x_nop);
 	XS_REG(s_round_mode); XS_REG(s_denorm_mode); XS_REG(s_trap);
+	/* what does nothing does it for a lockstep step's waves at once */
+	for (unsigned op = 0; op < XS_OP_COUNT; op++)
+		if (xs_exec_table[op] == x_nop)
+			xs_exec_group_table[op] = g_nop;
 }

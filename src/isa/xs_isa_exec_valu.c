@@ -25,6 +25,25 @@
 		}                                                               \
 		XS_VFRAME_END;                                                  \
 	}
+/* the same over the waves of a lockstep step (xs_exec_group_fn) */
+#define G1(name, expr)                                                          \
+	static bool g_##name(xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	{                                                                       \
+		xs_vctx c_;                                                     \
+		if (!xs_group_plain(ws, nw, in, &c_))                           \
+			return false;                                           \
+		for (unsigned j = 0; j < nw; j++) {                             \
+			xs_wave *w = ws[j];                                     \
+			uint32_t t0[LANES];                                     \
+			const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);       \
+			uint32_t *r = xs_vrow(w, in->dst);                      \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				uint32_t a = A[l];                              \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+		}                                                               \
+		return true;                                                    \
+	}
 
 #define V2(name, expr)                                                          \
 	XS_EXEC(name)                                                           \
@@ -36,6 +55,25 @@
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
 		XS_VFRAME_END;                                                  \
+	}
+#define G2(name, expr)                                                          \
+	static bool g_##name(xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	{                                                                       \
+		xs_vctx c_;                                                     \
+		if (!xs_group_plain(ws, nw, in, &c_))                           \
+			return false;                                           \
+		for (unsigned j = 0; j < nw; j++) {                             \
+			xs_wave *w = ws[j];                                     \
+			uint32_t t0[LANES], t1[LANES];                          \
+			const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);       \
+			const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);       \
+			uint32_t *r = xs_vrow(w, in->dst);                      \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				uint32_t a = A[l], b = B[l];                    \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+		}                                                               \
+		return true;                                                    \
 	}
 
 #define V3(name, expr)                                                          \
@@ -167,6 +205,7 @@ static inline uint32_t dot8_u4(uint32_t a, uint32_t b)
 
 /* ---- VOP2 / VOP1 / VOP3 bodies ------------------------------------------------ */
 V1(v_mov_b32, a)
+G1(v_mov_b32, a)
 V1(v_not_b32, ~a)
 V1(v_bfrev_b32, brev32(a))
 V1(v_ffbh_u32, a ? (uint32_t)__builtin_clz(a) : ~0u)
@@ -183,10 +222,14 @@ V2(v_max_i32, imax((int32_t)a, (int32_t)b))
 V2(v_min_u32, umin(a, b))
 V2(v_max_u32, umax(a, b))
 V2(v_lshrrev_b32, b >> (a & 31))
+G2(v_lshrrev_b32, b >> (a & 31))
 V2(v_ashrrev_i32, (int32_t)b >> (a & 31))
 V2(v_lshlrev_b32, b << (a & 31))
+G2(v_lshlrev_b32, b << (a & 31))
 V2(v_and_b32, a & b)
+G2(v_and_b32, a & b)
 V2(v_or_b32, a | b)
+G2(v_or_b32, a | b)
 V2(v_xor_b32, a ^ b)
 V2(v_xnor_b32, ~(a ^ b))
 V2(v_mul_lo_u32, a * b)
@@ -265,6 +308,7 @@ V3(v_med3_i16, (uint32_t)imed3((int16_t)a, (int16_t)b, (int16_t)c) & 0xffff)
 		XS_VFRAME_END;                                                  \
 	}
 ADDSUB(v_add_nc_u32, int64_t, uint32_t, a + b, 0, 0xffffffffll)
+G2(v_add_nc_u32, a + b) /* (no clamp in a plain form) */
 ADDSUB(v_sub_nc_u32, int64_t, uint32_t, a - b, 0, 0xffffffffll)
 ADDSUB(v_subrev_nc_u32, int64_t, uint32_t, b - a, 0, 0xffffffffll)
 ADDSUB(v_add_nc_i32, int64_t, int32_t, a + b, INT32_MIN, INT32_MAX)
@@ -357,6 +401,43 @@ ADDC(v_add_co_ci_u32, ADDC_ADD, true)
 ADDC(v_sub_co_ci_u32, ADDC_SUB, true)
 ADDC(v_subrev_co_ci_u32, ADDC_SUBREV, true)
 
+/* The same over the waves of a lockstep step, plain forms (no clamp). */
+#define ADDC_G(name, kind, has_cin)                                             \
+	static bool g_##name(xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	{                                                                       \
+		xs_vctx c_;                                                     \
+		if (!xs_group_plain(ws, nw, in, &c_))                           \
+			return false;                                           \
+		const bool as = in->src[0] < XS_SRC_INT0;                       \
+		for (unsigned j = 0; j < nw; j++) {                             \
+			xs_wave *w = ws[j];                                     \
+			uint32_t t0[LANES], t1[LANES], cl[LANES];               \
+			uint32_t ak = as ? w->s[in->src[0]] : 0;                \
+			const uint32_t *A = as ? NULL : xs_vsrc32(&c_, w, in, 0, t0); \
+			const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);       \
+			uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0; \
+			uint32_t *r = xs_vrow(w, in->dst);                      \
+			uint64_t co;                                            \
+			if (c_.n == 32) {                                       \
+				if (has_cin)                                    \
+					xs_mask_to_flags(cin, 32, cl);          \
+				co = as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 32) \
+					: addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 32); \
+			} else {                                                \
+				if (has_cin)                                    \
+					xs_mask_to_flags(cin, 64, cl);          \
+				co = as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 64) \
+					: addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 64); \
+			}                                                       \
+			xs_wr_mask(w, in->sdst, co & c_.mask);                  \
+		}                                                               \
+		return true;                                                    \
+	}
+ADDC_G(v_add_co_u32, ADDC_ADD, false)
+ADDC_G(v_add_co_ci_u32, ADDC_ADD, true)
+ADDC_G(v_sub_co_u32, ADDC_SUB, false)
+ADDC_G(v_sub_co_ci_u32, ADDC_SUB, true)
+
 XS_EXEC(v_cndmask_b32)
 {
 	(void)x;
@@ -435,6 +516,24 @@ static inline __attribute__((always_inline)) void dst64_lanes(xs_vctx *c, xs_wav
 		return 0;                                                       \
 	}
 SH64(v_lshlrev_b64, b << s)
+/* plain v_lshlrev_b64 over the waves of a lockstep step (a 64-bit index
+ * made a byte offset) */
+static bool g_v_lshlrev_b64(xs_wave *const *ws, unsigned nw, const xs_inst *in)
+{
+	xs_vctx c_;
+	if (!xs_group_plain(ws, nw, in, &c_))
+		return false;
+	for (unsigned j = 0; j < nw; j++) {
+		xs_wave *w = ws[j];
+		uint32_t t0[LANES];
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
+		if (c_.n == 32)
+			v_lshlrev_b64_lanes(&c_, w, in, A, 32);
+		else
+			v_lshlrev_b64_lanes(&c_, w, in, A, 64);
+	}
+	return true;
+}
 SH64(v_lshrrev_b64, b >> s)
 SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
 
@@ -477,6 +576,24 @@ SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
 #define I64MUL ((uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]))
 #define I64MUL_CARRY ((uint32_t)((((p ^ s) & (t2[l] ^ s)) >> 63) != 0))
 MAD64(v_mad_u64_u32, U64MUL)
+/* plain v_mad_u64_u32 over the waves of a lockstep step (a work-item's
+ * global id) */
+static bool g_v_mad_u64_u32(xs_wave *const *ws, unsigned nw, const xs_inst *in)
+{
+	xs_vctx c_;
+	if (!xs_group_plain(ws, nw, in, &c_))
+		return false;
+	for (unsigned j = 0; j < nw; j++) {
+		xs_wave *w = ws[j];
+		uint32_t t0[LANES], t1[LANES];
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
+		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
+		uint64_t co = c_.n == 32 ? v_mad_u64_u32_lanes(&c_, w, in, A, B, 32)
+					 : v_mad_u64_u32_lanes(&c_, w, in, A, B, 64);
+		xs_wr_mask(w, in->sdst, co & c_.mask);
+	}
+	return true;
+}
 MAD64(v_mad_i64_i32, I64MUL)
 
 /* ---- lane access -------------------------------------------------------------- */
@@ -659,6 +776,14 @@ void xs_exec_register_valu(void)
 	XS_REG(v_cndmask_b32);
 	XS_REG(v_lshlrev_b64); XS_REG(v_lshrrev_b64); XS_REG(v_ashrrev_i64);
 	XS_REG(v_mad_u64_u32); XS_REG(v_mad_i64_i32);
+	/* group handlers (lockstep): the forms streaming and tiled kernels
+	 * run most */
+	XS_REG_GROUP(v_mov_b32, g_v_mov_b32); XS_REG_GROUP(v_add_nc_u32, g_v_add_nc_u32);
+	XS_REG_GROUP(v_lshrrev_b32, g_v_lshrrev_b32); XS_REG_GROUP(v_lshlrev_b32, g_v_lshlrev_b32);
+	XS_REG_GROUP(v_and_b32, g_v_and_b32); XS_REG_GROUP(v_or_b32, g_v_or_b32);
+	XS_REG_GROUP(v_add_co_u32, g_v_add_co_u32); XS_REG_GROUP(v_add_co_ci_u32, g_v_add_co_ci_u32);
+	XS_REG_GROUP(v_sub_co_u32, g_v_sub_co_u32); XS_REG_GROUP(v_sub_co_ci_u32, g_v_sub_co_ci_u32);
+	XS_REG_GROUP(v_lshlrev_b64, g_v_lshlrev_b64); XS_REG_GROUP(v_mad_u64_u32, g_v_mad_u64_u32);
 	XS_REG(v_readfirstlane_b32); XS_REG(v_readlane_b32); XS_REG(v_writelane_b32);
 	XS_REG(v_movrels_b32); XS_REG(v_movreld_b32); XS_REG(v_movrelsd_b32); XS_REG(v_swap_b32);
 	XS_REG(v_permlane16_b32); XS_REG(v_permlanex16_b32);

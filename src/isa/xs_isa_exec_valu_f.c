@@ -612,6 +612,47 @@ XS_EXEC(v_fma_f32)
 	fma32_lanes(r, A, B, C, c_.n);
 	XS_VFRAME_END;
 }
+#ifdef __FMA__
+/* v_fmac_f32 / v_fma_f32 of VGPRs, no modifiers, default MODE, full EXEC:
+ * x_v_fma_f32's loop, for every wave of a lockstep step (a tiled sgemm's
+ * inner loop is half of them). */
+static bool g_v_fma_f32(xs_wave *const *ws, unsigned n, const xs_inst *in)
+{
+	if (in->mods || in->src[0] < XS_SRC_VGPR || in->src[1] < XS_SRC_VGPR || in->src[2] < XS_SRC_VGPR)
+		return false;
+	const unsigned lanes = ws[0]->lanes;
+	const uint64_t full = lanes == 64 ? ~0ull : 0xffffffffull;
+	for (unsigned j = 0; j < n; j++)
+		if (fp_slow(ws[j]) || xs_wave_exec(ws[j]) != full)
+			return false;
+	const unsigned a = in->src[0] - XS_SRC_VGPR, b = in->src[1] - XS_SRC_VGPR, c = in->src[2] - XS_SRC_VGPR,
+		       d = in->dst - XS_SRC_VGPR;
+	/* A NaN operand: the host's fma returns the first NaN of its own
+	 * operand order, which the compiler picks per call site, so such a
+	 * step goes wave by wave through the code the handler has. */
+	for (unsigned j = 0; j < n; j++) {
+		const uint32_t *A = ws[j]->v[a], *B = ws[j]->v[b], *C = ws[j]->v[c];
+		uint32_t nan = 0;
+		for (unsigned l = 0; l < lanes; l++)
+			nan |= ((A[l] & 0x7fffffffu) > 0x7f800000u) | ((B[l] & 0x7fffffffu) > 0x7f800000u) |
+			       ((C[l] & 0x7fffffffu) > 0x7f800000u);
+		if (nan)
+			return false;
+	}
+	for (unsigned j = 0; j < n; j++) {
+		xs_wave *w = ws[j];
+		const uint32_t *A = w->v[a], *B = w->v[b], *C = w->v[c];
+		uint32_t *r = w->v[d];
+		if (lanes == 32)
+			for (unsigned l = 0; l < 32; l++)
+				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
+		else
+			for (unsigned l = 0; l < XS_MAX_LANES; l++)
+				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
+	}
+	return true;
+}
+#endif
 /* legacy fma: 0 * anything is +0, then + c (so -0 + +0 gives +0) */
 F3(v_fmac_legacy_f32, (a == 0.0f || b == 0.0f) ? 0.0f + c : fmaf(a, b, c), K_FMALEG)
 F3(v_fma_legacy_f32, (a == 0.0f || b == 0.0f) ? 0.0f + c : fmaf(a, b, c), K_FMALEG)
@@ -1453,6 +1494,9 @@ void xs_exec_register_valu_f(void)
 	XS_REG(v_mul_legacy_f32); XS_REG(v_min_f32); XS_REG(v_max_f32); XS_REG(v_ldexp_f32);
 	XS_REG_AS(v_fmac_f32, x_v_fma_f32); XS_REG(v_fma_f32); XS_REG(v_fmac_legacy_f32); XS_REG(v_fma_legacy_f32);
 	XS_REG_AS(v_fmamk_f32, x_v_fma_f32); XS_REG_AS(v_fmaak_f32, x_v_fma_f32);
+#ifdef __FMA__
+	XS_REG_GROUP(v_fmac_f32, g_v_fma_f32); XS_REG_GROUP(v_fma_f32, g_v_fma_f32);
+#endif
 	XS_REG(v_min3_f32); XS_REG(v_max3_f32); XS_REG(v_med3_f32);
 	XS_REG(v_fract_f32); XS_REG(v_trunc_f32); XS_REG(v_ceil_f32); XS_REG(v_rndne_f32);
 	XS_REG(v_floor_f32); XS_REG(v_exp_f32); XS_REG(v_log_f32); XS_REG(v_rcp_f32);

@@ -1226,6 +1226,11 @@ static int x_load_format(xs_exec *x, xs_wave *w, const xs_inst *in)
 }
 
 XS_EXEC(vmem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
+static bool g_vmem_nop(xs_wave *const *ws, unsigned n, const xs_inst *in)
+{
+	(void)ws; (void)n; (void)in;
+	return true;
+}
 
 /* ---- registration: shapes and atomics from the mnemonics --------------------------- */
 static bool parse_shape(const char *s, memdesc *d, bool load)
@@ -1317,4 +1322,5 @@ void xs_exec_register_vmem(void)
 	}
 	XS_REG_AS(buffer_gl0_inv, x_vmem_nop);
 	XS_REG_AS(buffer_gl1_inv, x_vmem_nop);
+	XS_REG_GROUP(buffer_gl0_inv, g_vmem_nop); XS_REG_GROUP(buffer_gl1_inv, g_vmem_nop);
 }

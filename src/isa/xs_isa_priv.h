@@ -40,6 +40,15 @@ typedef int (*xs_exec_fn)(xs_exec *x, xs_wave *w, const xs_inst *in);
 extern xs_exec_fn xs_exec_table[XS_OP_COUNT];
 
 #define XS_EXEC(name) static int x_##name(xs_exec *x, xs_wave *w, const xs_inst *in)
+
+/* A group handler runs one instruction for n waves at once (lockstep,
+ * xs_isa_run_lockstep), all of one dispatch (same lane count): true when
+ * it did, each wave exactly as its handler would and none stopped; false
+ * when it did nothing (a form or a wave state it does not take: the
+ * handler then runs wave by wave). Optional, for hot ops; NULL otherwise. */
+typedef bool (*xs_exec_group_fn)(xs_wave *const *ws, unsigned n, const xs_inst *in);
+extern xs_exec_group_fn xs_exec_group_table[XS_OP_COUNT];
+#define XS_REG_GROUP(name, fn) (xs_exec_group_table[XS_OP_##name] = (fn))
 #define XS_REG(name) (xs_exec_table[XS_OP_##name] = x_##name)
 #define XS_REG_AS(name, fn) (xs_exec_table[XS_OP_##name] = (fn))
 #define XS_UNUSED_HANDLER_ARGS (void)x; (void)w; (void)in
@@ -311,6 +320,23 @@ static inline void xs_vdst_done(xs_vctx *c, xs_wave *w, const xs_inst *in, uint3
 {
 	if (r != xs_vrow(w, in->dst))
 		xs_vdst32(c, w, in, r);
+}
+
+/* A group handler's test that the waves' handlers would all take their
+ * plain path: no modifier (a literal is fine), a result without 16-bit
+ * handling, every lane of every wave in EXEC. Then c is the frame each
+ * wave's body has (xs_vbegin) and the destination is the row itself
+ * (xs_vdst_row). */
+static inline bool xs_group_plain(xs_wave *const *ws, unsigned n, const xs_inst *in, xs_vctx *c)
+{
+	if ((in->mods & ~XS_MOD_LIT) || (xs_op_table[in->op].flags & XS_OPF_DST16))
+		return false;
+	c->n = ws[0]->lanes;
+	c->mask = c->n == 64 ? ~0ull : 0xffffffffull;
+	for (unsigned j = 0; j < n; j++)
+		if (xs_wave_exec(ws[j]) != c->mask)
+			return false;
+	return true;
 }
 
 /* The frame of a lane-wise VALU body over 32-bit operands: c_ (lanes,

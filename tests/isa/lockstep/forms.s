@@ -1,0 +1,54 @@
+// The instruction forms tests/isa/test_isa_lockstep.c runs one at a time on
+// groups of waves, in lockstep (xs_isa_run_lockstep: group handlers where an
+// op has one) and one wave after another (xs_isa_run): the states must match.
+// The forms that streaming and tiled kernels run most, and variants that a
+// group handler must decline (modifiers, literals, scalar and constant sources).
+v_fmac_f32_e32 v6, v13, v15
+v_fmac_f32_e32 v6, s1, v15
+v_fma_f32 v6, v1, v2, v3
+v_fma_f32 v6, -v1, v2, v3
+v_fma_f32 v6, v1, s2, s3
+v_fma_f32 v6, v1, v2, v3 clamp
+v_add_co_u32 v2, vcc_lo, s0, v0
+v_add_co_u32 v2, vcc_lo, v1, v0
+v_add_co_u32 v2, s5, v1, 7
+v_add_co_u32 v2, vcc_lo, v1, v0 clamp
+v_add_co_ci_u32_e32 v3, vcc_lo, s1, v1, vcc_lo
+v_add_co_ci_u32_e32 v3, vcc_lo, v2, v1, vcc_lo
+v_add_co_ci_u32_e64 v1, null, s1, 0, s0
+v_add_co_ci_u32_e64 v1, s4, v2, v1, s0 clamp
+v_sub_co_u32 v2, vcc_lo, v1, v0
+v_sub_co_ci_u32_e32 v3, vcc_lo, v2, v1, vcc_lo
+v_mad_u64_u32 v[0:1], null, s8, s3, v[0:1]
+v_mad_u64_u32 v[3:4], null, s7, v3, v[0:1]
+v_mad_u64_u32 v[3:4], s6, v5, v3, v[0:1]
+v_mad_u64_u32 v[0:1], null, v0, v3, v[0:1] clamp
+v_lshlrev_b64 v[0:1], 2, v[0:1]
+v_lshlrev_b64 v[11:12], 2, v[1:2]
+v_lshlrev_b64 v[4:5], v9, v[4:5]
+v_add_nc_u32_e32 v3, s7, v3
+v_add_nc_u32_e32 v1, 16, v1
+v_add_nc_u32_e64 v1, v2, v1 clamp
+v_add_nc_u32_e32 v1, 0x12345, v1
+v_mov_b32_e32 v4, v2
+v_mov_b32_e32 v4, 0
+v_mov_b32_e32 v4, s9
+v_mov_b32_e32 v4, 0x3f800000
+v_mov_b32_sdwa v4, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0
+v_mov_b32_dpp v4, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf
+v_lshlrev_b32_e32 v6, 2, v1
+v_lshrrev_b32_e32 v3, 4, v0
+v_and_b32_e32 v1, 15, v0
+v_or_b32_e32 v8, 0x400, v6
+v_or_b32_e32 v9, v7, v6
+s_waitcnt vmcnt(0) lgkmcnt(0)
+s_waitcnt_vscnt null, 0x0
+s_nop 0
+s_clause 0x1
+buffer_gl0_inv
+ds_write_b32 v9, v4
+ds_read2_b32 v[11:12], v7 offset0:4 offset1:5
+ds_read2_b32 v[15:16], v8 offset1:16
+s_add_i32 s6, s6, -1
+v_cndmask_b32_e32 v1, s0, v1, vcc_lo
+v_add_f32_e32 v2, v2, v3
