@@ -219,14 +219,23 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 		}
 		const xs_exec_fn fn = xs_exec_table[in->op];
 		const uint64_t next = pc + in->size;
-		/* a group handler's ops neither branch nor stop a wave, nor read its PC */
+		/* a group handler's ops neither branch nor stop a wave but by a
+		 * fault, nor read its PC */
 		const xs_exec_group_fn gfn = xs_exec_group_table[in->op];
-		if (gfn && gfn(ws, n, in)) {
-			for (unsigned j = 0; j < n; j++) {
-				ws[j]->pc = next;
-				run[j]++;
+		if (gfn) {
+			x.pc = pc;
+			int g = gfn(&x, ws, n, in);
+			if (g >= 0) {
+				for (unsigned j = 0; j < (unsigned)g; j++) {
+					ws[j]->pc = next;
+					run[j]++;
+				}
+				if ((unsigned)g < n) {
+					run[g]++;  /* counted, as xs_isa_run counts a faulting instruction */
+					return (unsigned)g;
+				}
+				continue;
 			}
-			continue;
 		}
 		bool stop = false;
 		for (unsigned j = 0; j < n; j++) {

@@ -578,6 +578,28 @@ XS_EXEC(ds_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 static int gds_guard(xs_exec *x, xs_wave *w, const xs_inst *in);
 static xs_exec_fn lds_table[XS_OP_COUNT];
 
+/* The plain dword reads and writes for the waves of a lockstep step, one
+ * after another as their handlers would run (a later wave's write to an
+ * address wins); they never stop a wave. GDS forms are declined (their
+ * handler faults). */
+#define LDS_G(name, body)                                                       \
+	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	{                                                                       \
+		if (in->mods & XS_MOD_GDS)                                      \
+			return -1;                                              \
+		for (unsigned j = 0; j < nw; j++)                               \
+			(void)body;                                             \
+		return (int)nw;                                                 \
+	}
+LDS_G(ds_read2_b32, read2(ws[j], in, 1, 1))
+LDS_G(ds_read2st64_b32, read2(ws[j], in, 1, 64))
+LDS_G(ds_read_b32, read_n(ws[j], in, 1))
+LDS_G(ds_read_b64, read_n(ws[j], in, 2))
+LDS_G(ds_read_b128, read_n(ws[j], in, 4))
+LDS_G(ds_write_b32, write_n(ws[j], in, 1))
+LDS_G(ds_write_b64, write_n(ws[j], in, 2))
+LDS_G(ds_write2_b32, write2(ws[j], in, 1, 1))
+
 static int gds_guard(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	if (in->mods & XS_MOD_GDS)
@@ -618,4 +640,8 @@ void xs_exec_register_lds(void)
 	for (unsigned op = 0; op < XS_OP_COUNT; op++)
 		if (lds_table[op])
 			xs_exec_table[op] = gds_guard;
+	XS_REG_GROUP(ds_read2_b32, g_ds_read2_b32); XS_REG_GROUP(ds_read2st64_b32, g_ds_read2st64_b32);
+	XS_REG_GROUP(ds_read_b32, g_ds_read_b32); XS_REG_GROUP(ds_read_b64, g_ds_read_b64);
+	XS_REG_GROUP(ds_read_b128, g_ds_read_b128); XS_REG_GROUP(ds_write_b32, g_ds_write_b32);
+	XS_REG_GROUP(ds_write_b64, g_ds_write_b64); XS_REG_GROUP(ds_write2_b32, g_ds_write2_b32);
 }

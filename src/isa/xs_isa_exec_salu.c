@@ -577,10 +577,10 @@ XS_EXEC(s_bitcmp1_b64) { w->scc = ((S0_64 >> (S1 & 63)) & 1) == 1; return 0; }
 /* ---- SOPP ------------------------------------------------------------------- */
 /* Functional no-ops: waits, hints, cache invalidates, priority. */
 XS_EXEC(nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
-static bool g_nop(xs_wave *const *ws, unsigned n, const xs_inst *in)
+static int g_nop(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
 {
 	(void)ws; (void)n; (void)in;
-	return true;
+	return (int)n;
 }
 
 XS_EXEC(s_endpgm) { XS_UNUSED_HANDLER_ARGS; return XS_WAVE_ENDED; }

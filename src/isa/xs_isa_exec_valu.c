@@ -27,11 +27,11 @@
 	}
 /* the same over the waves of a lockstep step (xs_exec_group_fn) */
 #define G1(name, expr)                                                          \
-	static bool g_##name(xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
 	{                                                                       \
 		xs_vctx c_;                                                     \
 		if (!xs_group_plain(ws, nw, in, &c_))                           \
-			return false;                                           \
+			return -1;                                              \
 		for (unsigned j = 0; j < nw; j++) {                             \
 			xs_wave *w = ws[j];                                     \
 			uint32_t t0[LANES];                                     \
@@ -42,7 +42,7 @@
 				r[l] = (uint32_t)(expr);                        \
 			}                                                       \
 		}                                                               \
-		return true;                                                    \
+		return (int)nw;                                                 \
 	}
 
 #define V2(name, expr)                                                          \
@@ -57,11 +57,11 @@
 		XS_VFRAME_END;                                                  \
 	}
 #define G2(name, expr)                                                          \
-	static bool g_##name(xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
 	{                                                                       \
 		xs_vctx c_;                                                     \
 		if (!xs_group_plain(ws, nw, in, &c_))                           \
-			return false;                                           \
+			return -1;                                              \
 		for (unsigned j = 0; j < nw; j++) {                             \
 			xs_wave *w = ws[j];                                     \
 			uint32_t t0[LANES], t1[LANES];                          \
@@ -73,7 +73,7 @@
 				r[l] = (uint32_t)(expr);                        \
 			}                                                       \
 		}                                                               \
-		return true;                                                    \
+		return (int)nw;                                                 \
 	}
 
 #define V3(name, expr)                                                          \
@@ -403,11 +403,11 @@ ADDC(v_subrev_co_ci_u32, ADDC_SUBREV, true)
 
 /* The same over the waves of a lockstep step, plain forms (no clamp). */
 #define ADDC_G(name, kind, has_cin)                                             \
-	static bool g_##name(xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
 	{                                                                       \
 		xs_vctx c_;                                                     \
 		if (!xs_group_plain(ws, nw, in, &c_))                           \
-			return false;                                           \
+			return -1;                                              \
 		const bool as = in->src[0] < XS_SRC_INT0;                       \
 		for (unsigned j = 0; j < nw; j++) {                             \
 			xs_wave *w = ws[j];                                     \
@@ -431,7 +431,7 @@ ADDC(v_subrev_co_ci_u32, ADDC_SUBREV, true)
 			}                                                       \
 			xs_wr_mask(w, in->sdst, co & c_.mask);                  \
 		}                                                               \
-		return true;                                                    \
+		return (int)nw;                                                 \
 	}
 ADDC_G(v_add_co_u32, ADDC_ADD, false)
 ADDC_G(v_add_co_ci_u32, ADDC_ADD, true)
@@ -518,11 +518,11 @@ static inline __attribute__((always_inline)) void dst64_lanes(xs_vctx *c, xs_wav
 SH64(v_lshlrev_b64, b << s)
 /* plain v_lshlrev_b64 over the waves of a lockstep step (a 64-bit index
  * made a byte offset) */
-static bool g_v_lshlrev_b64(xs_wave *const *ws, unsigned nw, const xs_inst *in)
+static int g_v_lshlrev_b64(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
 	xs_vctx c_;
 	if (!xs_group_plain(ws, nw, in, &c_))
-		return false;
+		return -1;
 	for (unsigned j = 0; j < nw; j++) {
 		xs_wave *w = ws[j];
 		uint32_t t0[LANES];
@@ -532,7 +532,7 @@ static bool g_v_lshlrev_b64(xs_wave *const *ws, unsigned nw, const xs_inst *in)
 		else
 			v_lshlrev_b64_lanes(&c_, w, in, A, 64);
 	}
-	return true;
+	return (int)nw;
 }
 SH64(v_lshrrev_b64, b >> s)
 SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
@@ -578,11 +578,11 @@ SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
 MAD64(v_mad_u64_u32, U64MUL)
 /* plain v_mad_u64_u32 over the waves of a lockstep step (a work-item's
  * global id) */
-static bool g_v_mad_u64_u32(xs_wave *const *ws, unsigned nw, const xs_inst *in)
+static int g_v_mad_u64_u32(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
 	xs_vctx c_;
 	if (!xs_group_plain(ws, nw, in, &c_))
-		return false;
+		return -1;
 	for (unsigned j = 0; j < nw; j++) {
 		xs_wave *w = ws[j];
 		uint32_t t0[LANES], t1[LANES];
@@ -592,7 +592,7 @@ static bool g_v_mad_u64_u32(xs_wave *const *ws, unsigned nw, const xs_inst *in)
 					 : v_mad_u64_u32_lanes(&c_, w, in, A, B, 64);
 		xs_wr_mask(w, in->sdst, co & c_.mask);
 	}
-	return true;
+	return (int)nw;
 }
 MAD64(v_mad_i64_i32, I64MUL)
 

@@ -613,18 +613,29 @@ XS_EXEC(v_fma_f32)
 	XS_VFRAME_END;
 }
 #ifdef __FMA__
+/* Whether lane 0 .. n - 1 of A, B or C holds a NaN (n a constant: whole vectors). */
+static inline __attribute__((always_inline)) bool nan3_any(const uint32_t *A, const uint32_t *B, const uint32_t *C,
+							    unsigned n)
+{
+	uint32_t nan = 0;
+	for (unsigned l = 0; l < n; l++)
+		nan |= (uint32_t)((A[l] & 0x7fffffffu) > 0x7f800000u) | (uint32_t)((B[l] & 0x7fffffffu) > 0x7f800000u) |
+		       (uint32_t)((C[l] & 0x7fffffffu) > 0x7f800000u);
+	return nan != 0;
+}
+
 /* v_fmac_f32 / v_fma_f32 of VGPRs, no modifiers, default MODE, full EXEC:
  * x_v_fma_f32's loop, for every wave of a lockstep step (a tiled sgemm's
  * inner loop is half of them). */
-static bool g_v_fma_f32(xs_wave *const *ws, unsigned n, const xs_inst *in)
+static int g_v_fma_f32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
 {
 	if (in->mods || in->src[0] < XS_SRC_VGPR || in->src[1] < XS_SRC_VGPR || in->src[2] < XS_SRC_VGPR)
-		return false;
+		return -1;
 	const unsigned lanes = ws[0]->lanes;
 	const uint64_t full = lanes == 64 ? ~0ull : 0xffffffffull;
 	for (unsigned j = 0; j < n; j++)
 		if (fp_slow(ws[j]) || xs_wave_exec(ws[j]) != full)
-			return false;
+			return -1;
 	const unsigned a = in->src[0] - XS_SRC_VGPR, b = in->src[1] - XS_SRC_VGPR, c = in->src[2] - XS_SRC_VGPR,
 		       d = in->dst - XS_SRC_VGPR;
 	/* A NaN operand: the host's fma returns the first NaN of its own
@@ -632,12 +643,8 @@ static bool g_v_fma_f32(xs_wave *const *ws, unsigned n, const xs_inst *in)
 	 * step goes wave by wave through the code the handler has. */
 	for (unsigned j = 0; j < n; j++) {
 		const uint32_t *A = ws[j]->v[a], *B = ws[j]->v[b], *C = ws[j]->v[c];
-		uint32_t nan = 0;
-		for (unsigned l = 0; l < lanes; l++)
-			nan |= ((A[l] & 0x7fffffffu) > 0x7f800000u) | ((B[l] & 0x7fffffffu) > 0x7f800000u) |
-			       ((C[l] & 0x7fffffffu) > 0x7f800000u);
-		if (nan)
-			return false;
+		if (lanes == 32 ? nan3_any(A, B, C, 32) : nan3_any(A, B, C, XS_MAX_LANES))
+			return -1;
 	}
 	for (unsigned j = 0; j < n; j++) {
 		xs_wave *w = ws[j];
@@ -650,7 +657,7 @@ static bool g_v_fma_f32(xs_wave *const *ws, unsigned n, const xs_inst *in)
 			for (unsigned l = 0; l < XS_MAX_LANES; l++)
 				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
 	}
-	return true;
+	return (int)n;
 }
 #endif
 /* legacy fma: 0 * anything is +0, then + c (so -0 + +0 gives +0) */

@@ -792,7 +792,7 @@ done:
 	return true;
 }
 
-static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
+static int load_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 {
 	const memdesc *d = &mdesc[in->op];
 	if (in->mods & XS_MOD_LDS)
@@ -802,20 +802,19 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 		return bad_soffset(x, w, in);
 	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
-	tlb t = TLB_INIT;
 	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT) &&
 		    !(in->mods & XS_MOD_TFE);
 	unsigned dr = (in->dst - XS_SRC_VGPR) & 0xff;
 	bool fast_mb = in->enc == XS_ENC_MUBUF && d->shape == D_DW && d->ndw == 1 &&
 		       !(in->mods & (XS_MOD_TFE | XS_MOD_IDXEN));
 	if (fast_mb) {
-		const uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, false, &t);
+		const uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, false, tp);
 		if (p) {
 			row_copy(w->v[dr], p, n);
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
-		if (mubuf_ptrs(x, w, in, &ac, e, false, &t, ptr)) {
+		if (mubuf_ptrs(x, w, in, &ac, e, false, tp, ptr)) {
 			/* the offsets were read: the destination may be their row */
 			uint32_t *row = w->v[dr];
 			if (e == xs_lane_full(w)) { /* (no bit walk) */
@@ -831,7 +830,7 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 		}
 	}
 	if (fast) {
-		const uint8_t *p = fast_global_row(x, w, in, &ac, e, n, 4 * d->ndw, false, &t);
+		const uint8_t *p = fast_global_row(x, w, in, &ac, e, n, 4 * d->ndw, false, tp);
 		if (p) {
 			if (d->ndw == 1) {
 				memcpy(w->v[dr], p, 4 * n);
@@ -841,7 +840,7 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
-		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, false, &t, ptr)) {
+		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, false, tp, ptr)) {
 			/* the addresses were read: the destination may be their rows */
 			for (unsigned k = 0; k < d->ndw; k++) {
 				uint32_t *row = w->v[(dr + k) & 0xff];
@@ -857,14 +856,14 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 		if (!((e >> l) & 1))
 			continue;
 		if (fast_mb) {
-			const uint8_t *p = fast_mubuf(x, w, in, &ac, l, false, &t);
+			const uint8_t *p = fast_mubuf(x, w, in, &ac, l, false, tp);
 			if (p) {
 				memcpy(&w->v[dr][l], p, 4);
 				continue;
 			}
 		}
 		if (fast) {
-			const uint8_t *p = fast_global(x, w, in, &ac, l, 4 * d->ndw, false, &t);
+			const uint8_t *p = fast_global(x, w, in, &ac, l, 4 * d->ndw, false, tp);
 			if (p) {
 				for (unsigned k = 0; k < d->ndw; k++)
 					memcpy(&w->v[(dr + k) & 0xff][l], p + 4 * k, 4);
@@ -875,7 +874,7 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 		uint8_t buf[16];
 		uint64_t bad;
 		lane_access(w, in, &ac, d, l, &a);
-		if (!read_chunks(x, w, &t, &a, buf, &bad))
+		if (!read_chunks(x, w, tp, &a, buf, &bad))
 			return vm_fault(x, w, in, bad, l);
 		put_load(w, in->dst, l, d, buf);
 		if (in->mods & XS_MOD_TFE)
@@ -884,7 +883,24 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 	return 0;
 }
 
-static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
+static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	tlb t = TLB_INIT;
+	return load_body(x, w, in, &t);
+}
+
+/* The same for the waves of a lockstep step, with one translation cache:
+ * a group's waves reach neighbouring rows of the same pages. */
+static int g_load(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
+{
+	tlb t = TLB_INIT;
+	for (unsigned j = 0; j < nw; j++)
+		if (load_body(x, ws[j], in, &t))
+			return (int)j; /* (a fault: the only way these stop) */
+	return (int)nw;
+}
+
+static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 {
 	const memdesc *d = &mdesc[in->op];
 	addr_ctx ac;
@@ -894,19 +910,18 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 	unsigned data = in->enc == XS_ENC_MUBUF ? in->dst : in->src[1];
 	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
-	tlb t = TLB_INIT;
 	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT);
 	unsigned sr = (data - XS_SRC_VGPR) & 0xff;
 	bool fast_mb = in->enc == XS_ENC_MUBUF && d->shape == D_DW && d->ndw == 1 &&
 		       !(in->mods & XS_MOD_IDXEN);
 	if (fast_mb) {
-		uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, true, &t);
+		uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, true, tp);
 		if (p) {
 			row_copy(p, w->v[sr], n);
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
-		if (mubuf_ptrs(x, w, in, &ac, e, true, &t, ptr)) {
+		if (mubuf_ptrs(x, w, in, &ac, e, true, tp, ptr)) {
 			if (e == xs_lane_full(w)) { /* in lane order, with no bit walk */
 				for (unsigned l = 0; l < n; l++)
 					memcpy(ptr[l], &w->v[sr][l], 4);
@@ -920,7 +935,7 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 		}
 	}
 	if (fast) {
-		uint8_t *p = fast_global_row(x, w, in, &ac, e, n, 4 * d->ndw, true, &t);
+		uint8_t *p = fast_global_row(x, w, in, &ac, e, n, 4 * d->ndw, true, tp);
 		if (p) {
 			if (d->ndw == 1) {
 				memcpy(p, w->v[sr], 4 * n);
@@ -930,7 +945,7 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
-		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, true, &t, ptr)) {
+		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, true, tp, ptr)) {
 			for (uint64_t m = e; m; m &= m - 1) { /* lane order: the last lane's write wins */
 				unsigned l = (unsigned)__builtin_ctzll(m);
 				for (unsigned k = 0; k < d->ndw; k++)
@@ -943,14 +958,14 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 		if (!((e >> l) & 1))
 			continue;
 		if (fast_mb) {
-			uint8_t *p = fast_mubuf(x, w, in, &ac, l, true, &t);
+			uint8_t *p = fast_mubuf(x, w, in, &ac, l, true, tp);
 			if (p) {
 				memcpy(p, &w->v[sr][l], 4);
 				continue;
 			}
 		}
 		if (fast) {
-			uint8_t *p = fast_global(x, w, in, &ac, l, 4 * d->ndw, true, &t);
+			uint8_t *p = fast_global(x, w, in, &ac, l, 4 * d->ndw, true, tp);
 			if (p) {
 				for (unsigned k = 0; k < d->ndw; k++)
 					memcpy(p + 4 * k, &w->v[(sr + k) & 0xff][l], 4);
@@ -962,10 +977,27 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 		uint64_t bad;
 		lane_access(w, in, &ac, d, l, &a);
 		get_store(w, data, l, d, buf);
-		if (!write_chunks(x, w, &t, &a, buf, &bad))
+		if (!write_chunks(x, w, tp, &a, buf, &bad))
 			return vm_fault(x, w, in, bad, l);
 	}
 	return 0;
+}
+
+static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
+{
+	tlb t = TLB_INIT;
+	return store_body(x, w, in, &t);
+}
+
+/* The same for the waves of a lockstep step, with one translation cache:
+ * a group's waves reach neighbouring rows of the same pages. */
+static int g_store(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
+{
+	tlb t = TLB_INIT;
+	for (unsigned j = 0; j < nw; j++)
+		if (store_body(x, ws[j], in, &t))
+			return (int)j; /* (a fault: the only way these stop) */
+	return (int)nw;
 }
 
 /* ---- atomics -------------------------------------------------------------------- */
@@ -1226,10 +1258,10 @@ static int x_load_format(xs_exec *x, xs_wave *w, const xs_inst *in)
 }
 
 XS_EXEC(vmem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
-static bool g_vmem_nop(xs_wave *const *ws, unsigned n, const xs_inst *in)
+static int g_vmem_nop(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
 {
 	(void)ws; (void)n; (void)in;
-	return true;
+	return (int)n;
 }
 
 /* ---- registration: shapes and atomics from the mnemonics --------------------------- */
@@ -1306,9 +1338,11 @@ void xs_exec_register_vmem(void)
 		if (!strncmp(s, "load_", 5) && parse_shape(s + 5, d, true)) {
 			d->kind = K_LOAD;
 			xs_exec_table[op] = x_load;
+			xs_exec_group_table[op] = g_load;
 		} else if (!strncmp(s, "store_", 6) && parse_shape(s + 6, d, false)) {
 			d->kind = K_STORE;
 			xs_exec_table[op] = x_store;
+			xs_exec_group_table[op] = g_store;
 		} else if (!strncmp(s, "atomic_", 7) && parse_atomic(s + 7, d)) {
 			d->kind = K_ATOMIC;
 			xs_exec_table[op] = x_atomic;

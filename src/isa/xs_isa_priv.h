@@ -42,11 +42,15 @@ extern xs_exec_fn xs_exec_table[XS_OP_COUNT];
 #define XS_EXEC(name) static int x_##name(xs_exec *x, xs_wave *w, const xs_inst *in)
 
 /* A group handler runs one instruction for n waves at once (lockstep,
- * xs_isa_run_lockstep), all of one dispatch (same lane count): true when
- * it did, each wave exactly as its handler would and none stopped; false
- * when it did nothing (a form or a wave state it does not take: the
- * handler then runs wave by wave). Optional, for hot ops; NULL otherwise. */
-typedef bool (*xs_exec_group_fn)(xs_wave *const *ws, unsigned n, const xs_inst *in);
+ * xs_isa_run_lockstep), all of one dispatch (same lane count), each wave
+ * exactly as its handler would, in order. Returns -1 when it did nothing
+ * (a form or a wave state it does not take: the handler then runs wave by
+ * wave), n when every wave ran it and none stopped, or j < n when wave j
+ * faulted (xs_exec_fault: ctx->fault filled, its PC on the instruction;
+ * the waves before it ran the instruction, the ones after it did not).
+ * Only for ops that neither branch nor stop a wave otherwise, nor read
+ * w->pc. Optional, for hot ops; NULL otherwise. */
+typedef int (*xs_exec_group_fn)(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in);
 extern xs_exec_group_fn xs_exec_group_table[XS_OP_COUNT];
 #define XS_REG_GROUP(name, fn) (xs_exec_group_table[XS_OP_##name] = (fn))
 #define XS_REG(name) (xs_exec_table[XS_OP_##name] = x_##name)

@@ -9,7 +9,8 @@
  *   forms  each instruction of lockstep/forms.s (the hot forms and variants
  *          a group handler must decline) as one step, for 1..8 waves of 32
  *          and 64 lanes with random registers, EXEC full, partial or empty,
- *          and MODE as clang sets it or not
+ *          MODE as clang sets it or not, and memory addresses on rows,
+ *          scattered or outside (faults); the memory is compared too
  *   prog   lockstep/prog.s on wave32 groups: a branch on EXEC parts some
  *          waves, a barrier and the end stop the rest
  */
@@ -23,6 +24,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "hw/xs_hw_regs.h"
 #include "isa/xs_isa.h"
 #include "isa/xs_isa_disasm.h"
 
@@ -33,6 +35,7 @@
 #define NVGPR 24
 #define MAXW 8
 #define LDS_BYTES 4096
+#define BUF_BYTES 65536
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t next(void)
@@ -61,6 +64,8 @@ typedef struct code {
 	xs_vm *vm;
 	xs_isa_ctx ctx;
 	uint64_t va;
+	uint64_t buf;              /* BUF_BYTES of memory the loads and stores reach */
+	uint8_t init[BUF_BYTES];   /* its contents before each run */
 	uint32_t words[256];
 	size_t nwords;
 } code;
@@ -84,6 +89,14 @@ static void code_load(code *c, const char *name)
 	xs_err e;
 	assert_int_equal(xs_vm_alloc(c->vm, 65536, 4096, &c->va, &e), XS_OK);
 	assert_true(xs_vm_write(c->vm, c->va, c->words, n, NULL));
+	assert_int_equal(xs_vm_alloc(c->vm, BUF_BYTES, 4096, &c->buf, &e), XS_OK);
+	for (unsigned i = 0; i < BUF_BYTES; i++)
+		c->init[i] = (uint8_t)next();
+}
+
+static void buf_reset(code *c)
+{
+	assert_true(xs_vm_write(c->vm, c->buf, c->init, BUF_BYTES, NULL));
 }
 
 static void code_free(code *c)
@@ -93,7 +106,7 @@ static void code_free(code *c)
 }
 
 /* n waves at pc with random registers; EXEC by kind: 0 full, 1 random, 2 empty, 3 mixed per wave */
-static void group_init(group *g, unsigned n, unsigned lanes, uint64_t pc, int exec_kind, bool odd_mode)
+static void group_init(group *g, unsigned n, unsigned lanes, uint64_t pc, int exec_kind, bool odd_mode, uint64_t buf)
 {
 	memset(g, 0, sizeof(*g));
 	for (unsigned i = 0; i < LDS_BYTES; i++)
@@ -116,12 +129,32 @@ static void group_init(group *g, unsigned n, unsigned lanes, uint64_t pc, int ex
 		for (unsigned r = 0; r < NVGPR; r++)
 			for (unsigned l = 0; l < XS_MAX_LANES; l++)
 				g->rows[j][r][l] = value();
-		/* LDS addresses (v7, v8, v9) inside the allocation */
+		/* LDS addresses (v7, v8, v9) inside the allocation; memory
+		 * addresses: v[20:21] 64-bit and v18 offsets from s[20:21] into
+		 * the buffer (lanes on consecutive dwords of a row per wave, as a
+		 * kernel's, or scattered, some outside: faults), v19 buffer
+		 * offsets for the V# in s[24:27] (its NUM_RECORDS cuts some) */
+		bool rowwise = next() & 1;
 		for (unsigned l = 0; l < XS_MAX_LANES; l++) {
 			g->rows[j][7][l] &= 0x3fc;
 			g->rows[j][8][l] &= 0x3fc;
 			g->rows[j][9][l] &= 0xffc;
+			uint32_t off = rowwise ? 4096 + 4 * (j * lanes + l) : (uint32_t)next() % (BUF_BYTES + 256);
+			if (next() % 64 == 0)
+				off = (uint32_t)next(); /* far outside */
+			uint64_t a = buf + off;
+			g->rows[j][20][l] = (uint32_t)a;
+			g->rows[j][21][l] = (uint32_t)(a >> 32);
+			g->rows[j][18][l] = off;
+			g->rows[j][19][l] = rowwise ? 4 * l : (uint32_t)next() % 4096;
 		}
+		w->s[20] = (uint32_t)buf;
+		w->s[21] = (uint32_t)(buf >> 32);
+		w->s[24] = (uint32_t)buf;
+		w->s[25] = S_008F04_BASE_ADDRESS_HI(buf >> 32);
+		w->s[26] = 8192 + (uint32_t)(next() % 256);
+		w->s[27] = S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_RAW);
+		w->s[28] = 4 * (uint32_t)(next() % 64);
 		int k = exec_kind == 3 ? (int)(next() % 3) : exec_kind;
 		uint64_t ex = k == 0 ? ~0ull : k == 1 ? next() : 0;
 		if (lanes == 32)
@@ -170,7 +203,8 @@ static void test_forms(void **state)
 	code c;
 	code_load(&c, "forms");
 	static group A, B, I;
-	unsigned nforms = 0;
+	static uint8_t memA[BUF_BYTES], memB[BUF_BYTES];
+	unsigned nforms = 0, faults = 0;
 	for (size_t at = 0; at < c.nwords;) {
 		xs_inst in;
 		unsigned nw = xs_isa_decode(c.words + at, c.nwords - at, &in) / 4;
@@ -181,15 +215,18 @@ static void test_forms(void **state)
 		xs_isa_disasm(c.words + at, c.nwords - at, c.va + at * 4, NULL, text, sizeof(text), &dr);
 		for (unsigned it = 0; it < 96; it++) {
 			unsigned n = 1 + (unsigned)(next() % MAXW), lanes = (it & 1) ? 64 : 32;
-			group_init(&I, n, lanes, c.va + at * 4, (int)((it / 2) % 4), it % 8 >= 6);
+			group_init(&I, n, lanes, c.va + at * 4, (int)((it / 2) % 4), it % 8 >= 6, c.buf);
 			group_copy(&A, &I, n);
 			group_copy(&B, &I, n);
 			xs_wave *ws[MAXW];
 			uint64_t run[MAXW] = { 0 };
 			for (unsigned j = 0; j < n; j++)
 				ws[j] = &A.w[j];
+			buf_reset(&c);
 			unsigned f = xs_isa_run_lockstep(&c.ctx, ws, n, 1, run);
 			xs_fault fa = c.ctx.fault;
+			assert_true(xs_vm_read(c.vm, c.buf, memA, BUF_BYTES, NULL));
+			buf_reset(&c);
 			for (unsigned j = 0; j < n && j <= f; j++) {
 				xs_wave_status st = xs_isa_run(&c.ctx, &B.w[j], 1);
 				if (j == f) {
@@ -203,12 +240,17 @@ static void test_forms(void **state)
 				same_wave(&A, j <= f ? &B : &I, j, j <= f ? run[j] : 0, text);
 			if (memcmp(A.lds, B.lds, LDS_BYTES) != 0)
 				fail_msg("%s: LDS differs", text);
+			assert_true(xs_vm_read(c.vm, c.buf, memB, BUF_BYTES, NULL));
+			if (memcmp(memA, memB, BUF_BYTES) != 0)
+				fail_msg("%s: memory differs", text);
+			faults += f < n;
 		}
 		nforms++;
 		at += nw;
 	}
-	print_message("%u forms\n", nforms);
-	assert_true(nforms >= 40);
+	print_message("%u forms, %u steps with a fault\n", nforms, faults);
+	assert_true(nforms >= 60);
+	assert_true(faults > 0); /* the fault path was taken */
 	code_free(&c);
 }
 
@@ -243,9 +285,10 @@ static void test_prog(void **state)
 	code_load(&c, "prog");
 	static group A, B;
 	unsigned parted = 0, barriers = 0;
+	buf_reset(&c);
 	for (unsigned it = 0; it < 200; it++) {
 		unsigned n = 2 + (unsigned)(next() % (MAXW - 1));
-		group_init(&A, n, 32, c.va, 0, false);
+		group_init(&A, n, 32, c.va, 0, false, c.buf);
 		for (unsigned j = 0; j < n; j++) /* s11: some waves keep no lane of EXEC */
 			A.w[j].s[11] = (it % 3 == 0) ? (uint32_t)next() | 1 : (next() % 3 == 0 ? 0 : (uint32_t)next() | 1);
 		group_copy(&B, &A, n);

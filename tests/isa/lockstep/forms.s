@@ -49,6 +49,25 @@ buffer_gl0_inv
 ds_write_b32 v9, v4
 ds_read2_b32 v[11:12], v7 offset0:4 offset1:5
 ds_read2_b32 v[15:16], v8 offset1:16
+ds_read2st64_b32 v[15:16], v8 offset1:1
+ds_read_b32 v10, v9 offset:4
+ds_read_b64 v[10:11], v8
+ds_read_b128 v[12:15], v7 offset:16
+ds_write_b64 v9, v[2:3]
+ds_write2_b32 v8, v2, v3 offset1:3
+ds_write_b32 v9, v4 gds
+ds_read2_b32 v[11:12], v14 offset0:4 offset1:5
+global_load_dword v2, v[20:21], off
+global_load_dword v4, v18, s[20:21] offset:16
+global_load_dwordx4 v[0:3], v[20:21], off
+global_load_dwordx2 v[4:5], v[20:21], off offset:-8
+global_store_dword v[20:21], v2, off
+global_store_dwordx4 v[20:21], v[0:3], off offset:32
+global_store_dword v18, v3, s[20:21]
+global_load_dword v2, v[16:17], off
+buffer_load_dword v5, v19, s[24:27], 0 offen
+buffer_store_dword v5, v19, s[24:27], 0 offen offset:4
+buffer_load_dword v6, off, s[24:27], s28 offset:8
 s_add_i32 s6, s6, -1
 v_cndmask_b32_e32 v1, s0, v1, vcc_lo
 v_add_f32_e32 v2, v2, v3
