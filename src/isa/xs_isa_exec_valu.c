@@ -359,13 +359,33 @@ static inline __attribute__((always_inline)) uint64_t addc_lanes(int kind, bool 
 	return xs_flags_to_mask(cf, n);
 }
 
+/* One wave's lanes (its lane count n, 32 or 64, made a constant for
+ * addc_lanes): the carry in cin as flags, src0 a row A or (as) the value
+ * ak; returns the carry mask. */
+static inline __attribute__((always_inline)) uint64_t addc_wave(int kind, bool has_cin, bool as, const uint32_t *A,
+								 uint32_t ak, const uint32_t *B, uint64_t cin,
+								 uint32_t *r, unsigned n)
+{
+	uint32_t cl[LANES];
+	if (n == 32) {
+		if (has_cin)
+			xs_mask_to_flags(cin, 32, cl);
+		return as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 32)
+			  : addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 32);
+	}
+	if (has_cin)
+		xs_mask_to_flags(cin, 64, cl);
+	return as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 64)
+		  : addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 64);
+}
+
 #define ADDC(name, kind, has_cin)                                               \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], rt[LANES], cl[LANES];            \
+		uint32_t t0[LANES], t1[LANES], rt[LANES];                       \
 		/* an unmodified SGPR src0 is one value (what xs_vsrc32 would  \
 		 * broadcast) */                                                \
 		bool as = in->src[0] < XS_SRC_INT0 && !(in->mods & XS_VSRC_MODS(0)); \
@@ -375,18 +395,7 @@ static inline __attribute__((always_inline)) uint64_t addc_lanes(int kind, bool 
 		uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0;     \
 		uint32_t *r = xs_vdst_row(&c_, w, in, rt);                      \
 		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
-		uint64_t co;                                                    \
-		if (c_.n == 32) {                                               \
-			if (has_cin)                                            \
-				xs_mask_to_flags(cin, 32, cl);                  \
-			co = as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 32) \
-				: addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 32); \
-		} else {                                                        \
-			if (has_cin)                                            \
-				xs_mask_to_flags(cin, 64, cl);                  \
-			co = as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 64) \
-				: addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 64); \
-		}                                                               \
+		uint64_t co = addc_wave(kind, has_cin, as, A, ak, B, cin, r, c_.n); \
 		if (clamp) /* saturate: a sum to 2^32 - 1, a difference to 0 */ \
 			for (uint64_t m = co; m; m &= m - 1)                    \
 				r[__builtin_ctzll(m)] = (kind) == ADDC_ADD ? 0xffffffffu : 0; \
@@ -411,24 +420,12 @@ ADDC(v_subrev_co_ci_u32, ADDC_SUBREV, true)
 		const bool as = in->src[0] < XS_SRC_INT0;                       \
 		for (unsigned j = 0; j < nw; j++) {                             \
 			xs_wave *w = ws[j];                                     \
-			uint32_t t0[LANES], t1[LANES], cl[LANES];               \
+			uint32_t t0[LANES], t1[LANES];                          \
 			uint32_t ak = as ? w->s[in->src[0]] : 0;                \
 			const uint32_t *A = as ? NULL : xs_vsrc32(&c_, w, in, 0, t0); \
 			const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);       \
 			uint64_t cin = has_cin ? xs_rd_mask(w, in, in->src[2]) : 0; \
-			uint32_t *r = xs_vrow(w, in->dst);                      \
-			uint64_t co;                                            \
-			if (c_.n == 32) {                                       \
-				if (has_cin)                                    \
-					xs_mask_to_flags(cin, 32, cl);          \
-				co = as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 32) \
-					: addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 32); \
-			} else {                                                \
-				if (has_cin)                                    \
-					xs_mask_to_flags(cin, 64, cl);          \
-				co = as ? addc_lanes(kind, has_cin, A, ak, true, B, cl, r, 64) \
-					: addc_lanes(kind, has_cin, A, 0, false, B, cl, r, 64); \
-			}                                                       \
+			uint64_t co = addc_wave(kind, has_cin, as, A, ak, B, cin, xs_vrow(w, in->dst), c_.n); \
 			xs_wr_mask(w, in->sdst, co & c_.mask);                  \
 		}                                                               \
 		return (int)nw;                                                 \
