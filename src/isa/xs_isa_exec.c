@@ -193,29 +193,38 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 	const uint32_t nvgpr = ws[0]->nvgpr;
 	uint64_t page_va = ~0ull;
 	xs_inst *slots = NULL;
+	/* the steps every wave ran, added to run[] at the end (a count in
+	 * memory per wave and step was a tenth of the loop's time); a step that
+	 * faults counts for the waves up to the faulting one only */
+	uint64_t steps = 0;
+	unsigned ret = n;
 
-	for (uint64_t step = 0; step < max_steps; step++) {
+	while (steps < max_steps) {
 		uint64_t pc = ws[0]->pc;
 		if (XS_UNLIKELY((pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1)) != page_va)) {
 			if (pc & 3) {
 				fault_here(ctx, ws[0], pc, XS_FAULT_ILLEGAL, "misaligned PC");
-				return 0;
+				ret = 0;
+				break;
 			}
 			page_va = pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
 			slots = xs_icache_page_slots(ic, page_va);
 			if (!slots) {
 				fault_here(ctx, ws[0], pc, XS_FAULT_HOST_MEMORY, "out of host memory for decoded code");
-				return 0;
+				ret = 0;
+				break;
 			}
 		}
 		xs_inst *in = &slots[(pc >> 2) & (XS_VM_PAGE_SIZE / 4 - 1)];
 		if (XS_UNLIKELY(in->size == 0) && !xs_icache_fill(ctx->vm, pc, in, &ctx->fault)) {
 			ws[0]->status = XS_WAVE_FAULT;
-			return 0;
+			ret = 0;
+			break;
 		}
 		if (XS_UNLIKELY(in->vgpr_end > nvgpr)) {
 			vgpr_range_fault(&x, ws[0], in, pc);
-			return 0;
+			ret = 0;
+			break;
 		}
 		const xs_exec_fn fn = xs_exec_table[in->op];
 		const uint64_t next = pc + in->size;
@@ -226,14 +235,17 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			x.pc = pc;
 			int g = gfn(&x, ws, n, in);
 			if (g >= 0) {
-				for (unsigned j = 0; j < (unsigned)g; j++) {
+				for (unsigned j = 0; j < (unsigned)g; j++)
 					ws[j]->pc = next;
-					run[j]++;
-				}
 				if ((unsigned)g < n) {
-					run[g]++;  /* counted, as xs_isa_run counts a faulting instruction */
-					return (unsigned)g;
+					/* wave g faulted (counted, as xs_isa_run counts
+					 * it; its PC on the instruction) */
+					for (unsigned j = 0; j <= (unsigned)g; j++)
+						run[j]++;
+					ret = (unsigned)g;
+					break;
 				}
+				steps++;
 				continue;
 			}
 		}
@@ -242,11 +254,14 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			xs_wave *w = ws[j];
 			x.pc = pc;
 			w->pc = next;
-			run[j]++;
 			int r = fn(&x, w, in);
 			if (XS_UNLIKELY(r)) {
-				if (r == XS_WAVE_FAULT)
-					return j;  /* the waves after it have not run this step */
+				if (r == XS_WAVE_FAULT) { /* the waves after it have not run this step */
+					for (unsigned k = 0; k <= j; k++)
+						run[k]++;
+					ret = j;
+					goto out;
+				}
 				if (r == XS_WAVE_EXP_WAIT)
 					run[j]--;  /* the exp runs (and counts) when resumed */
 				if (r == XS_WAVE_BARRIER || r == XS_WAVE_ENDED || r == XS_WAVE_EXP_WAIT)
@@ -254,12 +269,18 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 				stop = true;
 			}
 		}
+		steps++;
 		if (stop)
 			break;
 		uint64_t pc0 = ws[0]->pc;
+		bool parted = false;
 		for (unsigned j = 1; j < n; j++)
-			if (ws[j]->pc != pc0)
-				return n; /* a branch parted them */
+			parted |= ws[j]->pc != pc0;
+		if (parted)
+			break; /* a branch parted them */
 	}
-	return n;
+out:
+	for (unsigned j = 0; j < n; j++)
+		run[j] += steps;
+	return ret;
 }
