@@ -624,6 +624,54 @@ XS_EXEC(s_trap)
 XS_EXEC(s_round_mode) { w->mode = (w->mode & ~0xfu) | ((uint32_t)in->imm & 0xf); return 0; }
 XS_EXEC(s_denorm_mode) { w->mode = (w->mode & ~0xf0u) | (((uint32_t)in->imm & 0xf) << 4); return 0; }
 
+/* lockstep: the common SALU ops for a step's waves in one call */
+XS_GROUP_EACH(s_mov_b32)
+XS_GROUP_EACH(s_mov_b64)
+XS_GROUP_EACH(s_cmov_b32)
+XS_GROUP_EACH(s_movk_i32)
+XS_GROUP_EACH(s_and_b32)
+XS_GROUP_EACH(s_and_b64)
+XS_GROUP_EACH(s_or_b32)
+XS_GROUP_EACH(s_or_b64)
+XS_GROUP_EACH(s_xor_b32)
+XS_GROUP_EACH(s_andn2_b32)
+XS_GROUP_EACH(s_andn2_b64)
+XS_GROUP_EACH(s_add_u32)
+XS_GROUP_EACH(s_addc_u32)
+XS_GROUP_EACH(s_sub_u32)
+XS_GROUP_EACH(s_subb_u32)
+XS_GROUP_EACH(s_add_i32)
+XS_GROUP_EACH(s_sub_i32)
+XS_GROUP_EACH(s_lshl_b32)
+XS_GROUP_EACH(s_lshr_b32)
+XS_GROUP_EACH(s_ashr_i32)
+XS_GROUP_EACH(s_mul_i32)
+XS_GROUP_EACH(s_mul_hi_u32)
+XS_GROUP_EACH(s_cselect_b32)
+XS_GROUP_EACH(s_cselect_b64)
+XS_GROUP_EACH(s_cmp_eq_i32)
+XS_GROUP_EACH(s_cmp_lg_i32)
+XS_GROUP_EACH(s_cmp_gt_i32)
+XS_GROUP_EACH(s_cmp_ge_i32)
+XS_GROUP_EACH(s_cmp_lt_i32)
+XS_GROUP_EACH(s_cmp_le_i32)
+XS_GROUP_EACH(s_cmp_eq_u32)
+XS_GROUP_EACH(s_cmp_lg_u32)
+XS_GROUP_EACH(s_cmp_gt_u32)
+XS_GROUP_EACH(s_cmp_ge_u32)
+XS_GROUP_EACH(s_cmp_lt_u32)
+XS_GROUP_EACH(s_cmp_le_u32)
+XS_GROUP_EACH(s_and_saveexec_b32)
+XS_GROUP_EACH(s_or_saveexec_b32)
+XS_GROUP_EACH(s_andn2_saveexec_b32)
+XS_GROUP_EACH(s_lshl1_add_u32)
+XS_GROUP_EACH(s_lshl2_add_u32)
+XS_GROUP_EACH(s_bfe_u32)
+XS_GROUP_EACH(s_addk_i32)
+XS_GROUP_EACH(s_mulk_i32)
+XS_GROUP_EACH(s_cmpk_eq_u32)
+XS_GROUP_EACH(s_cmpk_lg_u32)
+
 void xs_exec_register_salu(void)
 {
 	XS_REG(s_add_u32); XS_REG(s_sub_u32); XS_REG(s_add_i32); XS_REG(s_sub_i32);
@@ -692,6 +740,52 @@ void xs_exec_register_salu(void)
 	XS_REG_AS(s_inst_prefetch, x_nop); XS_REG_AS(s_clause, x_nop); XS_REG_AS(s_wait_idle, x_nop);
 	XS_REG_AS(s_waitcnt_depctr, x_nop);
 	XS_REG(s_round_mode); XS_REG(s_denorm_mode); XS_REG(s_trap);
+	XS_REG_GROUP(s_mov_b32, g_s_mov_b32);
+	XS_REG_GROUP(s_mov_b64, g_s_mov_b64);
+	XS_REG_GROUP(s_cmov_b32, g_s_cmov_b32);
+	XS_REG_GROUP(s_movk_i32, g_s_movk_i32);
+	XS_REG_GROUP(s_and_b32, g_s_and_b32);
+	XS_REG_GROUP(s_and_b64, g_s_and_b64);
+	XS_REG_GROUP(s_or_b32, g_s_or_b32);
+	XS_REG_GROUP(s_or_b64, g_s_or_b64);
+	XS_REG_GROUP(s_xor_b32, g_s_xor_b32);
+	XS_REG_GROUP(s_andn2_b32, g_s_andn2_b32);
+	XS_REG_GROUP(s_andn2_b64, g_s_andn2_b64);
+	XS_REG_GROUP(s_add_u32, g_s_add_u32);
+	XS_REG_GROUP(s_addc_u32, g_s_addc_u32);
+	XS_REG_GROUP(s_sub_u32, g_s_sub_u32);
+	XS_REG_GROUP(s_subb_u32, g_s_subb_u32);
+	XS_REG_GROUP(s_add_i32, g_s_add_i32);
+	XS_REG_GROUP(s_sub_i32, g_s_sub_i32);
+	XS_REG_GROUP(s_lshl_b32, g_s_lshl_b32);
+	XS_REG_GROUP(s_lshr_b32, g_s_lshr_b32);
+	XS_REG_GROUP(s_ashr_i32, g_s_ashr_i32);
+	XS_REG_GROUP(s_mul_i32, g_s_mul_i32);
+	XS_REG_GROUP(s_mul_hi_u32, g_s_mul_hi_u32);
+	XS_REG_GROUP(s_cselect_b32, g_s_cselect_b32);
+	XS_REG_GROUP(s_cselect_b64, g_s_cselect_b64);
+	XS_REG_GROUP(s_cmp_eq_i32, g_s_cmp_eq_i32);
+	XS_REG_GROUP(s_cmp_lg_i32, g_s_cmp_lg_i32);
+	XS_REG_GROUP(s_cmp_gt_i32, g_s_cmp_gt_i32);
+	XS_REG_GROUP(s_cmp_ge_i32, g_s_cmp_ge_i32);
+	XS_REG_GROUP(s_cmp_lt_i32, g_s_cmp_lt_i32);
+	XS_REG_GROUP(s_cmp_le_i32, g_s_cmp_le_i32);
+	XS_REG_GROUP(s_cmp_eq_u32, g_s_cmp_eq_u32);
+	XS_REG_GROUP(s_cmp_lg_u32, g_s_cmp_lg_u32);
+	XS_REG_GROUP(s_cmp_gt_u32, g_s_cmp_gt_u32);
+	XS_REG_GROUP(s_cmp_ge_u32, g_s_cmp_ge_u32);
+	XS_REG_GROUP(s_cmp_lt_u32, g_s_cmp_lt_u32);
+	XS_REG_GROUP(s_cmp_le_u32, g_s_cmp_le_u32);
+	XS_REG_GROUP(s_and_saveexec_b32, g_s_and_saveexec_b32);
+	XS_REG_GROUP(s_or_saveexec_b32, g_s_or_saveexec_b32);
+	XS_REG_GROUP(s_andn2_saveexec_b32, g_s_andn2_saveexec_b32);
+	XS_REG_GROUP(s_lshl1_add_u32, g_s_lshl1_add_u32);
+	XS_REG_GROUP(s_lshl2_add_u32, g_s_lshl2_add_u32);
+	XS_REG_GROUP(s_bfe_u32, g_s_bfe_u32);
+	XS_REG_GROUP(s_addk_i32, g_s_addk_i32);
+	XS_REG_GROUP(s_mulk_i32, g_s_mulk_i32);
+	XS_REG_GROUP(s_cmpk_eq_u32, g_s_cmpk_eq_u32);
+	XS_REG_GROUP(s_cmpk_lg_u32, g_s_cmpk_lg_u32);
 	/* what does nothing does it for a lockstep step's waves at once */
 	for (unsigned op = 0; op < XS_OP_COUNT; op++)
 		if (xs_exec_table[op] == x_nop)

@@ -61,12 +61,26 @@ XS_EXEC(s_memrealtime)
 }
 XS_EXEC(smem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 
+/* lockstep: a step's waves in one call (they stop only by a fault) */
+XS_GROUP_EACH(s_load_dword)
+XS_GROUP_EACH(s_load_dwordx2)
+XS_GROUP_EACH(s_load_dwordx4)
+XS_GROUP_EACH(s_load_dwordx8)
+XS_GROUP_EACH(s_buffer_load_dword)
+XS_GROUP_EACH(s_buffer_load_dwordx2)
+XS_GROUP_EACH(s_buffer_load_dwordx4)
+
 void xs_exec_register_smem(void)
 {
 	XS_REG(s_load_dword); XS_REG(s_load_dwordx2); XS_REG(s_load_dwordx4);
 	XS_REG(s_load_dwordx8); XS_REG(s_load_dwordx16);
 	XS_REG(s_buffer_load_dword); XS_REG(s_buffer_load_dwordx2); XS_REG(s_buffer_load_dwordx4);
 	XS_REG(s_buffer_load_dwordx8); XS_REG(s_buffer_load_dwordx16);
+	XS_REG_GROUP(s_load_dword, g_s_load_dword); XS_REG_GROUP(s_load_dwordx2, g_s_load_dwordx2);
+	XS_REG_GROUP(s_load_dwordx4, g_s_load_dwordx4); XS_REG_GROUP(s_load_dwordx8, g_s_load_dwordx8);
+	XS_REG_GROUP(s_buffer_load_dword, g_s_buffer_load_dword);
+	XS_REG_GROUP(s_buffer_load_dwordx2, g_s_buffer_load_dwordx2);
+	XS_REG_GROUP(s_buffer_load_dwordx4, g_s_buffer_load_dwordx4);
 	XS_REG(s_memtime); XS_REG(s_memrealtime);
 	XS_REG_AS(s_dcache_inv, x_smem_nop); XS_REG_AS(s_gl1_inv, x_smem_nop);
 	XS_REG_AS(s_atc_probe, x_smem_nop); XS_REG_AS(s_atc_probe_buffer, x_smem_nop);

@@ -622,6 +622,9 @@ XS_EXEC(v_writelane_b32)
 	return 0;
 }
 
+XS_GROUP_EACH(v_readlane_b32)
+XS_GROUP_EACH(v_writelane_b32)
+
 /* VGPR indexing through M0 (VOP1 v_movrel*). */
 static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, bool rel_src, bool rel_dst)
 {
@@ -781,6 +784,7 @@ void xs_exec_register_valu(void)
 	XS_REG_GROUP(v_add_co_u32, g_v_add_co_u32); XS_REG_GROUP(v_add_co_ci_u32, g_v_add_co_ci_u32);
 	XS_REG_GROUP(v_sub_co_u32, g_v_sub_co_u32); XS_REG_GROUP(v_sub_co_ci_u32, g_v_sub_co_ci_u32);
 	XS_REG_GROUP(v_lshlrev_b64, g_v_lshlrev_b64); XS_REG_GROUP(v_mad_u64_u32, g_v_mad_u64_u32);
+	XS_REG_GROUP(v_readlane_b32, g_v_readlane_b32); XS_REG_GROUP(v_writelane_b32, g_v_writelane_b32);
 	XS_REG(v_readfirstlane_b32); XS_REG(v_readlane_b32); XS_REG(v_writelane_b32);
 	XS_REG(v_movrels_b32); XS_REG(v_movreld_b32); XS_REG(v_movrelsd_b32); XS_REG(v_swap_b32);
 	XS_REG(v_permlane16_b32); XS_REG(v_permlanex16_b32);

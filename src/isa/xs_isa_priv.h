@@ -53,6 +53,19 @@ extern xs_exec_fn xs_exec_table[XS_OP_COUNT];
 typedef int (*xs_exec_group_fn)(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in);
 extern xs_exec_group_fn xs_exec_group_table[XS_OP_COUNT];
 #define XS_REG_GROUP(name, fn) (xs_exec_group_table[XS_OP_##name] = (fn))
+/* A group handler that calls the op's handler for each wave in turn: a
+ * direct call the compiler may inline instead of the lockstep loop's
+ * indirect one per wave, for ops with small bodies (SALU moves and
+ * arithmetic, lane reads and writes, scalar loads). Only for handlers that
+ * neither branch nor read w->pc, and stop a wave only by a fault. */
+#define XS_GROUP_EACH(name)                                                     \
+	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in) \
+	{                                                                       \
+		for (unsigned j = 0; j < n; j++)                                \
+			if (x_##name(x, ws[j], in))                             \
+				return (int)j;                                  \
+		return (int)n;                                                  \
+	}
 #define XS_REG(name) (xs_exec_table[XS_OP_##name] = x_##name)
 #define XS_REG_AS(name, fn) (xs_exec_table[XS_OP_##name] = (fn))
 #define XS_UNUSED_HANDLER_ARGS (void)x; (void)w; (void)in

@@ -69,5 +69,23 @@ buffer_load_dword v5, v19, s[24:27], 0 offen
 buffer_store_dword v5, v19, s[24:27], 0 offen offset:4
 buffer_load_dword v6, off, s[24:27], s28 offset:8
 s_add_i32 s6, s6, -1
+s_mov_b32 s3, 0
+s_mov_b32 s0, exec_lo
+s_mov_b64 s[4:5], exec
+s_mov_b32 s9, 0x12345678
+s_and_saveexec_b32 s10, s11
+s_or_b32 exec_lo, exec_lo, s10
+s_cmp_lt_u32 s6, s7
+s_cselect_b32 s2, s3, s4
+s_addc_u32 s1, s1, 0
+s_lshl_b32 s8, s9, 3
+s_mul_i32 s8, s9, s10
+s_movk_i32 s12, 0x7fff
+v_readlane_b32 s5, v3, s6
+v_writelane_b32 v4, s7, 5
+s_load_dword s3, s[20:21], 0x4
+s_load_dwordx4 s[8:11], s[20:21], 0x10
+s_buffer_load_dword s3, s[24:27], 0x8
+s_load_dwordx2 s[14:15], s[30:31], 0x0
 v_cndmask_b32_e32 v1, s0, v1, vcc_lo
 v_add_f32_e32 v2, v2, v3
