@@ -633,26 +633,6 @@ static void pick_touched(xs_gpu *g, pick_cache *pc, uint32_t s, uint32_t k, cons
 	}
 }
 
-/* Functional run-ahead. With 1,664 waves resident the pick goes round all
- * of them between two quanta of one wave, so a wave's registers, its
- * scratch and its group's LDS have left the host's caches each time it
- * runs again: a tiled kernel (a quantum between two barriers is ~35
- * instructions) spent about as long waiting for them as executing. So when
- * the scheduler first picks a wave of a group, the whole group runs, each
- * wave quantum after quantum as xs_isa_run would run it, across its
- * barriers (released when every live wave of the group has arrived), until
- * every wave has ended or filled XS_GPU_FA quanta; the scheduler then takes
- * each recorded quantum (its instruction count and status) when it picks
- * the wave, as if it ran it then, and runs the wave itself once they are
- * used up. Cycles, counts and the order of launches and retirements are
- * the same as without; memory sees the group's work earlier. As with the
- * timing model's run-ahead: results are the same whenever no wave reads
- * what another wave writes except across a barrier of its group; waves
- * that do (an atomic's returned value, a flag spun on) see another legal
- * interleaving. A fault stops the group; the device goes when the
- * scheduler reaches the faulting quantum, with the fault kept in ra_fault.
- * Without record (several host threads, xs_gpu_threads.c) nothing is
- * recorded: the waves are left as they ran, for the caller to account. */
 /* A group's waves as the run-ahead has them. */
 typedef struct ahead_grp {
 	xs_gpu *g;
@@ -746,6 +726,28 @@ static bool ahead_lockstep(ahead_grp *a)
 	}
 }
 
+/* Functional run-ahead. With 1,664 waves resident the pick goes round all
+ * of them between two quanta of one wave, so a wave's registers, its
+ * scratch and its group's LDS have left the host's caches each time it
+ * runs again: a tiled kernel (a quantum between two barriers is ~35
+ * instructions) spent about as long waiting for them as executing. So when
+ * the scheduler first picks a wave of a group, the whole group runs, each
+ * wave quantum after quantum as xs_isa_run would run it (in lockstep while
+ * the waves are at one PC: ahead_lockstep), across its barriers (released
+ * when every live wave of the group has arrived), until
+ * every wave has ended or filled XS_GPU_FA quanta; the scheduler then takes
+ * each recorded quantum (its instruction count and status) when it picks
+ * the wave, as if it ran it then, and runs the wave itself once they are
+ * used up. Cycles, counts and the order of launches and retirements are
+ * the same as without; memory sees the group's work earlier (and, in
+ * lockstep, its waves' accesses interleaved instruction by instruction). As with the
+ * timing model's run-ahead: results are the same whenever no wave reads
+ * what another wave writes except across a barrier of its group; waves
+ * that do (an atomic's returned value, a flag spun on) see another legal
+ * interleaving. A fault stops the group; the device goes when the
+ * scheduler reaches the faulting quantum, with the fault kept in ra_fault.
+ * Without record (several host threads, xs_gpu_threads.c) nothing is
+ * recorded: the waves are left as they ran, for the caller to account. */
 void xs_gpu_group_ahead(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_group *grp, bool record)
 {
 	const uint32_t nw = grp->nwaves;

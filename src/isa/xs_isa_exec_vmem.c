@@ -131,8 +131,9 @@ static void get_store(const xs_wave *w, unsigned data, unsigned lane, const memd
 /* Small translation cache (4 entries, direct-mapped by page number; one
  * entry per page, so a page cached for reading is replaced when it is
  * translated for writing) for the lanes of one instruction (lanes tend to
- * hit the same few pages). Lives on the handler's stack, so a cached pointer
- * never outlives the instruction. */
+ * hit the same few pages), or of every wave of a lockstep step (g_load,
+ * g_store). Lives on the handler's stack, so a cached pointer never
+ * outlives the instruction. */
 #define TLB_N 4
 typedef struct tlb {
 	uint64_t page[TLB_N];
