@@ -250,9 +250,9 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			}
 		}
 		bool stop = false;
+		x.pc = pc; /* (no handler changes it) */
 		for (unsigned j = 0; j < n; j++) {
 			xs_wave *w = ws[j];
-			x.pc = pc;
 			w->pc = next;
 			int r = fn(&x, w, in);
 			if (XS_UNLIKELY(r)) {

@@ -629,12 +629,13 @@ static inline __attribute__((always_inline)) bool nan3_any(const uint32_t *A, co
  * inner loop is half of them). */
 static int g_v_fma_f32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
 {
-	if (in->mods || in->src[0] < XS_SRC_VGPR || in->src[1] < XS_SRC_VGPR || in->src[2] < XS_SRC_VGPR)
+	xs_vctx c_;
+	if (in->src[0] < XS_SRC_VGPR || in->src[1] < XS_SRC_VGPR || in->src[2] < XS_SRC_VGPR ||
+	    !xs_group_plain(ws, n, in, &c_))
 		return -1;
-	const unsigned lanes = ws[0]->lanes;
-	const uint64_t full = lanes == 64 ? ~0ull : 0xffffffffull;
+	const unsigned lanes = c_.n;
 	for (unsigned j = 0; j < n; j++)
-		if (fp_slow(ws[j]) || xs_wave_exec(ws[j]) != full)
+		if (fp_slow(ws[j]))
 			return -1;
 	const unsigned a = in->src[0] - XS_SRC_VGPR, b = in->src[1] - XS_SRC_VGPR, c = in->src[2] - XS_SRC_VGPR,
 		       d = in->dst - XS_SRC_VGPR;

@@ -257,7 +257,7 @@ static void test_forms(void **state)
 /* Lockstep from where the waves are until it returns, each wave checked
  * against a copy run alone for as many instructions; returns the waves
  * still together at one PC and ready. */
-static unsigned prog_round(code *c, group *A, group *B, unsigned n, unsigned *alive, unsigned na)
+static unsigned prog_round(code *c, group *A, group *B, unsigned *alive, unsigned na)
 {
 	xs_wave *ws[MAXW];
 	uint64_t run[MAXW] = { 0 };
@@ -274,7 +274,6 @@ static unsigned prog_round(code *c, group *A, group *B, unsigned n, unsigned *al
 		if (A->w[j].status == XS_WAVE_READY && A->w[j].pc == A->w[alive[0]].pc)
 			alive[left++] = j;
 	}
-	(void)n;
 	return left;
 }
 
@@ -295,7 +294,7 @@ static void test_prog(void **state)
 		unsigned alive[MAXW], na = n;
 		for (unsigned j = 0; j < n; j++)
 			alive[j] = j;
-		unsigned left = prog_round(&c, &A, &B, n, alive, na);
+		unsigned left = prog_round(&c, &A, &B, alive, na);
 		if (left < n)
 			parted++;
 		bool all_barrier = true;
@@ -305,7 +304,7 @@ static void test_prog(void **state)
 			barriers++;
 			for (unsigned j = 0; j < n; j++)
 				alive[j] = j;
-			prog_round(&c, &A, &B, n, alive, n);
+			prog_round(&c, &A, &B, alive, n);
 			for (unsigned j = 0; j < n; j++)
 				assert_int_equal(A.w[j].status, XS_WAVE_ENDED);
 		}
