@@ -752,6 +752,7 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 	d->blocked[0] = d->blocked[1] = -1;
 	memset(disp, 0, sizeof(*disp));
 	disp->active = true;
+	g->disp_mask |= 1u << (disp - g->disp);
 	disp->id = g->next_disp_id++;
 	disp->queue = q;
 	disp->total = 1;

@@ -21,6 +21,7 @@ _Static_assert(XS_GPU_MAX_WAVES_PER_GROUP >= XS_GFX103_MAX_WAVES_PER_GROUP,
 	       "a thread group's waves fit xs_gpu_group.waves");
 /* The interpreter reports the cache lines an access touches at its own
  * granule (src/isa cannot see the device table); it is the L2's line. */
+_Static_assert(XS_GPU_MAX_ACTIVE < 32, "xs_gpu.disp_mask has a bit per dispatch slot");
 _Static_assert((1u << XS_MTRACE_LINE_SHIFT) == XS_GFX103_L2_LINE_BYTES, "the interpreter reports L2 lines");
 #define XS_GPU_MAX_RINGS (2 * XS_GPU_MAX_QUEUES)
 #define XS_GPU_VMQ 64            /* outstanding memory operations tracked per wave and counter */
@@ -406,6 +407,9 @@ struct xs_gpu {
 	double dram_bytes_per_clk;
 	xs_gpu_disp disp[XS_GPU_MAX_ACTIVE];
 	uint32_t ndisp_active;
+	/* Bit i: disp[i].active. The SPI's loops over dispatches (after every
+	 * retire) visit only these instead of testing all eight. */
+	uint32_t disp_mask;
 	uint32_t next_disp_id;
 	/* Timing: waves by ready cycle. A wheel of one FIFO bucket per cycle
 	 * for the next XS_GPU_WHEEL cycles (O(1) per event; FIFO keeps equal

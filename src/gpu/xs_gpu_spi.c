@@ -221,6 +221,7 @@ xs_status xs_gpu_dispatch_begin(xs_gpu *g, unsigned queue, uint32_t dim_x, uint3
 		return xs_err_set(e, XS_E_UNSUPPORTED, "more than %d scratch rings in use", XS_GPU_MAX_RINGS);
 	memset(disp, 0, sizeof(*disp));
 	disp->active = true;
+	g->disp_mask |= 1u << (disp - g->disp);
 	disp->id = g->next_disp_id++;
 	disp->queue = queue;
 	disp->d = d;
@@ -489,10 +490,8 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 {
 	const xs_gpu_wgp *wg = &g->wgp[g->cu[cu].wgp];
-	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
-		xs_gpu_disp *o = &g->disp[i];
-		if (!o->active)
-			continue;
+	for (uint32_t am = g->disp_mask; am; am &= am - 1) {
+		xs_gpu_disp *o = &g->disp[__builtin_ctz(am)];
 		if (o->d.waves_per_se || (ring && o->ring == ring)) {
 			memset(o->cu_fail, 0, sizeof(o->cu_fail));
 			memset(o->fail_mask, 0, sizeof(o->fail_mask));
@@ -604,9 +603,9 @@ static void note_blocked(xs_gpu *g, xs_gpu_disp *disp, int cause)
  * group while an earlier one on its queue still has groups to launch. */
 static bool queue_busy_before(const xs_gpu *g, const xs_gpu_disp *disp)
 {
-	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
-		const xs_gpu_disp *o = &g->disp[i];
-		if (o->active && o->queue == disp->queue && o->id < disp->id && o->next < o->total)
+	for (uint32_t am = g->disp_mask; am; am &= am - 1) {
+		const xs_gpu_disp *o = &g->disp[__builtin_ctz(am)];
+		if (o->queue == disp->queue && o->id < disp->id && o->next < o->total)
 			return true;
 	}
 	return false;
@@ -620,9 +619,12 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 	bool progress = true;
 	while (progress) {
 		progress = false;
-		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
+		/* The active dispatches in slot order, as they take turns; the
+		 * mask is read afresh at each step, as `active` was. */
+		for (uint32_t i = 0, am; (am = g->disp_mask & (~0u << i)) != 0; i++) {
+			i = (uint32_t)__builtin_ctz(am);
 			xs_gpu_disp *disp = &g->disp[i];
-			if (!disp->active || disp->next >= disp->total || queue_busy_before(g, disp))
+			if (disp->next >= disp->total || queue_busy_before(g, disp))
 				continue;
 			if (disp->draw) {
 				if (g->draw_ops->launch(g, disp))
@@ -714,6 +716,7 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 		xs_gpu_prof_disp_end(g, disp);
 	xs_gpu_release_ring(g, disp->ring);
 	disp->active = false;
+	g->disp_mask &= ~(1u << (disp - g->disp));
 	g->ndisp_active--;
 	g->completions++;
 }
