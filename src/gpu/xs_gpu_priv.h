@@ -120,7 +120,7 @@ typedef struct xs_gpu_wave {
 	xs_wave w;               /* architectural state, run by the interpreter */
 	uint32_t slot;           /* wave slot in its SIMD */
 	bool running;            /* functional, several threads: a thread is executing it */
-	bool regs_pending;       /* functional: its registers are set when it first runs */
+	bool regs_pending;       /* a dispatch's wave: its registers are set when it first runs */
 	bool parked;             /* timing: issued an XS_GPU_RA_PARK entry and left the event queue */
 	uint8_t fa_head, fa_n;   /* quanta run ahead (fa): the next, how many (in the pick's line) */
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
@@ -462,8 +462,8 @@ xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, x
 			    xs_err *e);
 void xs_gpu_spi_launch_pending(xs_gpu *g);
 void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw);
-/* A compute wave's initial registers (init_wave defers them in functional
- * mode: call before it first runs when regs_pending), written into w: its
+/* A compute wave's initial registers (init_wave defers them: call before
+ * it first runs when regs_pending), written into w: its
  * own gw->w, or a stand-in with gw->w's fields before the SGPRs and rows of
  * its own (group_ahead's hot waves). */
 void xs_gpu_spi_wave_regs(xs_gpu_wave *gw, xs_wave *w);

@@ -1178,6 +1178,8 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 {
 	xs_wave *w = &gw->w;
 	uint32_t used = 0;
+	if (gw->regs_pending) /* (its first run: the lines are hot for it now) */
+		xs_gpu_spi_wave_regs(gw, w);
 	gw->ra_head = gw->ra_n = 0;
 	gw->ra_line = 0;
 	xs_isa_peek_cache pk = XS_ISA_PEEK_CACHE_INIT;

@@ -412,11 +412,12 @@ void xs_gpu_spi_wave_regs(xs_gpu_wave *gw, xs_wave *w)
 	init_regs(&gw->group->disp->d, gw->group, gw, w);
 }
 
-/* In functional mode a wave's registers are written when it first runs
- * (xs_gpu_spi_wave_regs): a streaming kernel keeps 1,664 waves resident,
- * and registers written at launch had left the host's caches by the time
- * the wave ran, 1,664 waves' memory traffic later. Nothing reads them
- * before (the pick reads the status, reports the PC). */
+/* A wave's registers are written when it first runs (xs_gpu_spi_wave_regs:
+ * the functional loop, or the timing model's first run ahead): a streaming
+ * kernel keeps 1,664 waves resident, and registers written at launch had
+ * left the host's caches by the time the wave ran, 1,664 waves' memory
+ * traffic later. Nothing reads them before (the pick reads the status,
+ * reports the PC; the timing queue reads the records). */
 static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs_gpu_wave *gw,
 		      uint32_t wave_in_group)
 {
@@ -425,8 +426,6 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 
 	w->nvgpr = d->vgprs;
 	w->wave_in_group = wave_in_group;
-	if (g->timing)
-		init_regs(d, grp, gw, w);
 	w->pc = d->pgm_va;
 	w->scc = 0;
 	w->mode = XS_MODE_FROM_RSRC1(d->rsrc1);
@@ -444,7 +443,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->hw_id = S_00045C_WAVE_ID(gw->slot) | g->simd[gw->simd].hw_id;
 
 	xs_gpu_spi_wave_start(g, gw, lanes);
-	gw->regs_pending = !g->timing;
+	gw->regs_pending = true;
 }
 
 void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)

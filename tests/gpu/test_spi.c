@@ -434,6 +434,8 @@ static void scratch_ring_bounds_waves(void **state)
 			xs_gpu_wave *w = f->g->simd[s].wave[i];
 			if (!w)
 				continue;
+			if (w->regs_pending) /* (set when the wave first runs) */
+				xs_gpu_spi_wave_regs(w, &w->w);
 			uint32_t off = w->w.s[2]; /* s0 TGID_X, s1 TG_SIZE, s2 scratch offset */
 			assert_int_equal(off % 2048, 0);
 			assert_true(off / 2048 < 3);
