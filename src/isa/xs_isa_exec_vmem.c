@@ -892,9 +892,44 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 
 /* The same for the waves of a lockstep step, with one translation cache:
  * a group's waves reach neighbouring rows of the same pages. */
+/* The global or flat rows a lockstep step's waves will move, asked of the
+ * host's memory at once: one wave's row after another's waited for memory a
+ * wave at a time (perf, stream_copy: the input's lines under load_body's top
+ * stalls, the output's under store_body's). Each wave's span from its first
+ * lane's address, in pages mapped whole; a prefetch changes nothing but
+ * when the lines arrive, so a guess that misses (lanes not in a row) costs
+ * only the prefetch. */
+static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, bool wr)
+{
+	const memdesc *d = &mdesc[in->op];
+	if (d->shape != D_DW || d->addtid || (in->enc != XS_ENC_GLOBAL && in->enc != XS_ENC_FLAT))
+		return;
+	const unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
+	for (unsigned j = 0; j < nw; j++) {
+		const xs_wave *w = ws[j];
+		addr_ctx ac;
+		setup(w, in, &ac);
+		uint64_t a = ac.has_saddr ? ac.saddr + w->v[va][0]
+					  : w->v[va][0] | (uint64_t)w->v[(va + 1) & 0xff][0] << 32;
+		a += (uint64_t)(int64_t)in->imm;
+		uintptr_t p = xs_vm_entry(x->vm, a);
+		if (!p || (p & XS_VM_PAGE_MASK))
+			continue;
+		uint32_t off = (uint32_t)(a & XS_VM_PAGE_MASK), bytes = w->lanes * 4 * d->ndw;
+		uint32_t end = off + bytes < XS_VM_PAGE_SIZE ? off + bytes : XS_VM_PAGE_SIZE;
+		for (uint32_t o = off & ~63u; o < end; o += 64) {
+			if (wr)
+				__builtin_prefetch((const char *)p + o, 1, 3);
+			else
+				__builtin_prefetch((const char *)p + o, 0, 3);
+		}
+	}
+}
+
 static int g_load(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
 	tlb t = TLB_INIT;
+	g_prefetch(x, ws, nw, in, false);
 	for (unsigned j = 0; j < nw; j++)
 		if (load_body(x, ws[j], in, &t))
 			return (int)j; /* (a fault: the only way these stop) */
@@ -995,6 +1030,7 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 static int g_store(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
 	tlb t = TLB_INIT;
+	g_prefetch(x, ws, nw, in, true);
 	for (unsigned j = 0; j < nw; j++)
 		if (store_body(x, ws[j], in, &t))
 			return (int)j; /* (a fault: the only way these stop) */
