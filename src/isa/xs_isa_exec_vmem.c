@@ -33,6 +33,10 @@
 #include "hw/xs_hw_regs.h"
 #include "isa/xs_isa_priv.h"
 
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
+
 /* A FLAT instruction's address is global memory only below 2^XS_VM_VA_BITS:
  * above it lie the LDS and private apertures (flat_acc) or nothing. */
 static inline bool flat_not_global(const xs_inst *in, uint64_t addr)
@@ -135,6 +139,7 @@ static void get_store(const xs_wave *w, unsigned data, unsigned lane, const memd
  * g_store). Lives on the handler's stack, so a cached pointer never
  * outlives the instruction. */
 #define TLB_N 4
+_Static_assert(TLB_N <= 8, "lane_ptrs permutes the entries of one 8-lane register");
 typedef struct tlb {
 	uint64_t page[TLB_N];
 	uint8_t *host[TLB_N];
@@ -619,7 +624,8 @@ static void rows_store(const xs_wave *w, unsigned first, uint8_t *p, unsigned n,
  * usually consecutive on the host too (2 MiB slabs): then a lane's pointer
  * is one add. Otherwise each lane picks its page's entry, which compilers
  * make a vector gather of host[] (on AMD Zen 4 the gather was a third of a
- * scratch gather's time, the adds cost next to nothing). */
+ * scratch gather's time, the adds cost next to nothing): with AVX-512 the
+ * at most TLB_N entries sit in one register and a lane's is a permute. */
 static inline void lane_ptrs(uint8_t *const *host, unsigned npages, uint64_t p0, const uint64_t *addr, unsigned n,
 			     uint8_t **ptr)
 {
@@ -637,6 +643,20 @@ static inline void lane_ptrs(uint8_t *const *host, unsigned npages, uint64_t p0,
 		}
 		return;
 	}
+#ifdef __AVX512F__
+	if (n % 8 == 0) { /* (32 or 64 lanes; npages <= TLB_N <= 8 entries) */
+		const __m512i hv = _mm512_maskz_loadu_epi64((__mmask8)((1u << npages) - 1), host);
+		const __m512i base = _mm512_set1_epi64((long long)p0),
+			      in_page = _mm512_set1_epi64(XS_VM_PAGE_SIZE - 1);
+		for (unsigned l = 0; l < n; l += 8) {
+			__m512i a = _mm512_loadu_si512(addr + l);
+			__m512i pg = _mm512_srli_epi64(_mm512_sub_epi64(a, base), XS_VM_PAGE_SHIFT);
+			__m512i h = _mm512_permutexvar_epi64(pg, hv);
+			_mm512_storeu_si512(ptr + l, _mm512_add_epi64(h, _mm512_and_si512(a, in_page)));
+		}
+		return;
+	}
+#endif
 	for (unsigned l = 0; l < n; l++)
 		ptr[l] = host[(addr[l] - p0) >> XS_VM_PAGE_SHIFT] + (addr[l] & (XS_VM_PAGE_SIZE - 1));
 }
