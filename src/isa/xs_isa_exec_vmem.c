@@ -910,8 +910,6 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 	return load_body(x, w, in, &t);
 }
 
-/* The same for the waves of a lockstep step, with one translation cache:
- * a group's waves reach neighbouring rows of the same pages. */
 /* The global or flat rows a lockstep step's waves will move, asked of the
  * host's memory at once: one wave's row after another's waited for memory a
  * wave at a time (perf, stream_copy: the input's lines under load_body's top
@@ -946,6 +944,8 @@ static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const 
 	}
 }
 
+/* x_load for the waves of a lockstep step, with one translation cache:
+ * a group's waves reach neighbouring rows of the same pages. */
 static int g_load(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
 	tlb t = TLB_INIT;
