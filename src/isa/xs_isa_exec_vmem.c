@@ -328,6 +328,15 @@ typedef struct addr_ctx {
 	bool has_saddr;
 } addr_ctx;
 
+/* Lane l's GLOBAL / FLAT address (no thread-id term): the SGPR base plus
+ * the VGPR offset, or the VGPR pair, plus the instruction's offset. */
+static inline uint64_t global_addr(const xs_wave *w, const xs_inst *in, const addr_ctx *ac, unsigned l)
+{
+	unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
+	uint64_t a = ac->has_saddr ? ac->saddr + w->v[va][l] : w->v[va][l] | (uint64_t)w->v[(va + 1) & 0xff][l] << 32;
+	return a + (uint64_t)(int64_t)in->imm;
+}
+
 static inline __attribute__((always_inline)) void lane_access(const xs_wave *w, const xs_inst *in, const addr_ctx *ac, const memdesc *d, unsigned l,
 			lane_acc *a)
 {
@@ -337,11 +346,8 @@ static inline __attribute__((always_inline)) void lane_access(const xs_wave *w, 
 		uint64_t addr;
 		if (d->addtid)
 			addr = ac->saddr + (uint64_t)(int64_t)in->imm + l * 4;
-		else if (ac->has_saddr)
-			addr = ac->saddr + w->v[(in->src[0] - XS_SRC_VGPR) & 0xff][l] + (uint64_t)(int64_t)in->imm;
 		else
-			addr = (w->v[(in->src[0] - XS_SRC_VGPR) & 0xff][l] |
-				(uint64_t)w->v[(in->src[0] - XS_SRC_VGPR + 1) & 0xff][l] << 32) + (uint64_t)(int64_t)in->imm;
+			addr = global_addr(w, in, ac, l);
 		a->nc = 1;
 		a->c[0] = (chunk){ addr, (uint8_t)bytes, SP_VM };
 		return;
@@ -422,13 +428,7 @@ static int vm_fault(xs_exec *x, xs_wave *w, const xs_inst *in, uint64_t bad, uns
 static inline uint8_t *fast_global(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac,
 				   unsigned l, unsigned bytes, bool wr, tlb *t)
 {
-	uint64_t addr;
-	unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
-	if (ac->has_saddr)
-		addr = ac->saddr + w->v[va][l];
-	else
-		addr = w->v[va][l] | (uint64_t)w->v[(va + 1) & 0xff][l] << 32;
-	addr += (uint64_t)(int64_t)in->imm;
+	uint64_t addr = global_addr(w, in, ac, l);
 	if (flat_not_global(in, addr))
 		return NULL;    /* apertures (or a non-canonical address) */
 	uint8_t *p = tlb_get(x->vm, t, addr, bytes, wr);
@@ -521,6 +521,13 @@ static inline __attribute__((always_inline)) bool row_coalesced(const uint32_t *
 	return bad == 0;
 }
 
+/* A GLOBAL or FLAT access of whole dwords with no thread-id term: what the
+ * fast_global* paths (and the lockstep prefetch) take on. */
+static inline bool global_dwords(const memdesc *d, const xs_inst *in)
+{
+	return d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT);
+}
+
 /* Whole-wave form of fast_global: full EXEC and lane l at addr0 + l * bytes
  * (a coalesced access: lane l's address is base + l * size, the common
  * shape of global loads and stores), all inside one page. Returns the
@@ -539,8 +546,7 @@ static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_in
 	const uint32_t *hi = ac->has_saddr ? NULL : w->v[(va + 1) & 0xff];
 	if (n == 32 ? !row_coalesced(lo, hi, bytes, 32) : !row_coalesced(lo, hi, bytes, 64))
 		return NULL;
-	uint64_t addr = ac->has_saddr ? ac->saddr + lo0 : lo0 | (uint64_t)hi[0] << 32;
-	addr += (uint64_t)(int64_t)in->imm;
+	uint64_t addr = global_addr(w, in, ac, 0);
 	if (flat_not_global(in, addr) || flat_not_global(in, addr + (uint64_t)n * bytes - 1))
 		return NULL;
 	uint8_t *p = tlb_get(x->vm, t, addr, n * bytes, wr);
@@ -823,8 +829,7 @@ static int load_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 		return bad_soffset(x, w, in);
 	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
-	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT) &&
-		    !(in->mods & XS_MOD_TFE);
+	bool fast = global_dwords(d, in) && !(in->mods & XS_MOD_TFE);
 	unsigned dr = (in->dst - XS_SRC_VGPR) & 0xff;
 	bool fast_mb = in->enc == XS_ENC_MUBUF && d->shape == D_DW && d->ndw == 1 &&
 		       !(in->mods & (XS_MOD_TFE | XS_MOD_IDXEN));
@@ -920,16 +925,13 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, bool wr)
 {
 	const memdesc *d = &mdesc[in->op];
-	if (d->shape != D_DW || d->addtid || (in->enc != XS_ENC_GLOBAL && in->enc != XS_ENC_FLAT))
+	if (!global_dwords(d, in))
 		return;
-	const unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
 	for (unsigned j = 0; j < nw; j++) {
 		const xs_wave *w = ws[j];
 		addr_ctx ac;
 		setup(w, in, &ac);
-		uint64_t a = ac.has_saddr ? ac.saddr + w->v[va][0]
-					  : w->v[va][0] | (uint64_t)w->v[(va + 1) & 0xff][0] << 32;
-		a += (uint64_t)(int64_t)in->imm;
+		uint64_t a = global_addr(w, in, &ac, 0);
 		uintptr_t p = xs_vm_entry(x->vm, a);
 		if (!p || (p & XS_VM_PAGE_MASK))
 			continue;
@@ -966,7 +968,7 @@ static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 	unsigned data = in->enc == XS_ENC_MUBUF ? in->dst : in->src[1];
 	uint64_t e = xs_wave_exec(w);
 	unsigned n = w->lanes;
-	bool fast = d->shape == D_DW && !d->addtid && (in->enc == XS_ENC_GLOBAL || in->enc == XS_ENC_FLAT);
+	bool fast = global_dwords(d, in);
 	unsigned sr = (data - XS_SRC_VGPR) & 0xff;
 	bool fast_mb = in->enc == XS_ENC_MUBUF && d->shape == D_DW && d->ndw == 1 &&
 		       !(in->mods & XS_MOD_IDXEN);
