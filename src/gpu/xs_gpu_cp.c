@@ -87,7 +87,7 @@ static bool queue_done_before(const xs_gpu *g, unsigned q, uint32_t before_id)
 {
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
 		const xs_gpu_disp *d = &g->disp[i];
-		if (d->active && d->queue == q && d->id < before_id)
+		if (xs_gpu_disp_live(g, i) && d->queue == q && d->id < before_id)
 			return false;
 	}
 	return true;

@@ -673,7 +673,7 @@ static bool draw_diagnose(xs_gpu *g, char *buf, size_t n)
 {
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
 		xs_gpu_disp *disp = &g->disp[i];
-		if (!disp->active || !disp->draw)
+		if (!xs_gpu_disp_live(g, i) || !disp->draw)
 			continue;
 		xs_gpu_draw *d = disp->draw;
 		int cause = d->blocked[XS_GPU_STAGE_PS] >= 0 ? d->blocked[XS_GPU_STAGE_PS] : XS_GPU_WAIT_LIMIT;
@@ -698,7 +698,7 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 				  a->dword);
 	xs_gpu_disp *disp = NULL;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE && !disp; i++)
-		if (!g->disp[i].active)
+		if (!xs_gpu_disp_live(g, i))
 			disp = &g->disp[i];
 	if (!disp)
 		return xs_err_set(e, XS_E_UNSUPPORTED, "more than %d dispatches and draws in flight", XS_GPU_MAX_ACTIVE);
@@ -751,7 +751,6 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 	d->early_z = d->s.early_z; /* DB_SHADER_CONTROL: a PS that exports depth (or kills) tests it late */
 	d->blocked[0] = d->blocked[1] = -1;
 	memset(disp, 0, sizeof(*disp));
-	disp->active = true;
 	g->disp_mask |= 1u << (disp - g->disp);
 	disp->id = g->next_disp_id++;
 	disp->queue = q;

@@ -219,7 +219,6 @@ typedef struct xs_spi_dispatch {
 
 struct xs_gpu_draw;
 struct xs_gpu_disp {
-	bool active;
 	/* A draw is an entry like a dispatch (the CP, fences, WAIT_IDLE, results,
 	 * removal, hang detection and the trace treat both alike): total = 1,
 	 * next = 1 once every wave of it has launched; groups_live counts its
@@ -407,8 +406,8 @@ struct xs_gpu {
 	double dram_bytes_per_clk;
 	xs_gpu_disp disp[XS_GPU_MAX_ACTIVE];
 	uint32_t ndisp_active;
-	/* Bit i: disp[i].active. The SPI's loops over dispatches (after every
-	 * retire) visit only these instead of testing all eight. */
+	/* Bit i: disp[i] holds a dispatch or draw in flight (xs_gpu_disp_live);
+	 * the SPI's loops over dispatches (after every retire) visit only these. */
 	uint32_t disp_mask;
 	uint32_t next_disp_id;
 	/* Timing: waves by ready cycle. A wheel of one FIFO bucket per cycle
@@ -432,6 +431,14 @@ struct xs_gpu {
 	uint64_t cu_locked;      /* S4.5: CUs a graphics stage holds for a waiting wave (xs_gpu_spi_gfx.c) */
 	const struct xs_gpu_draw_ops *draw_ops; /* set by the first draw */
 };
+
+/* Whether dispatch slot i holds a dispatch or draw in flight: begun
+ * (xs_gpu_dispatch_begin, xs_gpu_draw_begin) and not yet finished
+ * (xs_gpu_disp_finish). */
+static inline bool xs_gpu_disp_live(const xs_gpu *g, int i)
+{
+	return (g->disp_mask >> i) & 1;
+}
 
 /* The draw's side of the shared loops (xs_gpu_draw.c), reached through
  * pointers that the first draw sets: the compute-only library then links

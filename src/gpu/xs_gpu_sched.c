@@ -228,7 +228,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 void xs_gpu_abandon_all(xs_gpu *g)
 {
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		if (g->disp[i].active)
+		if (xs_gpu_disp_live(g, i))
 			xs_gpu_disp_finish(g, &g->disp[i]);
 	xs_gpu_spi_evict_all(g);
 	evq_clear(g);
@@ -262,20 +262,20 @@ static xs_status no_progress(xs_gpu *g, xs_err *e)
 		 * never completes, and the device goes with E_OUTOFMEMORY */
 		g->host_oom = false;
 		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-			if (g->disp[i].active)
+			if (xs_gpu_disp_live(g, i))
 				g->disp[i].r->fault = (xs_fault){ .kind = XS_FAULT_HOST_MEMORY, .what = "host out of memory" };
 		xs_gpu_abandon_all(g);
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "device removed: a draw's pixel-shader waves found no host memory");
 	}
 	if (g->draw_ops && g->draw_ops->diagnose(g, why, sizeof(why))) {
 		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-			if (g->disp[i].active)
+			if (xs_gpu_disp_live(g, i))
 				g->disp[i].r->fault = (xs_fault){ .kind = XS_FAULT_HANG, .what = "deadlock (SPEC S4.2)" };
 		xs_gpu_abandon_all(g);
 		return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: %s", why);
 	}
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		if (g->disp[i].active)
+		if (xs_gpu_disp_live(g, i))
 			g->disp[i].r->fault = (xs_fault){ .kind = XS_FAULT_HANG, .what = "no wave can make progress" };
 	xs_gpu_abandon_all(g);
 	return xs_err_set(e, XS_E_DEVICE_REMOVED,
@@ -336,7 +336,7 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 		g->interrupt = 0;
 		uint64_t launched = 0, total = 0;
 		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-			if (g->disp[i].active) {
+			if (xs_gpu_disp_live(g, i)) {
 				launched += g->disp[i].next;
 				total += g->disp[i].total;
 			}
@@ -348,7 +348,7 @@ xs_status xs_gpu_watch(xs_gpu *g, xs_err *e)
 	double host = g->hang_host_s > 0 ? xs_now_seconds() : 0;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++) {
 		xs_gpu_disp *d = &g->disp[i];
-		if (!d->active)
+		if (!xs_gpu_disp_live(g, i))
 			continue;
 		const xs_gpu_dispatch_result *r = d->r;
 		char why[300];
@@ -411,7 +411,7 @@ static void progress(xs_gpu *g, uint64_t insts)
 	g->progress_count = 0;
 	uint64_t launched = 0, total = 0;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		if (g->disp[i].active) {
+		if (xs_gpu_disp_live(g, i)) {
 			launched += g->disp[i].next;
 			total += g->disp[i].total;
 		}
@@ -851,7 +851,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 	 * dispatches and draws start between calls (the CP), not inside one. */
 	bool cached = g->nsimd <= PICK_LEAVES && g->info->wave_slots_per_simd <= PICK_MAX_SLOTS;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		if (g->disp[i].active && g->disp[i].draw)
+		if (xs_gpu_disp_live(g, i) && g->disp[i].draw)
 			cached = false;
 	pick_cache pc;
 	if (cached)
@@ -1516,7 +1516,7 @@ xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e)
 	 * and the colour writes are shared by all their waves. */
 	bool draw = false;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		draw |= g->disp[i].active && g->disp[i].draw;
+		draw |= xs_gpu_disp_live(g, i) && g->disp[i].draw;
 	/* (quanta run ahead are taken by the one-thread loop) */
 	return g->threads > 1 && !draw && !g->fa_waves ? xs_gpu_run_functional_mt(g, until_one, e)
 						      : run_functional(g, until_one, e);

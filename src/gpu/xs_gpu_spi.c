@@ -204,7 +204,7 @@ xs_status xs_gpu_dispatch_begin(xs_gpu *g, unsigned queue, uint32_t dim_x, uint3
 		return xs_err_set(e, XS_E_INVALID_ARG, "no hardware queue %u", queue);
 	xs_gpu_disp *disp = NULL;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE && !disp; i++)
-		if (!g->disp[i].active)
+		if (!xs_gpu_disp_live(g, i))
 			disp = &g->disp[i];
 	if (!disp)
 		return xs_err_set(e, XS_E_UNSUPPORTED, "more than %d dispatches in flight", XS_GPU_MAX_ACTIVE);
@@ -220,7 +220,6 @@ xs_status xs_gpu_dispatch_begin(xs_gpu *g, unsigned queue, uint32_t dim_x, uint3
 	if (d.scratch_en && !(ring = ring_get(g, queue, &d)))
 		return xs_err_set(e, XS_E_UNSUPPORTED, "more than %d scratch rings in use", XS_GPU_MAX_RINGS);
 	memset(disp, 0, sizeof(*disp));
-	disp->active = true;
 	g->disp_mask |= 1u << (disp - g->disp);
 	disp->id = g->next_disp_id++;
 	disp->queue = queue;
@@ -619,7 +618,7 @@ void xs_gpu_spi_launch_pending(xs_gpu *g)
 	while (progress) {
 		progress = false;
 		/* The active dispatches in slot order, as they take turns; the
-		 * mask is read afresh at each step, as `active` was. */
+		 * mask is read afresh at each step. */
 		for (uint32_t i = 0, am; (am = g->disp_mask & (~0u << i)) != 0; i++) {
 			i = (uint32_t)__builtin_ctz(am);
 			xs_gpu_disp *disp = &g->disp[i];
@@ -714,7 +713,6 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 	if (g->prof)
 		xs_gpu_prof_disp_end(g, disp);
 	xs_gpu_release_ring(g, disp->ring);
-	disp->active = false;
 	g->disp_mask &= ~(1u << (disp - g->disp));
 	g->ndisp_active--;
 	g->completions++;

@@ -259,7 +259,7 @@ xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e)
 	pthread_mutex_destroy(&sh.lock);
 	if (sh.status && sh.status != XS_E_DEVICE_REMOVED) {
 		for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-			if (g->disp[i].active)
+			if (xs_gpu_disp_live(g, i))
 				xs_gpu_disp_finish(g, &g->disp[i]);
 	}
 	return sh.status;

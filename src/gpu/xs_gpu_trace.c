@@ -71,7 +71,7 @@ void xs_gpu_trace_record(xs_gpu *g)
 	xs_gpu_trace *t = &g->trace;
 	xs_gpu_trace_sample s = { .t = g->now, .waves = g->resident, .scratch_slots = g->scratch_in_use };
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		if (g->disp[i].active)
+		if (xs_gpu_disp_live(g, i))
 			s.q_waves[g->disp[i].queue] += (uint16_t)g->disp[i].resident;
 	for (int i = 0; i < XS_GPU_MAX_RINGS; i++)
 		if (g->rings[i].used) {

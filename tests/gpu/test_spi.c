@@ -130,7 +130,7 @@ static xs_gpu_disp *begin(fx *f, const kern *k, uint32_t groups, int ri)
 	assert_int_equal(xs_gpu_dispatch_begin(f->g, Q, groups, 1, 1, initiator(k), &f->r[ri], &e), XS_OK);
 	xs_gpu_disp *d = NULL;
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
-		if (f->g->disp[i].active && f->g->disp[i].r == &f->r[ri])
+		if (xs_gpu_disp_live(f->g, i) && f->g->disp[i].r == &f->r[ri])
 			d = &f->g->disp[i];
 	assert_non_null(d);
 	xs_gpu_spi_launch_pending(f->g);
