@@ -915,34 +915,55 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 	return load_body(x, w, in, &t);
 }
 
+/* Host lines [from, to) of the page at p, for reading or writing. */
+static inline void prefetch_lines(uintptr_t p, uint32_t from, uint32_t to, bool wr)
+{
+	for (uint32_t o = from & ~63u; o < to; o += 64) {
+		if (wr)
+			__builtin_prefetch((const char *)p + o, 1, 3);
+		else
+			__builtin_prefetch((const char *)p + o, 0, 3);
+	}
+}
+
 /* The global or flat rows a lockstep step's waves will move, asked of the
  * host's memory at once: one wave's row after another's waited for memory a
  * wave at a time (perf, stream_copy: the input's lines under load_body's top
  * stalls, the output's under store_body's). Each wave's span from its first
  * lane's address, in pages mapped whole; a prefetch changes nothing but
  * when the lines arrive, so a guess that misses (lanes not in a row) costs
- * only the prefetch. */
+ * only the prefetch.
+ * When the rows tile one span (a streaming kernel's group), the span after
+ * it is asked for too: the next group in the dispatch usually moves it, and
+ * its lines then arrive while this group runs (stream_copy functional ~5 %,
+ * best of 13 alternating). At most four pages of it. */
 static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, bool wr)
 {
 	const memdesc *d = &mdesc[in->op];
 	if (!global_dwords(d, in))
 		return;
+	uint64_t lo = ~0ull, hi = 0, sum = 0;
 	for (unsigned j = 0; j < nw; j++) {
 		const xs_wave *w = ws[j];
 		addr_ctx ac;
 		setup(w, in, &ac);
 		uint64_t a = global_addr(w, in, &ac, 0);
+		uint32_t bytes = w->lanes * 4 * d->ndw;
+		lo = XS_MIN(lo, a), hi = XS_MAX(hi, a + bytes), sum += bytes;
 		uintptr_t p = xs_vm_entry(x->vm, a);
 		if (!p || (p & XS_VM_PAGE_MASK))
 			continue;
-		uint32_t off = (uint32_t)(a & XS_VM_PAGE_MASK), bytes = w->lanes * 4 * d->ndw;
-		uint32_t end = off + bytes < XS_VM_PAGE_SIZE ? off + bytes : XS_VM_PAGE_SIZE;
-		for (uint32_t o = off & ~63u; o < end; o += 64) {
-			if (wr)
-				__builtin_prefetch((const char *)p + o, 1, 3);
-			else
-				__builtin_prefetch((const char *)p + o, 0, 3);
-		}
+		uint32_t off = (uint32_t)(a & XS_VM_PAGE_MASK);
+		prefetch_lines(p, off, off + bytes < XS_VM_PAGE_SIZE ? off + bytes : XS_VM_PAGE_SIZE, wr);
+	}
+	if (hi - lo != sum || sum > 4 * XS_VM_PAGE_SIZE)
+		return;
+	for (uint64_t a = hi, to = hi + sum; a < to; a = (a | XS_VM_PAGE_MASK) + 1) {
+		uintptr_t p = xs_vm_entry(x->vm, a);
+		if (!p || (p & XS_VM_PAGE_MASK))
+			continue;
+		uint32_t off = (uint32_t)(a & XS_VM_PAGE_MASK);
+		prefetch_lines(p, off, to - a < XS_VM_PAGE_SIZE - off ? (uint32_t)(off + (to - a)) : XS_VM_PAGE_SIZE, wr);
 	}
 }
 
