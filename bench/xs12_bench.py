@@ -15,7 +15,9 @@ PoCL's second launch, xs12's second dispatch on the same buffers (`xs12 run
 --repeat 2`); the "cold s" column is xs12's first dispatch, which also
 first-touches the output buffers' host pages. Targets (ISA and
 GPU-model issues): >= 100 M wave instructions/s functional, >= 10 M timing,
-<= 10x PoCL's time.
+<= 10x PoCL's time. For a kernel xs12 runs as built at -O0 it also prints,
+for reference and not as a target, its time against PoCL compiling the same
+source with -cl-opt-disable.
 
 It also runs bench/d3d12_calls (the D3D12 layer's recording calls, ns per
 call with the debug layer off and on; target: under 50 ns off, issue 9)
@@ -83,10 +85,12 @@ def xs12(tmp, co, groups, block, args, mode, threads=1, repeat=2):
     return json.loads(p.stdout)
 
 
-def pocl(tmp, src, kernel, groups, block, args):
+def pocl(tmp, src, kernel, groups, block, args, build_opts=None):
     cmd = [POCL, os.path.join(ROOT, src), "--kernel", kernel, "--groups", str(groups), "--block", str(block), "--time"]
     for a in args:
         cmd += ["--arg", a]
+    if build_opts:
+        cmd += ["--build-opts", build_opts]
     env = dict(os.environ, POCL_MAX_PTHREAD_COUNT="1")
     p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env)
     if p.returncode:
@@ -278,6 +282,19 @@ def main():
           f"{summary['timing_wave_inst_per_s'] / 1e6:.1f} M timing (one core); "
           f"xs12/PoCL time {summary['ratio_total']:.1f}x in total, {geo:.1f}x geometric mean per kernel")
     summary["targets"] = targets(rows, summary)
+    # For reference, not a target: a kernel xs12 runs as clang built it at -O0 set beside PoCL
+    # compiling the same source unoptimised (-cl-opt-disable). The target rows compare with
+    # PoCL's optimised build, which keeps such a kernel's private array out of memory.
+    summary["pocl_o0"] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        make_inputs(tmp)
+        for (name, co, src, kern, groups, block, args), r in zip(MIX, rows):
+            if ".O0." not in co:
+                continue
+            ps = best(lambda: pocl(tmp, src, kern, groups, block, args, "-cl-opt-disable"))
+            summary["pocl_o0"][name] = {"pocl_seconds": ps, "ratio": r["xs12_seconds"] / ps}
+            print(f"for reference, {name.split(': ')[-1]} against PoCL at -O0 too (-cl-opt-disable): "
+                  f"PoCL {ps:.3f} s, xs12 {r['xs12_seconds'] / ps:.1f}x its time")
     # Host threads in functional mode (results identical, tested by the scaling run's bytes).
     ncpu = os.cpu_count() or 1
     name, co, src, kern, groups, block, args = MIX[0]
