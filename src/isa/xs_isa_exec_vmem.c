@@ -996,6 +996,18 @@ static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 	if (fast_mb) {
 		uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, true, tp);
 		if (p) {
+			/* A wave writes its private rows in order (a private
+			 * array's set-up, spills): the row two on is asked for
+			 * now, so that its lines arrive before that store waits
+			 * on them (scratch_chase functional ~6 %, best of 11;
+			 * one and four rows on gained less). A prefetch past the
+			 * slot or the page changes nothing but the host cache. */
+			__builtin_prefetch(p + 2 * 4 * n, 1, 3);
+			if (n == 32)
+				__builtin_prefetch(p + 2 * 4 * n + 64, 1, 3);
+			else
+				for (unsigned o = 64; o < 4 * n; o += 64)
+					__builtin_prefetch(p + 2 * 4 * n + o, 1, 3);
 			row_copy(p, w->v[sr], n);
 			return 0;
 		}
