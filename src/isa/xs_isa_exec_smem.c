@@ -24,62 +24,13 @@ static inline uint64_t load_offset(const xs_wave *w, const xs_inst *in)
 	return off;
 }
 
-static int load(xs_exec *x, xs_wave *w, const xs_inst *in, unsigned n, bool buffer)
-{
-	unsigned sb = in->src[0];
-	uint64_t base = load_base(w, sb);
-	uint64_t off = load_offset(w, in);
-	uint32_t vals[16];
-	if (buffer) {
-		uint32_t num_records = w->s[(sb + 2) & 127];
-		uint32_t o = (uint32_t)off & ~3u;
-		for (unsigned i = 0; i < n; i++) {
-			uint64_t bad;
-			uint32_t oi = o + 4 * i;
-			vals[i] = 0;
-			if (oi >= num_records || oi < o)
-				continue;
-			if (!xs_gmem_read_fast(x->vm, (base + oi) & ~3ull, &vals[i], 4, &bad))
-				return xs_exec_fault(x, w, in, XS_FAULT_VM, bad, NULL);
-		}
-	} else {
-		uint64_t va = (base + off) & ~3ull, bad;
-		if (!xs_gmem_read_fast(x->vm, va, vals, 4 * n, &bad))
-			return xs_exec_fault(x, w, in, XS_FAULT_VM, bad, NULL);
-	}
-	for (unsigned i = 0; i < n; i++)
-		xs_swrite(w, in->dst + i, vals[i]);
-	return 0;
-}
-
-XS_EXEC(s_load_dword) { return load(x, w, in, 1, false); }
-XS_EXEC(s_load_dwordx2) { return load(x, w, in, 2, false); }
-XS_EXEC(s_load_dwordx4) { return load(x, w, in, 4, false); }
-XS_EXEC(s_load_dwordx8) { return load(x, w, in, 8, false); }
-XS_EXEC(s_load_dwordx16) { return load(x, w, in, 16, false); }
-XS_EXEC(s_buffer_load_dword) { return load(x, w, in, 1, true); }
-XS_EXEC(s_buffer_load_dwordx2) { return load(x, w, in, 2, true); }
-XS_EXEC(s_buffer_load_dwordx4) { return load(x, w, in, 4, true); }
-XS_EXEC(s_buffer_load_dwordx8) { return load(x, w, in, 8, true); }
-XS_EXEC(s_buffer_load_dwordx16) { return load(x, w, in, 16, true); }
-
-/* s_memtime: the wave's own instruction count stands in for the shader clock
- * (deterministic); s_memrealtime: host time as a 100 MHz count. */
-XS_EXEC(s_memtime) { XS_UNUSED_HANDLER_ARGS; xs_swrite64(w, in->dst, w->insts); return 0; }
-XS_EXEC(s_memrealtime)
-{
-	XS_UNUSED_HANDLER_ARGS;
-	xs_swrite64(w, in->dst, (uint64_t)(xs_now_seconds() * 1e8));
-	return 0;
-}
-XS_EXEC(smem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
-
-/* lockstep: a step's waves in one call (they stop only by a fault). A
- * plain load reads memory once for waves in a row at the same address: a
- * group's waves load the same kernel arguments and dispatch packet, and
- * nothing is written between them within the step. (A look-up and copy per
- * wave were 6-7 % of vadd's functional time.) */
-static inline int load_group(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, unsigned n)
+/* A plain load (s_load_dword*) for waves at one step: memory is read once
+ * for waves in a row at the same address (the lockstep step's waves load
+ * the same kernel arguments and dispatch packet, and nothing is written
+ * between them within the step; a look-up and copy per wave were 6-7 % of
+ * vadd's functional time). Returns how many waves ran: all of them, or the
+ * index of the one that faulted. */
+static inline int load_plain(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, unsigned n)
 {
 	uint32_t vals[16];
 	uint64_t last = ~0ull;
@@ -99,21 +50,70 @@ static inline int load_group(xs_exec *x, xs_wave *const *ws, unsigned nw, const 
 	return (int)nw;
 }
 
+/* s_buffer_load_dword*: the base from a V#, dwords at or past NUM_RECORDS read 0. */
+static int load_buffer(xs_exec *x, xs_wave *w, const xs_inst *in, unsigned n)
+{
+	unsigned sb = in->src[0];
+	uint64_t base = load_base(w, sb);
+	uint32_t num_records = w->s[(sb + 2) & 127];
+	uint32_t o = (uint32_t)load_offset(w, in) & ~3u;
+	uint32_t vals[16];
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t bad;
+		uint32_t oi = o + 4 * i;
+		vals[i] = 0;
+		if (oi >= num_records || oi < o)
+			continue;
+		if (!xs_gmem_read_fast(x->vm, (base + oi) & ~3ull, &vals[i], 4, &bad))
+			return xs_exec_fault(x, w, in, XS_FAULT_VM, bad, NULL);
+	}
+	for (unsigned i = 0; i < n; i++)
+		xs_swrite(w, in->dst + i, vals[i]);
+	return 0;
+}
+
+/* One wave: the step of one. */
+static int load(xs_exec *x, xs_wave *w, const xs_inst *in, unsigned n)
+{
+	return load_plain(x, &w, 1, in, n) == 1 ? 0 : XS_WAVE_FAULT;
+}
+
+XS_EXEC(s_load_dword) { return load(x, w, in, 1); }
+XS_EXEC(s_load_dwordx2) { return load(x, w, in, 2); }
+XS_EXEC(s_load_dwordx4) { return load(x, w, in, 4); }
+XS_EXEC(s_load_dwordx8) { return load(x, w, in, 8); }
+XS_EXEC(s_load_dwordx16) { return load(x, w, in, 16); }
+XS_EXEC(s_buffer_load_dword) { return load_buffer(x, w, in, 1); }
+XS_EXEC(s_buffer_load_dwordx2) { return load_buffer(x, w, in, 2); }
+XS_EXEC(s_buffer_load_dwordx4) { return load_buffer(x, w, in, 4); }
+XS_EXEC(s_buffer_load_dwordx8) { return load_buffer(x, w, in, 8); }
+XS_EXEC(s_buffer_load_dwordx16) { return load_buffer(x, w, in, 16); }
+
+XS_EXEC(s_memtime) { XS_UNUSED_HANDLER_ARGS; xs_swrite64(w, in->dst, w->insts); return 0; }
+XS_EXEC(s_memrealtime)
+{
+	XS_UNUSED_HANDLER_ARGS;
+	xs_swrite64(w, in->dst, (uint64_t)(xs_now_seconds() * 1e8));
+	return 0;
+}
+XS_EXEC(smem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
+
+/* lockstep: a step's waves in one call (they stop only by a fault) */
 static int g_s_load_dword(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
-	return load_group(x, ws, nw, in, 1);
+	return load_plain(x, ws, nw, in, 1);
 }
 static int g_s_load_dwordx2(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
-	return load_group(x, ws, nw, in, 2);
+	return load_plain(x, ws, nw, in, 2);
 }
 static int g_s_load_dwordx4(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
-	return load_group(x, ws, nw, in, 4);
+	return load_plain(x, ws, nw, in, 4);
 }
 static int g_s_load_dwordx8(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
-	return load_group(x, ws, nw, in, 8);
+	return load_plain(x, ws, nw, in, 8);
 }
 XS_GROUP_EACH(s_buffer_load_dword)
 XS_GROUP_EACH(s_buffer_load_dwordx2)
