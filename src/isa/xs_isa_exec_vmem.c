@@ -915,14 +915,25 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 	return load_body(x, w, in, &t);
 }
 
-/* Host lines [from, to) of the page at p, for reading or writing. */
-static inline void prefetch_lines(uintptr_t p, uint32_t from, uint32_t to, bool wr)
+/* The host's cache line, the step of the prefetches below (not a GPU figure). */
+#define HOST_LINE 64u
+
+/* Asks the host's memory for the lines of guest bytes [a, to), for reading
+ * or writing, in pages mapped whole (others are skipped: no side effect). */
+static inline __attribute__((always_inline)) void prefetch_range(xs_vm *vm, uint64_t a, uint64_t to, bool wr)
 {
-	for (uint32_t o = from & ~63u; o < to; o += 64) {
-		if (wr)
-			__builtin_prefetch((const char *)p + o, 1, 3);
-		else
-			__builtin_prefetch((const char *)p + o, 0, 3);
+	while (a < to) {
+		uintptr_t p = xs_vm_entry(vm, a);
+		uint32_t off = (uint32_t)(a & XS_VM_PAGE_MASK);
+		uint32_t end = to - a < XS_VM_PAGE_SIZE - off ? (uint32_t)(off + (to - a)) : XS_VM_PAGE_SIZE;
+		const bool whole = p && !(p & XS_VM_PAGE_MASK);
+		for (uint32_t o = off & ~(HOST_LINE - 1); whole && o < end; o += HOST_LINE) {
+			if (wr)
+				__builtin_prefetch((const char *)p + o, 1, 3);
+			else
+				__builtin_prefetch((const char *)p + o, 0, 3);
+		}
+		a += end - off;
 	}
 }
 
@@ -935,8 +946,8 @@ static inline void prefetch_lines(uintptr_t p, uint32_t from, uint32_t to, bool 
  * only the prefetch.
  * When the rows tile one span (a streaming kernel's group), the span after
  * it is asked for too: the next group in the dispatch usually moves it, and
- * its lines then arrive while this group runs (stream_copy functional ~5 %,
- * best of 13 alternating). At most four pages of it. */
+ * its lines then arrive while this group runs (stream_copy functional 1.12x:
+ * docs/performance.md). At most four pages of it. */
 static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, bool wr)
 {
 	const memdesc *d = &mdesc[in->op];
@@ -950,21 +961,10 @@ static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const 
 		uint64_t a = global_addr(w, in, &ac, 0);
 		uint32_t bytes = w->lanes * 4 * d->ndw;
 		lo = XS_MIN(lo, a), hi = XS_MAX(hi, a + bytes), sum += bytes;
-		uintptr_t p = xs_vm_entry(x->vm, a);
-		if (!p || (p & XS_VM_PAGE_MASK))
-			continue;
-		uint32_t off = (uint32_t)(a & XS_VM_PAGE_MASK);
-		prefetch_lines(p, off, off + bytes < XS_VM_PAGE_SIZE ? off + bytes : XS_VM_PAGE_SIZE, wr);
+		prefetch_range(x->vm, a, a + bytes, wr);
 	}
-	if (hi - lo != sum || sum > 4 * XS_VM_PAGE_SIZE)
-		return;
-	for (uint64_t a = hi, to = hi + sum; a < to; a = (a | XS_VM_PAGE_MASK) + 1) {
-		uintptr_t p = xs_vm_entry(x->vm, a);
-		if (!p || (p & XS_VM_PAGE_MASK))
-			continue;
-		uint32_t off = (uint32_t)(a & XS_VM_PAGE_MASK);
-		prefetch_lines(p, off, to - a < XS_VM_PAGE_SIZE - off ? (uint32_t)(off + (to - a)) : XS_VM_PAGE_SIZE, wr);
-	}
+	if (hi - lo == sum && sum <= 4 * XS_VM_PAGE_SIZE)
+		prefetch_range(x->vm, hi, hi + sum, wr);
 }
 
 /* x_load for the waves of a lockstep step, with one translation cache:
@@ -999,15 +999,12 @@ static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 			/* A wave writes its private rows in order (a private
 			 * array's set-up, spills): the row two on is asked for
 			 * now, so that its lines arrive before that store waits
-			 * on them (scratch_chase functional ~6 %, best of 11;
-			 * one and four rows on gained less). A prefetch past the
-			 * slot or the page changes nothing but the host cache. */
-			__builtin_prefetch(p + 2 * 4 * n, 1, 3);
-			if (n == 32)
-				__builtin_prefetch(p + 2 * 4 * n + 64, 1, 3);
-			else
-				for (unsigned o = 64; o < 4 * n; o += 64)
-					__builtin_prefetch(p + 2 * 4 * n + o, 1, 3);
+			 * on them (scratch_chase functional 1.10x; one and four
+			 * rows on gained less: docs/performance.md). A prefetch
+			 * past the slot or the page changes nothing but the host
+			 * cache. */
+			for (unsigned o = 0; o < 4 * n; o += HOST_LINE)
+				__builtin_prefetch(p + 2 * 4 * n + o, 1, 3);
 			row_copy(p, w->v[sr], n);
 			return 0;
 		}
