@@ -461,7 +461,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			cp->state = XS_CP_RUN;
 			*progress = true;
 		} else if (cp->state == XS_CP_WAIT_SLOT) {
-			if (g->ndisp_active >= XS_GPU_MAX_ACTIVE)
+			if (xs_gpu_ndisp(g) >= XS_GPU_MAX_ACTIVE)
 				return XS_OK;
 			cp->state = XS_CP_RUN;
 		} else if (cp->state == XS_CP_BUSY) {
@@ -530,7 +530,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			break;
 		case PKT3_DISPATCH_DIRECT:
 		case PKT3_DISPATCH_INDIRECT: {
-			if (g->ndisp_active >= XS_GPU_MAX_ACTIVE) {
+			if (xs_gpu_ndisp(g) >= XS_GPU_MAX_ACTIVE) {
 				/* Re-read this packet when a dispatch slot frees. */
 				ib->it.pos = p.index;
 				cp->state = XS_CP_WAIT_SLOT;
@@ -680,7 +680,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 		case PKT3_DRAW_INDEX_2:
 		case PKT3_DRAW_INDIRECT:
 		case PKT3_DRAW_INDEX_INDIRECT: {
-			if (g->ndisp_active >= XS_GPU_MAX_ACTIVE) {
+			if (xs_gpu_ndisp(g) >= XS_GPU_MAX_ACTIVE) {
 				ib->it.pos = p.index; /* re-read when a slot frees */
 				cp->state = XS_CP_WAIT_SLOT;
 				return XS_OK;
@@ -836,7 +836,7 @@ xs_status xs_gpu_execute(xs_gpu *g, bool *blocked, xs_err *e)
 				}
 			}
 		}
-		if (g->ndisp_active == 0) {
+		if (xs_gpu_ndisp(g) == 0) {
 			/* nothing on the GPU: time moves on to the first firmware
 			 * work's end (XS_BUILD_AS) */
 			uint64_t next = UINT64_MAX;

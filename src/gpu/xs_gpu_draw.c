@@ -765,6 +765,5 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 	g->draw_ops = &draw_ops;
 	g->ctx.export_fn = draw_export;
 	g->ctx.export_user = g;
-	g->ndisp_active++;
 	return XS_OK;
 }

@@ -405,7 +405,6 @@ struct xs_gpu {
 	size_t ra_arena_bytes;
 	double dram_bytes_per_clk;
 	xs_gpu_disp disp[XS_GPU_MAX_ACTIVE];
-	uint32_t ndisp_active;
 	/* Bit i: disp[i] holds a dispatch or draw in flight (xs_gpu_disp_live);
 	 * the SPI's loops over dispatches (after every retire) visit only these. */
 	uint32_t disp_mask;
@@ -438,6 +437,12 @@ struct xs_gpu {
 static inline bool xs_gpu_disp_live(const xs_gpu *g, int i)
 {
 	return (g->disp_mask >> i) & 1;
+}
+
+/* How many dispatches and draws are in flight. */
+static inline uint32_t xs_gpu_ndisp(const xs_gpu *g)
+{
+	return (uint32_t)__builtin_popcount(g->disp_mask);
 }
 
 /* The draw's side of the shared loops (xs_gpu_draw.c), reached through

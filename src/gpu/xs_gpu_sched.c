@@ -857,7 +857,7 @@ static xs_status run_functional(xs_gpu *g, bool until_one, xs_err *e)
 	if (cached)
 		pick_init(g, &pc);
 	const bool ahead = cached && !g->prof && !g->no_ahead; /* (the profile times instructions one by one) */
-	while (g->ndisp_active && !(until_one && g->completions != c0)) {
+	while (xs_gpu_ndisp(g) && !(until_one && g->completions != c0)) {
 		if (g->run_stop_at && g->now >= g->run_stop_at)
 			break; /* a CP's firmware work ends: it goes on (xs_gpu_execute) */
 		xs_gpu_simd *sm;
@@ -1479,7 +1479,7 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 {
 	uint64_t c0 = g->completions;
 	xs_gpu_spi_launch_pending(g);
-	while (g->ndisp_active && !(until_one && g->completions != c0)) {
+	while (xs_gpu_ndisp(g) && !(until_one && g->completions != c0)) {
 		if (g->run_stop_at && g->now >= g->run_stop_at)
 			break; /* a CP's firmware work ends: it goes on (xs_gpu_execute) */
 		xs_gpu_wave *gw = evq_pop(g);

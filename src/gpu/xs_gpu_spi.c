@@ -240,7 +240,6 @@ xs_status xs_gpu_dispatch_begin(xs_gpu *g, unsigned queue, uint32_t dim_x, uint3
 		if ((d.cu_enabled >> c) & 1)
 			disp->cu_cand |= 1ull << c;
 	}
-	g->ndisp_active++;
 	return XS_OK;
 }
 
@@ -714,7 +713,6 @@ void xs_gpu_disp_finish(xs_gpu *g, xs_gpu_disp *disp)
 		xs_gpu_prof_disp_end(g, disp);
 	xs_gpu_release_ring(g, disp->ring);
 	g->disp_mask &= ~(1u << (disp - g->disp));
-	g->ndisp_active--;
 	g->completions++;
 }
 

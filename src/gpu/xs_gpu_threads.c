@@ -51,7 +51,7 @@ struct mt_worker {
 static bool done(const mt_shared *sh)
 {
 	const xs_gpu *g = sh->g;
-	return sh->stop || g->ndisp_active == 0 || (sh->until_one && g->completions != sh->c0);
+	return sh->stop || xs_gpu_ndisp(g) == 0 || (sh->until_one && g->completions != sh->c0);
 }
 
 /* The ready wave on the worker's SIMDs with the lowest SIMD clock (the

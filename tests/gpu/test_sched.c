@@ -101,7 +101,7 @@ static xs_gpu_dispatch_result run(fx *f, const uint32_t *prog, size_t ndw, uint3
 					       S_00B800_COMPUTE_SHADER_EN(1) | S_00B800_CS_W32_EN(1), &r, &e),
 			 XS_OK);
 	assert_int_equal(xs_gpu_run_until(g, false, &e), XS_OK);
-	assert_int_equal(g->ndisp_active, 0);
+	assert_int_equal(xs_gpu_ndisp(g), 0);
 	assert_int_equal(g->resident, 0);
 	return r;
 }

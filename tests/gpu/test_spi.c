@@ -591,7 +591,7 @@ static void rejects_state_that_never_launches(void **state)
 	program(f, &ok);
 	assert_int_equal(xs_gpu_dispatch_begin(f->g, XS_GPU_MAX_QUEUES, 1, 1, 1, initiator(&ok), &f->r[3], &e),
 			 XS_E_INVALID_ARG);
-	assert_int_equal(f->g->ndisp_active, 0);
+	assert_int_equal(xs_gpu_ndisp(f->g), 0);
 }
 
 int main(void)
