@@ -667,6 +667,53 @@ static inline void lane_ptrs(uint8_t *const *host, unsigned npages, uint64_t p0,
 		ptr[l] = host[(addr[l] - p0) >> XS_VM_PAGE_SHIFT] + (addr[l] & (XS_VM_PAGE_SIZE - 1));
 }
 
+/* lane_ptrs and the dword loads in one, for a full wave: row[l] = the
+ * dword at lane l's address. Storing 32 pointers to read them back lane by
+ * lane was most of a scratch gather's host instructions; with AVX-512 eight
+ * lanes are one hardware gather, from the slab's base or from each lane's
+ * page picked by a permute. The caller has read every operand (row may be
+ * an address's own VGPR). */
+static inline void lane_gather(uint8_t *const *host, unsigned npages, uint64_t p0, const uint64_t *addr, unsigned n,
+			       uint32_t *row)
+{
+	bool contiguous = true;
+	for (unsigned k = 1; k < npages; k++)
+		contiguous &= host[k] == host[0] + ((size_t)k << XS_VM_PAGE_SHIFT);
+	const uintptr_t h0 = (uintptr_t)host[0] - (uintptr_t)p0; /* (host address = h0 + guest address) */
+#ifdef __AVX512F__
+	if (n % 8 == 0) { /* (32 or 64 lanes; npages <= TLB_N <= 8 entries) */
+		if (contiguous) {
+			for (unsigned l = 0; l < n; l += 8)
+				_mm256_storeu_si256((__m256i *)(row + l),
+						    _mm512_i64gather_epi32(_mm512_loadu_si512(addr + l), (const void *)h0, 1));
+			return;
+		}
+		const __m512i hv = _mm512_maskz_loadu_epi64((__mmask8)((1u << npages) - 1), host);
+		const __m512i base = _mm512_set1_epi64((long long)p0),
+			      in_page = _mm512_set1_epi64(XS_VM_PAGE_SIZE - 1);
+		for (unsigned l = 0; l < n; l += 8) {
+			__m512i a = _mm512_loadu_si512(addr + l);
+			__m512i pg = _mm512_srli_epi64(_mm512_sub_epi64(a, base), XS_VM_PAGE_SHIFT);
+			__m512i h = _mm512_add_epi64(_mm512_permutexvar_epi64(pg, hv), _mm512_and_si512(a, in_page));
+			_mm256_storeu_si256((__m256i *)(row + l), _mm512_i64gather_epi32(h, NULL, 1));
+		}
+		return;
+	}
+#endif
+	if (contiguous) {
+		for (unsigned l = 0; l < n; l++)
+			memcpy(&row[l], (const uint8_t *)(h0 + addr[l]), 4);
+		return;
+	}
+	for (unsigned l = 0; l < n; l++)
+		memcpy(&row[l], host[(addr[l] - p0) >> XS_VM_PAGE_SHIFT] + (addr[l] & (XS_VM_PAGE_SIZE - 1)), 4);
+}
+
+/* What global_ptrs and mubuf_ptrs did: nothing (the per-lane loop decides),
+ * the active lanes' pointers into ptr[], or (asked with a row, for a full
+ * wave of dword loads) the dwords loaded into the row. */
+enum { LANES_NONE, LANES_PTRS, LANES_LOADED };
+
 /* global_ptrs for a full wave whose lanes all fall in one page or two
  * neighbouring ones (a table gathered by a wave): each page looked up once,
  * the lanes' host pointers by arithmetic, with no branch per lane. Both
@@ -674,9 +721,11 @@ static inline void lane_ptrs(uint8_t *const *host, unsigned npages, uint64_t p0,
  * is reached that the per-lane path would not reach. False (nothing done
  * but filling the translation cache) when an access crosses a page, the
  * span is wider, a FLAT address leaves the global range, or a page is not
- * wholly mapped: then the per-lane loop decides. */
+ * wholly mapped: then the per-lane loop decides. With a row (dword
+ * loads) the lanes' dwords are loaded into it instead of their pointers
+ * stored. */
 static inline bool global_span(xs_exec *x, const xs_inst *in, const uint64_t *addr, unsigned n, unsigned bytes,
-			       bool wr, tlb *t, uint8_t **ptr)
+			       bool wr, tlb *t, uint8_t **ptr, uint32_t *row)
 {
 	uint64_t lo = ~0ull, hi = 0, cross = 0;
 	for (unsigned l = 0; l < n; l++) {
@@ -692,11 +741,14 @@ static inline bool global_span(xs_exec *x, const xs_inst *in, const uint64_t *ad
 	const unsigned npages = (unsigned)((hi - p0) >> XS_VM_PAGE_SHIFT) + 1;
 	if (npages > 2)
 		return false;
-	uint8_t *host[2];
+	uint8_t *host[2] = { NULL, NULL }; /* (set below: npages >= 1) */
 	for (unsigned k = 0; k < npages; k++)
 		if (!(host[k] = tlb_get(x->vm, t, p0 + ((uint64_t)k << XS_VM_PAGE_SHIFT), XS_VM_PAGE_SIZE, wr)))
 			return false;
-	lane_ptrs(host, npages, p0, addr, n, ptr);
+	if (row)
+		lane_gather(host, npages, p0, addr, n, row);
+	else
+		lane_ptrs(host, npages, p0, addr, n, ptr);
 	return true;
 }
 
@@ -705,12 +757,14 @@ static inline bool global_span(xs_exec *x, const xs_inst *in, const uint64_t *ad
  * ptr[l]: a tiled kernel's loads are runs of neighbouring lanes, not one
  * row. What fast_global does lane by lane, with the lanes' addresses formed
  * first into locals (nothing the VGPR writes could alias) and one look-up
- * per lane in the translation cache. False when any lane needs the general
- * path (then nothing was done but fill the cache: the caller runs the lanes
- * as before). On success the timing model's lines are recorded as the
- * per-lane path records them: each lane's, in lane order. */
-static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac, uint64_t e,
-			       unsigned n, unsigned bytes, bool wr, tlb *t, uint8_t **ptr)
+ * per lane in the translation cache. LANES_NONE when any lane needs the
+ * general path (then nothing was done but fill the cache: the caller runs
+ * the lanes as before). Given a row (dword loads only), a full wave within
+ * two pages is loaded into it (LANES_LOADED); otherwise the pointers are in
+ * ptr[] (LANES_PTRS). On success the timing model's lines are recorded as
+ * the per-lane path records them: each lane's, in lane order. */
+static inline int global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac, uint64_t e,
+			      unsigned n, unsigned bytes, bool wr, tlb *t, uint8_t **ptr, uint32_t *row)
 {
 	unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
 	const uint32_t *lo = w->v[va], *hi = w->v[(va + 1) & 0xff];
@@ -723,19 +777,22 @@ static inline bool global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 		for (unsigned l = 0; l < n; l++)
 			addr[l] = (lo[l] | (uint64_t)hi[l] << 32) + imm;
 	}
-	if (e == xs_lane_full(w) && global_span(x, in, addr, n, bytes, wr, t, ptr))
+	int r = LANES_PTRS;
+	if (e == xs_lane_full(w) && global_span(x, in, addr, n, bytes, wr, t, ptr, row)) {
+		r = row ? LANES_LOADED : LANES_PTRS;
 		goto done;
+	}
 	for (uint64_t m = e; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		if (flat_not_global(in, addr[l]))
-			return false;
+			return LANES_NONE;
 		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], bytes, wr)))
-			return false;
+			return LANES_NONE;
 	}
 done:
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
 		xs_isa_mtrace_lanes(x->ctx->mtrace, addr, e, bytes);
-	return true;
+	return r;
 }
 
 /* The usual scratch gather (offen, full EXEC, swizzled with ADD_TID and
@@ -746,10 +803,11 @@ done:
  * Aligned dwords never cross a page. False (nothing done but filling the
  * translation cache) when an offset is unaligned, the lanes span more
  * pages than the cache holds, or a page is not wholly mapped: then the
- * per-lane loop decides. */
+ * per-lane loop decides. With a row (a load) the dwords are loaded into
+ * it instead of the lanes' pointers stored. */
 static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, uint64_t base,
 			       const uint32_t *voff, uint32_t is_shift, bool wr, tlb *t, uint64_t *addr,
-			       uint8_t **ptr)
+			       uint8_t **ptr, uint32_t *row)
 {
 	const unsigned n = w->lanes;
 	const uint32_t imm = (uint32_t)in->imm;
@@ -773,7 +831,10 @@ static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 	for (unsigned k = 0; k < npages; k++)
 		if (!(host[k] = tlb_get(x->vm, t, p0 + ((uint64_t)k << XS_VM_PAGE_SHIFT), XS_VM_PAGE_SIZE, wr)))
 			return false;
-	lane_ptrs(host, npages, p0, addr, n, ptr);
+	if (row)
+		lane_gather(host, npages, p0, addr, n, row);
+	else
+		lane_ptrs(host, npages, p0, addr, n, ptr);
 	return true;
 }
 
@@ -781,26 +842,31 @@ static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
  * the lanes' offsets in locals (nothing the VGPR writes could alias), the
  * addresses first, then one translation-cache look-up per lane. A scratch
  * gather (a private array indexed per lane) is this, 32 lanes on ~25
- * lines. False when any lane needs the general path (nothing done but
- * filling the cache); on success the timing model's lines are each lane's,
- * in lane order, as fast_mubuf records them. */
-static inline bool mubuf_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac, uint64_t e,
-			      bool wr, tlb *t, uint8_t **ptr)
+ * lines. LANES_NONE when any lane needs the general path (nothing done but
+ * filling the cache). Given a row (loads), the usual gather is loaded into
+ * it (LANES_LOADED); otherwise the pointers are in ptr[] (LANES_PTRS). On
+ * success the timing model's lines are each lane's, in lane order, as
+ * fast_mubuf records them. */
+static inline int mubuf_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac, uint64_t e,
+			     bool wr, tlb *t, uint8_t **ptr, uint32_t *row)
 {
 	const vsharp v = ac->v;
 	const uint32_t *voff = (in->mods & XS_MOD_OFFEN) ? w->v[(in->src[0] - XS_SRC_VGPR) & 0xff] : NULL;
 	const uint64_t base = v.base + ac->soffset;
 	uint64_t addr[XS_MAX_LANES];
+	int r = LANES_PTRS;
 	if (voff && e == xs_lane_full(w) && v.add_tid && v.swizzle && v.idx_stride >= w->lanes &&
 	    (v.oob == V_008F0C_OOB_SELECT_DISABLED ? v.num_records != 0
 	     : v.oob == V_008F0C_OOB_SELECT_STRUCTURED && w->lanes <= v.num_records) &&
-	    gather_ptrs(x, w, in, base, voff, v.is_shift, wr, t, addr, ptr))
+	    gather_ptrs(x, w, in, base, voff, v.is_shift, wr, t, addr, ptr, row)) {
+		r = row ? LANES_LOADED : LANES_PTRS;
 		goto done;
+	}
 	for (uint64_t m = e; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctzll(m);
 		uint32_t index = v.add_tid ? l : 0, off = (uint32_t)in->imm + (voff ? voff[l] : 0);
 		if (off & 3)
-			return false;
+			return LANES_NONE;
 		uint64_t rel;
 		if (v.swizzle)
 			rel = (((uint64_t)(index >> v.is_shift) * v.stride + off) << v.is_shift) +
@@ -808,15 +874,15 @@ static inline bool mubuf_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, c
 		else
 			rel = (uint64_t)index * v.stride + off;
 		if (buffer_oob(&v, index, off, rel))
-			return false;
+			return LANES_NONE;
 		addr[l] = base + rel;
 		if (!(ptr[l] = tlb_get(x->vm, t, addr[l], 4, wr)))
-			return false;
+			return LANES_NONE;
 	}
 done:
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
 		xs_isa_mtrace_lanes(x->ctx->mtrace, addr, e, 4);
-	return true;
+	return r;
 }
 
 static int load_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
@@ -840,9 +906,12 @@ static int load_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
-		if (mubuf_ptrs(x, w, in, &ac, e, false, tp, ptr)) {
+		uint32_t *row = w->v[dr];
+		int got = mubuf_ptrs(x, w, in, &ac, e, false, tp, ptr, row);
+		if (got == LANES_LOADED)
+			return 0;
+		if (got == LANES_PTRS) {
 			/* the offsets were read: the destination may be their row */
-			uint32_t *row = w->v[dr];
 			if (e == xs_lane_full(w)) { /* (no bit walk) */
 				for (unsigned l = 0; l < n; l++)
 					memcpy(&row[l], ptr[l], 4);
@@ -866,7 +935,10 @@ static int load_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
-		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, false, tp, ptr)) {
+		int got = global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, false, tp, ptr, d->ndw == 1 ? w->v[dr] : NULL);
+		if (got == LANES_LOADED)
+			return 0;
+		if (got == LANES_PTRS) {
 			/* the addresses were read: the destination may be their rows */
 			for (unsigned k = 0; k < d->ndw; k++) {
 				uint32_t *row = w->v[(dr + k) & 0xff];
@@ -1009,7 +1081,7 @@ static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
-		if (mubuf_ptrs(x, w, in, &ac, e, true, tp, ptr)) {
+		if (mubuf_ptrs(x, w, in, &ac, e, true, tp, ptr, NULL)) {
 			if (e == xs_lane_full(w)) { /* in lane order, with no bit walk */
 				for (unsigned l = 0; l < n; l++)
 					memcpy(ptr[l], &w->v[sr][l], 4);
@@ -1033,7 +1105,7 @@ static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
-		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, true, tp, ptr)) {
+		if (global_ptrs(x, w, in, &ac, e, n, 4 * d->ndw, true, tp, ptr, NULL)) {
 			for (uint64_t m = e; m; m &= m - 1) { /* lane order: the last lane's write wins */
 				unsigned l = (unsigned)__builtin_ctzll(m);
 				for (unsigned k = 0; k < d->ndw; k++)
