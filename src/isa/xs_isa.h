@@ -13,6 +13,10 @@
 #include "common/xs_common.h"
 #include "mem/xs_vm.h"
 
+#ifdef __AVX512F__
+#include <immintrin.h> /* xs_isa_mtrace_lanes */
+#endif
+
 /* ---- encodings ----------------------------------------------------------- */
 typedef enum xs_enc {
 	XS_ENC_SOP2, XS_ENC_SOPK, XS_ENC_SOP1, XS_ENC_SOPC, XS_ENC_SOPP, XS_ENC_SMEM,
@@ -399,6 +403,35 @@ static inline void xs_isa_mtrace_lanes(xs_isa_mtrace *m, const uint64_t *addr, u
 	uint32_t n = m->n;
 	uint64_t *line = m->line;
 	uint64_t last = n ? line[n - 1] : ~0ull; /* (no line is ~0: addresses are below 2^64) */
+#ifdef __AVX512F__
+	/* A whole wave whose accesses each stay in one line (a gather of
+	 * dwords): the loop below, eight lanes at a time: a lane's line is kept
+	 * where it differs from the lane before's (the last line recorded, for
+	 * the first), packed by a compress. A full vector is stored each time:
+	 * the room checked above covers it, and what lies past n is not read. */
+	if (lanes == 0xffffffffull || lanes == ~0ull) {
+		const unsigned nl = lanes == ~0ull ? 64 : 32;
+		const __m512i span = _mm512_set1_epi64((long long)bytes - 1);
+		__mmask8 cross = 0;
+		for (unsigned l = 0; l < nl; l += 8) {
+			__m512i a = _mm512_loadu_si512((const void *)(addr + l));
+			cross |= _mm512_cmpneq_epu64_mask(_mm512_srli_epi64(a, XS_MTRACE_LINE_SHIFT),
+							  _mm512_srli_epi64(_mm512_add_epi64(a, span), XS_MTRACE_LINE_SHIFT));
+		}
+		if (!cross) {
+			__m512i prev = _mm512_set1_epi64((long long)last);
+			for (unsigned l = 0; l < nl; l += 8) {
+				__m512i ln = _mm512_srli_epi64(_mm512_loadu_si512((const void *)(addr + l)), XS_MTRACE_LINE_SHIFT);
+				__mmask8 keep = _mm512_cmpneq_epu64_mask(ln, _mm512_alignr_epi64(ln, prev, 7));
+				_mm512_storeu_si512((void *)(line + n), _mm512_maskz_compress_epi64(keep, ln));
+				n += (uint32_t)__builtin_popcount(keep);
+				prev = ln;
+			}
+			m->n = n;
+			return;
+		}
+	}
+#endif
 	for (; lanes; lanes &= lanes - 1) {
 		uint64_t a = addr[__builtin_ctzll(lanes)];
 		uint64_t l = a >> XS_MTRACE_LINE_SHIFT, b = (a + bytes - 1) >> XS_MTRACE_LINE_SHIFT;

@@ -402,6 +402,51 @@ static void test_hwreg_scratch(void **state)
 	rig_fini(&r);
 }
 
+/* xs_isa_mtrace_lanes (the timing model's lines of a wave's accesses; its
+ * whole-wave form is vector code on AVX-512 hosts) against
+ * xs_isa_mtrace_add lane by lane, the definition: random gathers within a
+ * few lines, rows, repeats, accesses that cross a line, partial EXEC, 1 to
+ * 16 bytes, 32 and 64 lanes, after lines already recorded. */
+static void test_mtrace_lanes(void **state)
+{
+	(void)state;
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	for (int iter = 0; iter < 20000; iter++) {
+		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+		const unsigned lanes = (rng & 1) ? 64 : 32;
+		static const unsigned sizes[] = { 1, 2, 4, 4, 4, 8, 12, 16 };
+		const unsigned bytes = sizes[(rng >> 1) % 8];
+		const uint64_t base = 0x100000000ull + ((rng >> 8) & 0xfffff) * 4;
+		uint64_t addr[64];
+		for (unsigned l = 0; l < 64; l++) {
+			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+			switch (iter % 4) {
+			case 0: addr[l] = base + (rng % 64) * 4 * 32 + 4 * l; break;   /* a scratch gather */
+			case 1: addr[l] = base + (uint64_t)bytes * l; break;          /* a row */
+			case 2: addr[l] = base + (rng % 3) * 128; break;               /* repeats */
+			default: addr[l] = base + rng % 1024; break;                   /* anything, crossing too */
+			}
+		}
+		uint64_t exec = lanes == 64 ? ~0ull : 0xffffffffull;
+		if (iter % 5 == 4)
+			exec &= rng;
+		uint64_t got[2 * XS_MTRACE_MAX], want[2 * XS_MTRACE_MAX];
+		xs_isa_mtrace a = { .cap = 2 * XS_MTRACE_MAX, .line = got }, b = { .cap = 2 * XS_MTRACE_MAX, .line = want };
+		const unsigned before = iter % 3; /* lines already there: the first lane may repeat the last */
+		for (unsigned k = 0; k < before; k++) {
+			xs_isa_mtrace_add(&a, addr[0] - 128 * k, 4);
+			xs_isa_mtrace_add(&b, addr[0] - 128 * k, 4);
+		}
+		xs_isa_mtrace_lanes(&a, addr, exec, bytes);
+		for (unsigned l = 0; l < lanes; l++)
+			if ((exec >> l) & 1)
+				xs_isa_mtrace_add(&b, addr[l], bytes);
+		assert_int_equal(a.n, b.n);
+		assert_false(a.overflow);
+		assert_memory_equal(got, want, b.n * sizeof(want[0]));
+	}
+}
+
 /* An instruction that straddles a 4 KiB page end is fetched across it. */
 static void test_straddle(void **state)
 {
@@ -1518,6 +1563,7 @@ int main(void)
 		cmocka_unit_test(test_valu),
 		cmocka_unit_test(test_hwreg_scratch),
 		cmocka_unit_test(test_straddle),
+		cmocka_unit_test(test_mtrace_lanes),
 		cmocka_unit_test(test_vgpr_bound),
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_fp_special),
