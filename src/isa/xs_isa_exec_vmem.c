@@ -625,6 +625,22 @@ static void rows_store(const xs_wave *w, unsigned first, uint8_t *p, unsigned n,
 	}
 }
 
+/* Whether the host pages host[0 .. npages) of consecutive guest pages are
+ * consecutive too (the usual case: 2 MiB slabs). */
+static inline bool pages_contiguous(uint8_t *const *host, unsigned npages)
+{
+	bool contiguous = true;
+	for (unsigned k = 1; k < npages; k++)
+		contiguous &= host[k] == host[0] + ((size_t)k << XS_VM_PAGE_SHIFT);
+	return contiguous;
+}
+
+/* Guest address a's host address, its page among host[] from guest page p0. */
+static inline uint8_t *lane_host(uint8_t *const *host, uint64_t p0, uint64_t a)
+{
+	return host[(a - p0) >> XS_VM_PAGE_SHIFT] + (a & (XS_VM_PAGE_SIZE - 1));
+}
+
 /* The lanes' host pointers, for addresses within the guest pages from p0
  * on whose host pages are host[0 .. npages). Pages of one allocation are
  * usually consecutive on the host too (2 MiB slabs): then a lane's pointer
@@ -635,10 +651,7 @@ static void rows_store(const xs_wave *w, unsigned first, uint8_t *p, unsigned n,
 static inline void lane_ptrs(uint8_t *const *host, unsigned npages, uint64_t p0, const uint64_t *addr, unsigned n,
 			     uint8_t **ptr)
 {
-	bool contiguous = true;
-	for (unsigned k = 1; k < npages; k++)
-		contiguous &= host[k] == host[0] + ((size_t)k << XS_VM_PAGE_SHIFT);
-	if (contiguous) {
+	if (pages_contiguous(host, npages)) {
 		const uintptr_t h0 = (uintptr_t)host[0];
 		if (n == 32) { /* constant trip counts: whole vectors */
 			for (unsigned l = 0; l < 32; l++)
@@ -664,29 +677,26 @@ static inline void lane_ptrs(uint8_t *const *host, unsigned npages, uint64_t p0,
 	}
 #endif
 	for (unsigned l = 0; l < n; l++)
-		ptr[l] = host[(addr[l] - p0) >> XS_VM_PAGE_SHIFT] + (addr[l] & (XS_VM_PAGE_SIZE - 1));
+		ptr[l] = lane_host(host, p0, addr[l]);
 }
 
 /* lane_ptrs and the dword loads in one, for a full wave: row[l] = the
  * dword at lane l's address. Storing 32 pointers to read them back lane by
  * lane was most of a scratch gather's host instructions. (AVX-512 gathers,
  * eight lanes an instruction, measured no faster on AMD Zen 4 than these
- * loops: 0.97-1.03x on scratch_chase.) The caller has read every operand
+ * loops: 0.97-1.04x on scratch_chase.) The caller has read every operand
  * (row may be an address's own VGPR). */
 static inline void lane_gather(uint8_t *const *host, unsigned npages, uint64_t p0, const uint64_t *addr, unsigned n,
 			       uint32_t *row)
 {
-	bool contiguous = true;
-	for (unsigned k = 1; k < npages; k++)
-		contiguous &= host[k] == host[0] + ((size_t)k << XS_VM_PAGE_SHIFT);
-	if (contiguous) {
+	if (pages_contiguous(host, npages)) {
 		const uintptr_t h0 = (uintptr_t)host[0] - (uintptr_t)p0; /* host address = h0 + guest address */
 		for (unsigned l = 0; l < n; l++)
 			memcpy(&row[l], (const uint8_t *)(h0 + addr[l]), 4);
 		return;
 	}
 	for (unsigned l = 0; l < n; l++)
-		memcpy(&row[l], host[(addr[l] - p0) >> XS_VM_PAGE_SHIFT] + (addr[l] & (XS_VM_PAGE_SIZE - 1)), 4);
+		memcpy(&row[l], lane_host(host, p0, addr[l]), 4);
 }
 
 /* What global_ptrs and mubuf_ptrs did: nothing (the per-lane loop decides),
