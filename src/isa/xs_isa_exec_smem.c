@@ -89,6 +89,8 @@ XS_EXEC(s_buffer_load_dwordx4) { return load_buffer(x, w, in, 4); }
 XS_EXEC(s_buffer_load_dwordx8) { return load_buffer(x, w, in, 8); }
 XS_EXEC(s_buffer_load_dwordx16) { return load_buffer(x, w, in, 16); }
 
+/* s_memtime: the wave's own instruction count stands in for the shader clock
+ * (deterministic); s_memrealtime: host time as a 100 MHz count. */
 XS_EXEC(s_memtime) { XS_UNUSED_HANDLER_ARGS; xs_swrite64(w, in->dst, w->insts); return 0; }
 XS_EXEC(s_memrealtime)
 {
@@ -99,22 +101,15 @@ XS_EXEC(s_memrealtime)
 XS_EXEC(smem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 
 /* lockstep: a step's waves in one call (they stop only by a fault) */
-static int g_s_load_dword(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
-{
-	return load_plain(x, ws, nw, in, 1);
-}
-static int g_s_load_dwordx2(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
-{
-	return load_plain(x, ws, nw, in, 2);
-}
-static int g_s_load_dwordx4(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
-{
-	return load_plain(x, ws, nw, in, 4);
-}
-static int g_s_load_dwordx8(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
-{
-	return load_plain(x, ws, nw, in, 8);
-}
+#define G_LOAD(name, n)                                                         \
+	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	{                                                                       \
+		return load_plain(x, ws, nw, in, n);                            \
+	}
+G_LOAD(s_load_dword, 1)
+G_LOAD(s_load_dwordx2, 2)
+G_LOAD(s_load_dwordx4, 4)
+G_LOAD(s_load_dwordx8, 8)
 XS_GROUP_EACH(s_buffer_load_dword)
 XS_GROUP_EACH(s_buffer_load_dwordx2)
 XS_GROUP_EACH(s_buffer_load_dwordx4)
