@@ -408,26 +408,26 @@ static inline void xs_isa_mtrace_lanes(xs_isa_mtrace *m, const uint64_t *addr, u
 	 * dwords): the loop below, eight lanes at a time: a lane's line is kept
 	 * where it differs from the lane before's (the last line recorded, for
 	 * the first), packed by a compress. A full vector is stored each time:
-	 * the room checked above covers it, and what lies past n is not read. */
+	 * the room checked above covers it, and what lies past n is not read.
+	 * An access that crosses a line (rare) leaves the count as it was and
+	 * the loop below redoes the wave. */
 	if (lanes == 0xffffffffull || lanes == ~0ull) {
 		const unsigned nl = lanes == ~0ull ? 64 : 32;
 		const __m512i span = _mm512_set1_epi64((long long)bytes - 1);
+		__m512i prev = _mm512_set1_epi64((long long)last);
 		__mmask8 cross = 0;
+		uint32_t k = n;
 		for (unsigned l = 0; l < nl; l += 8) {
 			__m512i a = _mm512_loadu_si512((const void *)(addr + l));
-			cross |= _mm512_cmpneq_epu64_mask(_mm512_srli_epi64(a, XS_MTRACE_LINE_SHIFT),
-							  _mm512_srli_epi64(_mm512_add_epi64(a, span), XS_MTRACE_LINE_SHIFT));
+			__m512i ln = _mm512_srli_epi64(a, XS_MTRACE_LINE_SHIFT);
+			cross |= _mm512_cmpneq_epu64_mask(ln, _mm512_srli_epi64(_mm512_add_epi64(a, span), XS_MTRACE_LINE_SHIFT));
+			__mmask8 keep = _mm512_cmpneq_epu64_mask(ln, _mm512_alignr_epi64(ln, prev, 7));
+			_mm512_storeu_si512((void *)(line + k), _mm512_maskz_compress_epi64(keep, ln));
+			k += (uint32_t)__builtin_popcount(keep);
+			prev = ln;
 		}
 		if (!cross) {
-			__m512i prev = _mm512_set1_epi64((long long)last);
-			for (unsigned l = 0; l < nl; l += 8) {
-				__m512i ln = _mm512_srli_epi64(_mm512_loadu_si512((const void *)(addr + l)), XS_MTRACE_LINE_SHIFT);
-				__mmask8 keep = _mm512_cmpneq_epu64_mask(ln, _mm512_alignr_epi64(ln, prev, 7));
-				_mm512_storeu_si512((void *)(line + n), _mm512_maskz_compress_epi64(keep, ln));
-				n += (uint32_t)__builtin_popcount(keep);
-				prev = ln;
-			}
-			m->n = n;
+			m->n = k;
 			return;
 		}
 	}

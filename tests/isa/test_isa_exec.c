@@ -410,6 +410,7 @@ static void test_hwreg_scratch(void **state)
 static void test_mtrace_lanes(void **state)
 {
 	(void)state;
+	const uint64_t line = 1ull << XS_MTRACE_LINE_SHIFT;
 	uint64_t rng = 0x9e3779b97f4a7c15ull;
 	for (int iter = 0; iter < 20000; iter++) {
 		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -421,10 +422,10 @@ static void test_mtrace_lanes(void **state)
 		for (unsigned l = 0; l < 64; l++) {
 			rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
 			switch (iter % 4) {
-			case 0: addr[l] = base + (rng % 64) * 4 * 32 + 4 * l; break;   /* a scratch gather */
+			case 0: addr[l] = base + (rng % 64) * 4 * 32 + 4 * l; break;   /* a scratch gather, wave32 rows */
 			case 1: addr[l] = base + (uint64_t)bytes * l; break;          /* a row */
-			case 2: addr[l] = base + (rng % 3) * 128; break;               /* repeats */
-			default: addr[l] = base + rng % 1024; break;                   /* anything, crossing too */
+			case 2: addr[l] = base + (rng % 3) * line; break;              /* repeats */
+			default: addr[l] = base + rng % (8 * line); break;             /* anything, crossing too */
 			}
 		}
 		uint64_t exec = lanes == 64 ? ~0ull : 0xffffffffull;
@@ -434,8 +435,8 @@ static void test_mtrace_lanes(void **state)
 		xs_isa_mtrace a = { .cap = 2 * XS_MTRACE_MAX, .line = got }, b = { .cap = 2 * XS_MTRACE_MAX, .line = want };
 		const unsigned before = iter % 3; /* lines already there: the first lane may repeat the last */
 		for (unsigned k = 0; k < before; k++) {
-			xs_isa_mtrace_add(&a, addr[0] - 128 * k, 4);
-			xs_isa_mtrace_add(&b, addr[0] - 128 * k, 4);
+			xs_isa_mtrace_add(&a, addr[0] - line * k, 4);
+			xs_isa_mtrace_add(&b, addr[0] - line * k, 4);
 		}
 		xs_isa_mtrace_lanes(&a, addr, exec, bytes);
 		for (unsigned l = 0; l < lanes; l++)
