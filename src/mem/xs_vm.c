@@ -74,6 +74,72 @@ static void page_put(xs_vm *vm, void *page)
 	pthread_mutex_unlock(&vm->pool_lock);
 }
 
+/* XS_VM_BLOCK_PAGES consecutive zeroed host pages: a freed run, or the
+ * current slab's next pages (a slab too short for a run gives its rest to
+ * the free pages and a new slab is mapped). NULL when the host has none. */
+static uint8_t *run_get(xs_vm *vm)
+{
+	uint8_t *run = NULL;
+	bool reused = false;
+	pthread_mutex_lock(&vm->pool_lock);
+	if (vm->free_runs) {
+		run = vm->free_runs;
+		memcpy(&vm->free_runs, run, sizeof(void *));
+		reused = true;
+	} else {
+		if (vm->nslabs && vm->slab_used + XS_VM_BLOCK_PAGES > SLAB_PAGES) {
+			for (; vm->slab_used < SLAB_PAGES; vm->slab_used++) {
+				void *page = vm->slabs[vm->nslabs - 1] + (size_t)vm->slab_used * XS_VM_PAGE_SIZE;
+				memcpy(page, &vm->free_pages, sizeof(void *));
+				vm->free_pages = page;
+			}
+		}
+		if (!vm->nslabs || vm->slab_used == SLAB_PAGES) {
+			uint8_t *slab = NULL;
+			if (vm->nslabs == vm->slab_cap) {
+				size_t ncap = vm->slab_cap ? 2 * vm->slab_cap : 16;
+				uint8_t **n = xs_realloc(vm->slabs, ncap * sizeof(*n));
+				if (n) {
+					vm->slabs = n;
+					vm->slab_cap = ncap;
+				}
+			}
+			if (vm->nslabs < vm->slab_cap && (slab = slab_map()) != NULL) {
+				vm->slabs[vm->nslabs++] = slab;
+				vm->slab_used = 0;
+			}
+		}
+		if (vm->nslabs && vm->slab_used + XS_VM_BLOCK_PAGES <= SLAB_PAGES) {
+			run = vm->slabs[vm->nslabs - 1] + (size_t)vm->slab_used * XS_VM_PAGE_SIZE;
+			vm->slab_used += XS_VM_BLOCK_PAGES;
+		}
+	}
+	pthread_mutex_unlock(&vm->pool_lock);
+	if (reused) /* zeroed before anyone can see it (xs_vm_ptr_slow publishes it) */
+		memset(run, 0, (size_t)XS_VM_BLOCK_PAGES * XS_VM_PAGE_SIZE);
+	return run;
+}
+
+static void run_put(xs_vm *vm, void *run)
+{
+	pthread_mutex_lock(&vm->pool_lock);
+	memcpy(run, &vm->free_runs, sizeof(void *));
+	vm->free_runs = run;
+	pthread_mutex_unlock(&vm->pool_lock);
+}
+
+/* A new leaf table: the page entries, then the blocks' reserved runs. */
+static uintptr_t *leaf_new(void)
+{
+	return xs_calloc(XS_VM_LEAF_ENTRIES + XS_VM_LEAF_BLOCKS, sizeof(uintptr_t));
+}
+
+/* Where a leaf keeps the run reserved for va's block (0: none). */
+static inline uintptr_t *leaf_run(uintptr_t *leaf, uint64_t va)
+{
+	return &leaf[XS_VM_LEAF_ENTRIES + ((va >> XS_VM_BLOCK_SHIFT) & (XS_VM_LEAF_BLOCKS - 1))];
+}
+
 /* Frees the host pages of [va, va + size); skips 1 GiB regions never touched.
  * A host-backed allocation's pages are its mapping's: they only leave the
  * page table (the mapping goes with munmap). */
@@ -86,11 +152,18 @@ static void unmap_range(xs_vm *vm, uint64_t va, uint64_t size, bool host_backed)
 		uint64_t end = XS_MIN(leaf_end, va + size);
 		for (; leaf && a < end; a += XS_VM_PAGE_SIZE) {
 			uintptr_t *ent = &leaf[(a >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
+			uintptr_t *run = leaf_run(leaf, a);
 			if (*ent) {
-				if (!host_backed)
+				if (!host_backed && !*run)
 					page_put(vm, (void *)(*ent & ~XS_VM_PAGE_MASK));
 				*ent = 0;
 				vm->backed_pages--;
+			}
+			/* a reserved run (its block lies inside the allocation) goes
+			 * back whole, after its last page */
+			if (*run && !((a + XS_VM_PAGE_SIZE) & (XS_VM_BLOCK_SIZE - 1))) {
+				run_put(vm, (void *)*run);
+				*run = 0;
 			}
 		}
 		a = end;
@@ -171,7 +244,7 @@ static uintptr_t *leaf_for(xs_vm *vm, uint64_t va)
 {
 	uintptr_t **slot = &vm->dir[va >> XS_VM_LEAF_SHIFT];
 	if (!*slot)
-		__atomic_store_n(slot, xs_calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t)), __ATOMIC_RELEASE);
+		__atomic_store_n(slot, leaf_new(), __ATOMIC_RELEASE);
 	return *slot;
 }
 
@@ -374,7 +447,7 @@ uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, unsigned n, bool for_write)
 	uintptr_t **slot = &vm->dir[va >> XS_VM_LEAF_SHIFT];
 	uintptr_t *leaf = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
 	if (!leaf) {
-		uintptr_t *fresh = xs_calloc(XS_VM_LEAF_ENTRIES, sizeof(uintptr_t));
+		uintptr_t *fresh = leaf_new();
 		if (!fresh)
 			return NULL;
 		uintptr_t *expect = NULL;
@@ -386,15 +459,40 @@ uint8_t *xs_vm_ptr_slow(xs_vm *vm, uint64_t va, unsigned n, bool for_write)
 		}
 	}
 	uintptr_t *ent = &leaf[(va >> XS_VM_PAGE_SHIFT) & (XS_VM_LEAF_ENTRIES - 1)];
-	void *page = page_get(vm);
-	if (!page)
+	/* A block inside the allocation: the page's place in the block's run
+	 * (reserved now if it has none; see xs_vm.h). Every writer takes the
+	 * same page from it, so a lost race below needs no give-back. */
+	uint64_t block = page_va & ~(XS_VM_BLOCK_SIZE - 1);
+	void *page = NULL;
+	bool from_run = false;
+	if (block >= r->va && block + XS_VM_BLOCK_SIZE <= r->va + r->size) {
+		uintptr_t *slot_run = leaf_run(leaf, va);
+		uintptr_t run = __atomic_load_n(slot_run, __ATOMIC_ACQUIRE);
+		if (!run) {
+			uint8_t *fresh_run = run_get(vm);
+			uintptr_t expect_run = 0;
+			if (!fresh_run)
+				return NULL;
+			if (__atomic_compare_exchange_n(slot_run, &expect_run, (uintptr_t)fresh_run, false,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				run = (uintptr_t)fresh_run;
+			} else {
+				run_put(vm, fresh_run);
+				run = expect_run;
+			}
+		}
+		page = (uint8_t *)run + (page_va - block);
+		from_run = true;
+	} else if (!(page = page_get(vm))) {
 		return NULL;
+	}
 	uintptr_t expect = 0;
 	if (__atomic_compare_exchange_n(ent, &expect, page_entry(r, page_va, page), false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
 		__atomic_fetch_add(&vm->backed_pages, 1, __ATOMIC_RELAXED);
 	} else {
-		page_put(vm, page); /* another thread backed it first */
+		if (!from_run)
+			page_put(vm, page); /* another thread backed it first */
 		page = (void *)(expect & ~XS_VM_PAGE_MASK);
 	}
 	return (uint8_t *)page + off;

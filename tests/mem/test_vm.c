@@ -315,6 +315,66 @@ static void huge_requests_fail_cleanly(void **state)
 	xs_vm_destroy(vm);
 }
 
+/* Pages first written in any order are consecutive on the host within
+ * each 64 KiB block inside an allocation (xs_vm.h: what a gather over a
+ * wave's scratch slot relies on), the page table still backs only what was
+ * written, and a freed allocation's runs come back zeroed to the next one
+ * without new host memory. */
+static void blocks_back_consecutive_pages(void **state)
+{
+	(void)state;
+	xs_vm *vm = xs_vm_create();
+	const unsigned npages = 4 * XS_VM_BLOCK_PAGES + 1; /* four whole blocks and a page of a fifth */
+	size_t slabs = 0;
+	for (int round = 0; round < 3; round++) {
+		uint64_t va;
+		assert_int_equal(xs_vm_alloc(vm, (uint64_t)npages * XS_VM_PAGE_SIZE, XS_VM_BLOCK_SIZE, &va, NULL), XS_OK);
+		/* every third page, in a scrambled order */
+		unsigned written = 0;
+		for (unsigned k = 0; k < npages; k++) {
+			unsigned pg = (k * 37) % npages;
+			if (pg % 3)
+				continue;
+			uint8_t b = 0xa5;
+			assert_true(xs_vm_write(vm, va + (uint64_t)pg * XS_VM_PAGE_SIZE, &b, 1, NULL));
+			written++;
+		}
+		assert_int_equal(vm->backed_pages, written);
+		for (unsigned pg = 0; pg < npages; pg++) {
+			uint8_t *h = xs_vm_ptr(vm, va + (uint64_t)pg * XS_VM_PAGE_SIZE, false);
+			assert_non_null(h);
+			if (pg % 3) {
+				assert_ptr_equal(h, xs_vm_zero_page); /* unwritten: not backed */
+				continue;
+			}
+			/* the rest of a page from a run that was reused is zero */
+			for (unsigned i = 1; i < XS_VM_PAGE_SIZE; i++)
+				assert_int_equal(h[i], 0);
+			unsigned first = pg - pg % XS_VM_BLOCK_PAGES;
+			while (first % 3)
+				first++; /* the block's first written page */
+			uint8_t *h0 = xs_vm_ptr(vm, va + (uint64_t)first * XS_VM_PAGE_SIZE, false);
+			if (pg < 4 * XS_VM_BLOCK_PAGES)
+				assert_ptr_equal(h, h0 + (size_t)(pg - first) * XS_VM_PAGE_SIZE);
+		}
+		/* the pages written later take their places in the runs too */
+		for (unsigned pg = 0; pg < 4 * XS_VM_BLOCK_PAGES; pg++) {
+			uint8_t b = 0xff;
+			assert_true(xs_vm_write(vm, va + (uint64_t)pg * XS_VM_PAGE_SIZE + XS_VM_PAGE_SIZE - 1, &b, 1, NULL));
+			uint8_t *h = xs_vm_ptr(vm, va + (uint64_t)pg * XS_VM_PAGE_SIZE, false);
+			uint8_t *h0 = xs_vm_ptr(vm, va + (uint64_t)(pg - pg % XS_VM_BLOCK_PAGES) * XS_VM_PAGE_SIZE, false);
+			assert_ptr_equal(h, h0 + (size_t)(pg % XS_VM_BLOCK_PAGES) * XS_VM_PAGE_SIZE);
+			memset(h, 0xee, XS_VM_PAGE_SIZE); /* dirty, for the next round's zero check */
+		}
+		assert_int_equal(xs_vm_free(vm, va, NULL), XS_OK);
+		assert_int_equal(vm->backed_pages, 0);
+		if (round == 0)
+			slabs = vm->nslabs;
+		assert_int_equal(vm->nslabs, slabs); /* freed runs are reused */
+	}
+	xs_vm_destroy(vm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +388,7 @@ int main(void)
 		cmocka_unit_test(unmap_edges),
 		cmocka_unit_test(first_touch_reads_zero),
 		cmocka_unit_test(huge_requests_fail_cleanly),
+		cmocka_unit_test(blocks_back_consecutive_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
