@@ -31,17 +31,27 @@ static uint8_t *slab_map(void)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* A zeroed host page. */
-static void *page_get(xs_vm *vm)
+/* npages consecutive zeroed host pages (one page, or a run of
+ * XS_VM_BLOCK_PAGES): the first on the free list *list (of that many pages
+ * each, linked through their first word), else the last slab's next pages;
+ * a slab too short for them gives its rest to the free pages, and a new slab
+ * is mapped. NULL when the host has none. */
+static uint8_t *pool_take(xs_vm *vm, unsigned npages, void **list)
 {
-	void *page = NULL;
+	uint8_t *p = NULL;
 	bool reused = false;
 	pthread_mutex_lock(&vm->pool_lock);
-	if (vm->free_pages) {
-		page = vm->free_pages;
-		memcpy(&vm->free_pages, page, sizeof(void *));
+	if (*list) {
+		p = *list;
+		memcpy(list, p, sizeof(void *));
 		reused = true;
 	} else {
+		for (; vm->nslabs && vm->slab_used < SLAB_PAGES && vm->slab_used + npages > SLAB_PAGES;
+		     vm->slab_used++) {
+			void *page = vm->slabs[vm->nslabs - 1] + (size_t)vm->slab_used * XS_VM_PAGE_SIZE;
+			memcpy(page, &vm->free_pages, sizeof(void *));
+			vm->free_pages = page;
+		}
 		if (!vm->nslabs || vm->slab_used == SLAB_PAGES) {
 			uint8_t *slab = NULL;
 			if (vm->nslabs == vm->slab_cap) {
@@ -57,75 +67,46 @@ static void *page_get(xs_vm *vm)
 				vm->slab_used = 0;
 			}
 		}
-		if (vm->nslabs && vm->slab_used < SLAB_PAGES)
-			page = vm->slabs[vm->nslabs - 1] + (size_t)vm->slab_used++ * XS_VM_PAGE_SIZE;
+		if (vm->nslabs && vm->slab_used + npages <= SLAB_PAGES) {
+			p = vm->slabs[vm->nslabs - 1] + (size_t)vm->slab_used * XS_VM_PAGE_SIZE;
+			vm->slab_used += npages;
+		}
 	}
 	pthread_mutex_unlock(&vm->pool_lock);
+	/* fresh slab pages are zero already; reused ones are zeroed before
+	 * anyone can see them (xs_vm_ptr_slow publishes them) */
 	if (reused)
-		memset(page, 0, XS_VM_PAGE_SIZE); /* fresh slab pages are zero already */
-	return page;
+		memset(p, 0, (size_t)npages * XS_VM_PAGE_SIZE);
+	return p;
+}
+
+/* Back on the free list *list (of pages, or of runs). */
+static void pool_give(xs_vm *vm, void *p, void **list)
+{
+	pthread_mutex_lock(&vm->pool_lock);
+	memcpy(p, list, sizeof(void *));
+	*list = p;
+	pthread_mutex_unlock(&vm->pool_lock);
+}
+
+static void *page_get(xs_vm *vm)
+{
+	return pool_take(vm, 1, &vm->free_pages);
 }
 
 static void page_put(xs_vm *vm, void *page)
 {
-	pthread_mutex_lock(&vm->pool_lock);
-	memcpy(page, &vm->free_pages, sizeof(void *));
-	vm->free_pages = page;
-	pthread_mutex_unlock(&vm->pool_lock);
+	pool_give(vm, page, &vm->free_pages);
 }
 
-/* XS_VM_BLOCK_PAGES consecutive zeroed host pages: a freed run, or the
- * current slab's next pages (a slab too short for a run gives its rest to
- * the free pages and a new slab is mapped). NULL when the host has none. */
 static uint8_t *run_get(xs_vm *vm)
 {
-	uint8_t *run = NULL;
-	bool reused = false;
-	pthread_mutex_lock(&vm->pool_lock);
-	if (vm->free_runs) {
-		run = vm->free_runs;
-		memcpy(&vm->free_runs, run, sizeof(void *));
-		reused = true;
-	} else {
-		if (vm->nslabs && vm->slab_used + XS_VM_BLOCK_PAGES > SLAB_PAGES) {
-			for (; vm->slab_used < SLAB_PAGES; vm->slab_used++) {
-				void *page = vm->slabs[vm->nslabs - 1] + (size_t)vm->slab_used * XS_VM_PAGE_SIZE;
-				memcpy(page, &vm->free_pages, sizeof(void *));
-				vm->free_pages = page;
-			}
-		}
-		if (!vm->nslabs || vm->slab_used == SLAB_PAGES) {
-			uint8_t *slab = NULL;
-			if (vm->nslabs == vm->slab_cap) {
-				size_t ncap = vm->slab_cap ? 2 * vm->slab_cap : 16;
-				uint8_t **n = xs_realloc(vm->slabs, ncap * sizeof(*n));
-				if (n) {
-					vm->slabs = n;
-					vm->slab_cap = ncap;
-				}
-			}
-			if (vm->nslabs < vm->slab_cap && (slab = slab_map()) != NULL) {
-				vm->slabs[vm->nslabs++] = slab;
-				vm->slab_used = 0;
-			}
-		}
-		if (vm->nslabs && vm->slab_used + XS_VM_BLOCK_PAGES <= SLAB_PAGES) {
-			run = vm->slabs[vm->nslabs - 1] + (size_t)vm->slab_used * XS_VM_PAGE_SIZE;
-			vm->slab_used += XS_VM_BLOCK_PAGES;
-		}
-	}
-	pthread_mutex_unlock(&vm->pool_lock);
-	if (reused) /* zeroed before anyone can see it (xs_vm_ptr_slow publishes it) */
-		memset(run, 0, (size_t)XS_VM_BLOCK_PAGES * XS_VM_PAGE_SIZE);
-	return run;
+	return pool_take(vm, XS_VM_BLOCK_PAGES, &vm->free_runs);
 }
 
 static void run_put(xs_vm *vm, void *run)
 {
-	pthread_mutex_lock(&vm->pool_lock);
-	memcpy(run, &vm->free_runs, sizeof(void *));
-	vm->free_runs = run;
-	pthread_mutex_unlock(&vm->pool_lock);
+	pool_give(vm, run, &vm->free_runs);
 }
 
 /* A new leaf table: the page entries, then the blocks' reserved runs. */
