@@ -17,7 +17,9 @@ first-touches the output buffers' host pages. Targets (ISA and
 GPU-model issues): >= 100 M wave instructions/s functional, >= 10 M timing,
 <= 10x PoCL's time. For a kernel xs12 runs as built at -O0 it also prints,
 for reference and not as a target, its time against PoCL compiling the same
-source with -cl-opt-disable.
+source with -cl-opt-disable; and what a wave costs beyond its instructions
+(launch, set-up, pick, retire): host ns per wave of an empty kernel
+(kernels/model/empty.cl) launched as stream_copy's 65,536 waves, both modes.
 
 It also runs bench/d3d12_calls (the D3D12 layer's recording calls, ns per
 call with the debug layer off and on; target: under 50 ns off, issue 9)
@@ -295,6 +297,17 @@ def main():
             summary["pocl_o0"][name] = {"pocl_seconds": ps, "ratio": r["xs12_seconds"] / ps}
             print(f"for reference, {name.split(': ')[-1]} against PoCL at -O0 too (-cl-opt-disable): "
                   f"PoCL {ps:.3f} s, xs12 {r['xs12_seconds'] / ps:.1f}x its time")
+    # For reference, not a target: a wave's cost beyond its instructions, from a kernel that
+    # only ends, launched as stream_copy is (its 8192 groups of 256 work-items).
+    with tempfile.TemporaryDirectory() as tmp:
+        sc = next(r for r in MIX if r[0] == "memory: stream_copy")
+        nwaves = sc[4] * sc[5] // 32
+        ns = {m: best(lambda: xs12(tmp, "empty.O2.w32.hsaco", sc[4], sc[5], [], "--" + m))["host_seconds"]
+              / nwaves * 1e9 for m in ("functional", "timing")}
+        sc_ns = next(r for r in rows if r["kernel"] == sc[0])["xs12_seconds"] / nwaves * 1e9
+    summary["empty_wave_ns"] = ns
+    print(f"for reference, an empty kernel's {nwaves} waves: {ns['functional']:.0f} ns a wave functional, "
+          f"{ns['timing']:.0f} ns timing (launch, set-up, pick, retire); stream_copy's: {sc_ns:.0f} ns functional")
     # Host threads in functional mode (results identical, tested by the scaling run's bytes).
     ncpu = os.cpu_count() or 1
     name, co, src, kern, groups, block, args = MIX[0]
