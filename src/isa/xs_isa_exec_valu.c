@@ -88,6 +88,27 @@
 		XS_VFRAME_END;                                                  \
 	}
 
+#define G3(name, expr)                                                          \
+	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
+	{                                                                       \
+		xs_vctx c_;                                                     \
+		if (!xs_group_plain(ws, nw, in, &c_))                           \
+			return -1;                                              \
+		for (unsigned j = 0; j < nw; j++) {                             \
+			xs_wave *w = ws[j];                                     \
+			uint32_t t0[LANES], t1[LANES], t2[LANES];               \
+			const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);       \
+			const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);       \
+			const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);       \
+			uint32_t *r = xs_vrow(w, in->dst);                      \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				uint32_t a = A[l], b = B[l], c = C[l];          \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+		}                                                               \
+		return (int)nw;                                                 \
+	}
+
 static inline int32_t sext24(uint32_t v) { return (int32_t)(v << 8) >> 8; }
 static inline uint32_t umin(uint32_t a, uint32_t b) { return a < b ? a : b; }
 static inline uint32_t umax(uint32_t a, uint32_t b) { return a > b ? a : b; }
@@ -265,10 +286,14 @@ V3(v_xor3_b32, a ^ b ^ c)
 V3(v_perm_b32, perm_b32(a, b, c))
 V3(v_xad_u32, (a ^ b) + c)
 V3(v_lshl_add_u32, (a << (b & 31)) + c)
+G3(v_lshl_add_u32, (a << (b & 31)) + c)
 V3(v_add_lshl_u32, (a + b) << (c & 31))
 V3(v_add3_u32, a + b + c)
+G3(v_add3_u32, a + b + c)
 V3(v_lshl_or_b32, (a << (b & 31)) | c)
+G3(v_lshl_or_b32, (a << (b & 31)) | c)
 V3(v_and_or_b32, (a & b) | c)
+G3(v_and_or_b32, (a & b) | c)
 V3(v_or3_b32, a | b | c)
 V3(v_mad_u32_u16, (a & 0xffff) * (b & 0xffff) + c)
 V3(v_mad_i32_i16, (uint32_t)((int32_t)(int16_t)a * (int16_t)b) + c)
@@ -785,6 +810,8 @@ void xs_exec_register_valu(void)
 	XS_REG_GROUP(v_sub_co_u32, g_v_sub_co_u32); XS_REG_GROUP(v_sub_co_ci_u32, g_v_sub_co_ci_u32);
 	XS_REG_GROUP(v_lshlrev_b64, g_v_lshlrev_b64); XS_REG_GROUP(v_mad_u64_u32, g_v_mad_u64_u32);
 	XS_REG_GROUP(v_readlane_b32, g_v_readlane_b32); XS_REG_GROUP(v_writelane_b32, g_v_writelane_b32);
+	XS_REG_GROUP(v_lshl_add_u32, g_v_lshl_add_u32); XS_REG_GROUP(v_add3_u32, g_v_add3_u32);
+	XS_REG_GROUP(v_lshl_or_b32, g_v_lshl_or_b32); XS_REG_GROUP(v_and_or_b32, g_v_and_or_b32);
 	XS_REG(v_readfirstlane_b32); XS_REG(v_readlane_b32); XS_REG(v_writelane_b32);
 	XS_REG(v_movrels_b32); XS_REG(v_movreld_b32); XS_REG(v_movrelsd_b32); XS_REG(v_swap_b32);
 	XS_REG(v_permlane16_b32); XS_REG(v_permlanex16_b32);

@@ -41,6 +41,16 @@ v_lshrrev_b32_e32 v3, 4, v0
 v_and_b32_e32 v1, 15, v0
 v_or_b32_e32 v8, 0x400, v6
 v_or_b32_e32 v9, v7, v6
+v_lshl_add_u32 v1, v2, 2, 4
+v_lshl_add_u32 v1, v1, v3, v1
+v_lshl_add_u32 v1, s3, 2, v4
+v_lshl_add_u32 v1, v2, 2, 0x12345
+v_add3_u32 v5, v1, v2, v3
+v_add3_u32 v5, s4, 7, v5
+v_lshl_or_b32 v6, v2, 16, v3
+v_lshl_or_b32 v6, v2, v1, s5
+v_and_or_b32 v7, v1, 0xff00, v2
+v_and_or_b32 v7, v7, s2, v7
 s_waitcnt vmcnt(0) lgkmcnt(0)
 s_waitcnt_vscnt null, 0x0
 s_nop 0
