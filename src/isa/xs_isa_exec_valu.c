@@ -25,25 +25,34 @@
 		}                                                               \
 		XS_VFRAME_END;                                                  \
 	}
-/* the same over the waves of a lockstep step (xs_exec_group_fn) */
-#define G1(name, expr)                                                          \
+/* The same over the waves of a lockstep step (xs_exec_group_fn), for a
+ * plain form of an op with nsrc (1..3) sources a, b, c: one call for the
+ * group, where the lockstep loop would call the handler once per wave. */
+#define GN(name, nsrc, expr)                                                    \
 	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
 	{                                                                       \
+		(void)x;                                                        \
 		xs_vctx c_;                                                     \
 		if (!xs_group_plain(ws, nw, in, &c_))                           \
 			return -1;                                              \
 		for (unsigned j = 0; j < nw; j++) {                             \
 			xs_wave *w = ws[j];                                     \
-			uint32_t t0[LANES];                                     \
+			uint32_t t0[LANES], t1[LANES], t2[LANES];               \
 			const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);       \
+			const uint32_t *B = (nsrc) > 1 ? xs_vsrc32(&c_, w, in, 1, t1) : A; \
+			const uint32_t *C = (nsrc) > 2 ? xs_vsrc32(&c_, w, in, 2, t2) : A; \
 			uint32_t *r = xs_vrow(w, in->dst);                      \
 			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
-				uint32_t a = A[l];                              \
+				uint32_t a = A[l], b = B[l], c = C[l];          \
+				(void)b, (void)c;                               \
 				r[l] = (uint32_t)(expr);                        \
 			}                                                       \
 		}                                                               \
 		return (int)nw;                                                 \
 	}
+#define G1(name, expr) GN(name, 1, expr)
+#define G2(name, expr) GN(name, 2, expr)
+#define G3(name, expr) GN(name, 3, expr)
 
 #define V2(name, expr)                                                          \
 	XS_EXEC(name)                                                           \
@@ -56,26 +65,6 @@
 		}                                                               \
 		XS_VFRAME_END;                                                  \
 	}
-#define G2(name, expr)                                                          \
-	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
-	{                                                                       \
-		xs_vctx c_;                                                     \
-		if (!xs_group_plain(ws, nw, in, &c_))                           \
-			return -1;                                              \
-		for (unsigned j = 0; j < nw; j++) {                             \
-			xs_wave *w = ws[j];                                     \
-			uint32_t t0[LANES], t1[LANES];                          \
-			const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);       \
-			const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);       \
-			uint32_t *r = xs_vrow(w, in->dst);                      \
-			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
-				uint32_t a = A[l], b = B[l];                    \
-				r[l] = (uint32_t)(expr);                        \
-			}                                                       \
-		}                                                               \
-		return (int)nw;                                                 \
-	}
-
 #define V3(name, expr)                                                          \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
@@ -86,27 +75,6 @@
 			r[l] = (uint32_t)(expr);                                \
 		}                                                               \
 		XS_VFRAME_END;                                                  \
-	}
-
-#define G3(name, expr)                                                          \
-	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
-	{                                                                       \
-		xs_vctx c_;                                                     \
-		if (!xs_group_plain(ws, nw, in, &c_))                           \
-			return -1;                                              \
-		for (unsigned j = 0; j < nw; j++) {                             \
-			xs_wave *w = ws[j];                                     \
-			uint32_t t0[LANES], t1[LANES], t2[LANES];               \
-			const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);       \
-			const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);       \
-			const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);       \
-			uint32_t *r = xs_vrow(w, in->dst);                      \
-			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
-				uint32_t a = A[l], b = B[l], c = C[l];          \
-				r[l] = (uint32_t)(expr);                        \
-			}                                                       \
-		}                                                               \
-		return (int)nw;                                                 \
 	}
 
 static inline int32_t sext24(uint32_t v) { return (int32_t)(v << 8) >> 8; }
