@@ -301,9 +301,10 @@ def main():
     # only ends, launched as stream_copy is (its 8192 groups of 256 work-items).
     with tempfile.TemporaryDirectory() as tmp:
         sc = next(r for r in MIX if r[0] == "memory: stream_copy")
-        nwaves = sc[4] * sc[5] // 32
-        ns = {m: best(lambda: xs12(tmp, "empty.O2.w32.hsaco", sc[4], sc[5], [], "--" + m))["host_seconds"]
-              / nwaves * 1e9 for m in ("functional", "timing")}
+        runs = {m: best(lambda: xs12(tmp, "empty.O2.w32.hsaco", sc[4], sc[5], [], "--" + m))
+                for m in ("functional", "timing")}
+        nwaves = runs["functional"]["waves_launched"]  # (stream_copy's: the same groups and wave size)
+        ns = {m: r["host_seconds"] / nwaves * 1e9 for m, r in runs.items()}
         sc_ns = next(r for r in rows if r["kernel"] == sc[0])["xs12_seconds"] / nwaves * 1e9
     summary["empty_wave_ns"] = ns
     print(f"for reference, an empty kernel's {nwaves} waves: {ns['functional']:.0f} ns a wave functional, "
