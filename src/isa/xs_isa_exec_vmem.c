@@ -626,7 +626,8 @@ static void rows_store(const xs_wave *w, unsigned first, uint8_t *p, unsigned n,
 }
 
 /* Whether the host pages host[0 .. npages) of consecutive guest pages are
- * consecutive too (the usual case: 2 MiB slabs). */
+ * consecutive too (the usual case: src/mem backs each 64 KiB block of an
+ * allocation from one run of host pages, XS_VM_BLOCK_SIZE). */
 static inline bool pages_contiguous(uint8_t *const *host, unsigned npages)
 {
 	bool contiguous = true;
@@ -643,7 +644,7 @@ static inline uint8_t *lane_host(uint8_t *const *host, uint64_t p0, uint64_t a)
 
 /* The lanes' host pointers, for addresses within the guest pages from p0
  * on whose host pages are host[0 .. npages). Pages of one allocation are
- * usually consecutive on the host too (2 MiB slabs): then a lane's pointer
+ * usually consecutive on the host too (pages_contiguous): then a lane's pointer
  * is one add. Otherwise each lane picks its page's entry, which compilers
  * make a vector gather of host[] (on AMD Zen 4 the gather was a third of a
  * scratch gather's time, the adds cost next to nothing): with AVX-512 the
