@@ -506,6 +506,66 @@ void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *rin
 	}
 }
 
+/* Dispatch o's failure cached for `cu` is known no more. */
+static void forget_cu(xs_gpu_disp *o, uint32_t cu)
+{
+	o->cu_fail[cu] = 0;
+	o->cu_unknown |= 1ull << cu;
+	for (int k = 0; k < XS_GPU_WAIT_COUNT; k++)
+		o->fail_mask[k] &= ~(1ull << cu);
+}
+
+/* A wave whose group lives on ended (xs_gpu_spi_retire): it gave back its
+ * slot, its VGPRs, its scratch slot (ring, when it had one) and its count
+ * in the SE, and nothing else. So a failure try_place cached for a CU of
+ * its WGP still holds when it came from a check none of these moves: the
+ * group limit or a locked CU (without an SE wave limit), LDS, barriers,
+ * scratch when no slot came back, and too few free slots in the pool when
+ * they are still too few. The others are tried again, as
+ * xs_gpu_spi_placement_changed has them. A streaming kernel's CU is full of
+ * its waves: most retires free one slot of the eight a group needs, and the
+ * launch scan and try_place after each (an empty kernel's 65,536 waves:
+ * about a fifth of the host instructions of its dispatch) find the cached
+ * cause. Debug builds check each kept failure against try_place. */
+static void wave_freed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
+{
+	const xs_devinfo *di = g->info;
+	const xs_gpu_wgp *wg = &g->wgp[g->cu[cu].wgp];
+	for (uint32_t am = g->disp_mask; am; am &= am - 1) {
+		xs_gpu_disp *o = &g->disp[__builtin_ctz(am)];
+		if (o->draw || o->d.waves_per_se || (ring && o->ring == ring)) {
+			/* every dispatch as before (forgetting more than needed
+			 * is always exact) */
+			xs_gpu_spi_placement_changed(g, cu, ring);
+			return;
+		}
+		const uint32_t nsimd = xs_gpu_simds_per_pool(di, o->d.wgp_mode);
+		for (uint32_t k = 0; k < di->cus_per_wgp; k++) {
+			uint32_t c = wg->first_cu + k;
+			int r = o->cu_fail[c] - 1;
+			if (r < 0)
+				continue;
+			bool holds = r == XS_GPU_WAIT_LIMIT || r == XS_GPU_WAIT_LDS || r == XS_GPU_WAIT_BARRIER ||
+				     (r == XS_GPU_WAIT_SCRATCH && !ring);
+			if (r == XS_GPU_WAIT_WAVE_SLOT) {
+				uint32_t free_slots = 0, first_simd = c * di->simds_per_cu;
+				for (uint32_t s = 0; s < nsimd; s++)
+					free_slots += di->wave_slots_per_simd - g->simd[first_simd + s].nwaves;
+				holds = free_slots < o->d.waves_per_group;
+			}
+#ifndef NDEBUG
+			if (holds) {
+				uint8_t simd_of_wave[XS_GPU_MAX_WAVES_PER_GROUP];
+				uint32_t first_simd;
+				assert(try_place(g, o, c, simd_of_wave, &first_simd) == r);
+			}
+#endif
+			if (!holds)
+				forget_cu(o, c);
+		}
+	}
+}
+
 static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t first_simd,
 			 const uint8_t *simd_of_wave)
 {
@@ -767,7 +827,11 @@ void xs_gpu_spi_retire(xs_gpu *g, xs_gpu_wave *gw)
 	}
 	g->resident--;
 	note_resident(g, disp, wave_cu, -1);
-	xs_gpu_spi_placement_changed(g, wave_cu, gw->scratch_slot != UINT32_MAX ? disp->ring : NULL);
+	const xs_gpu_ring *ring = gw->scratch_slot != UINT32_MAX ? disp->ring : NULL;
+	if (grp->live > 1)
+		wave_freed(g, wave_cu, ring);
+	else /* the group ends below: its CU's groups, LDS and barrier come back too */
+		xs_gpu_spi_placement_changed(g, wave_cu, ring);
 	if (g->tracing) {
 		xs_gpu_trace_wave_end(g, gw);
 		xs_gpu_trace_record(g);
