@@ -751,7 +751,15 @@ static bool ahead_lockstep(ahead_grp *a)
 void xs_gpu_group_ahead(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_group *grp, bool record)
 {
 	const uint32_t nw = grp->nwaves;
-	ahead_grp a = { .g = g, .ctx = ctx, .grp = grp, .record = record, .nw = nw };
+	/* Not an initializer: it would zero the arrays for the most waves a
+	 * group has, a memset call per group (1 KiB); the loop below sets them
+	 * for the group's waves, the only ones read. */
+	ahead_grp a;
+	a.g = g;
+	a.ctx = ctx;
+	a.grp = grp;
+	a.record = record;
+	a.nw = nw;
 	/* In stand-ins (g->hot, rows from g->hot_v) when the group's rows fit:
 	 * they are in the host's caches from the group before, the slots' are
 	 * not, and a wave that ends in the run (a streaming kernel's every wave)
