@@ -465,17 +465,21 @@ static xs_gpu_wave *pick_wave(xs_gpu *g, xs_gpu_simd **out_simd)
  * slots (each marks its slot in g->slots_started). So after a quantum the
  * wave's slot and SIMD, its group's pool when it was released, and the
  * slots that started waves are looked at again. The keys are the leaves of
- * a tournament tree: win[i] is the leaf with the lowest key under node i
- * (the left one of equals, so the lowest SIMD), leaves at PICK_LEAVES + s,
- * the root at 1; a key's change replays its path to the root. callgrind,
- * stream_copy (65,536 one-quantum waves): the loop and pick 59.5 M -> 16 M
- * host instructions (the linear min search over 104 keys and the all-keys
- * pass after every launch). */
+ * a tournament tree: node i holds the lowest key under it (key[i]) and
+ * its leaf (win[i]; the left one of equals, so the lowest SIMD), leaves at
+ * PICK_LEAVES + s, the root at 1; a key's change replays its path to the
+ * root. callgrind, stream_copy (65,536 one-quantum waves): the loop and pick
+ * 59.5 M -> 16 M host instructions (the linear min search over 104 keys and
+ * the all-keys pass after every launch). A node keeps its winner's key, not
+ * only the leaf: the replay then reads each sibling's key straight away, the
+ * seven loads independent of each other, where reading the key through the
+ * leaf's number made two dependent loads a level (perf: the replay's
+ * compares were a third of the functional loop's samples). */
 #define PICK_LEAVES 128
 #define PICK_MAX_SLOTS 32
 
 typedef struct pick_cache {
-	uint64_t key[PICK_LEAVES];
+	uint64_t key[2 * PICK_LEAVES]; /* SIMD s's at PICK_LEAVES + s */
 	uint32_t ready[PICK_LEAVES];
 	uint8_t win[2 * PICK_LEAVES];
 } pick_cache;
@@ -485,21 +489,33 @@ static inline bool slot_ready(const xs_gpu_simd *sm, uint32_t k)
 	return sm->wave[k] && sm->wave[k]->w.status == XS_WAVE_READY;
 }
 
-static inline uint8_t pick_winner(const pick_cache *pc, uint32_t i)
+/* Node i's key and winner from its children's. */
+static inline void pick_node(pick_cache *pc, uint32_t i)
 {
-	uint8_t l = pc->win[2 * i], r = pc->win[2 * i + 1];
-	return pc->key[l] <= pc->key[r] ? l : r;
+	uint32_t c = pc->key[2 * i] <= pc->key[2 * i + 1] ? 2 * i : 2 * i + 1;
+	pc->key[i] = pc->key[c];
+	pc->win[i] = pc->win[c];
 }
 
-/* SIMD s's key from its ready slots, and its path in the tree. */
+/* SIMD s's key from its ready slots, and its path in the tree: at each
+ * node the sibling wins when its key is lower, or equal and it is the left
+ * child (as pick_node). */
 static void pick_key(xs_gpu *g, pick_cache *pc, uint32_t s)
 {
 	uint64_t k = pc->ready[s] ? g->simd[s].clock : UINT64_MAX;
-	if (k == pc->key[s])
+	if (k == pc->key[PICK_LEAVES + s])
 		return;
-	pc->key[s] = k;
-	for (uint32_t i = (PICK_LEAVES + s) / 2; i >= 1; i /= 2)
-		pc->win[i] = pick_winner(pc, i);
+	pc->key[PICK_LEAVES + s] = k;
+	uint8_t w = (uint8_t)s;
+	for (uint32_t i = PICK_LEAVES + s; i > 1; i /= 2) {
+		uint64_t sk = pc->key[i ^ 1];
+		if (sk < k || (sk == k && (i & 1))) {
+			k = sk;
+			w = pc->win[i ^ 1];
+		}
+		pc->key[i / 2] = k;
+		pc->win[i / 2] = w;
+	}
 }
 
 /* Slot k of SIMD s looked at again. */
@@ -519,11 +535,11 @@ static void pick_init(xs_gpu *g, pick_cache *pc)
 		if (s < g->nsimd)
 			for (uint32_t k = 0; k < g->info->wave_slots_per_simd; k++)
 				pick_slot(g, pc, s, k);
-		pc->key[s] = pc->ready[s] ? g->simd[s].clock : UINT64_MAX;
+		pc->key[PICK_LEAVES + s] = pc->ready[s] ? g->simd[s].clock : UINT64_MAX;
 		pc->win[PICK_LEAVES + s] = (uint8_t)s;
 	}
 	for (uint32_t i = PICK_LEAVES - 1; i >= 1; i--)
-		pc->win[i] = pick_winner(pc, i);
+		pick_node(pc, i);
 	memset(g->simd_started, 0, sizeof(g->simd_started));
 	memset(g->slots_started, 0, sizeof(g->slots_started));
 }
@@ -549,7 +565,7 @@ static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_sim
 		g->simd_started[j] = 0;
 	}
 	uint32_t bi = pc->win[1];
-	if (pc->key[bi] == UINT64_MAX)
+	if (pc->key[1] == UINT64_MAX)
 		return NULL;
 	xs_gpu_simd *sm = &g->simd[bi];
 	*out_simd = sm;
@@ -578,8 +594,8 @@ static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, con
 	uint64_t best_key = UINT64_MAX;
 	for (uint32_t i = PICK_LEAVES + s; i > 1; i /= 2) {
 		uint32_t c = pc->win[i ^ 1];
-		if (pc->key[c] < best_key || (pc->key[c] == best_key && c < best)) {
-			best_key = pc->key[c];
+		if (pc->key[i ^ 1] < best_key || (pc->key[i ^ 1] == best_key && c < best)) {
+			best_key = pc->key[i ^ 1];
 			best = c;
 		}
 	}
