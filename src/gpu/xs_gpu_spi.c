@@ -531,6 +531,7 @@ static void wave_freed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 {
 	const xs_devinfo *di = g->info;
 	const xs_gpu_wgp *wg = &g->wgp[g->cu[cu].wgp];
+	const uint64_t wgp_cus = ((1ull << di->cus_per_wgp) - 1) << wg->first_cu;
 	for (uint32_t am = g->disp_mask; am; am &= am - 1) {
 		xs_gpu_disp *o = &g->disp[__builtin_ctz(am)];
 		if (o->draw || o->d.waves_per_se || (ring && o->ring == ring)) {
@@ -539,21 +540,22 @@ static void wave_freed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 			xs_gpu_spi_placement_changed(g, cu, ring);
 			return;
 		}
-		const uint32_t nsimd = xs_gpu_simds_per_pool(di, o->d.wgp_mode);
-		for (uint32_t k = 0; k < di->cus_per_wgp; k++) {
-			uint32_t c = wg->first_cu + k;
+		/* the WGP's CUs with a cached failure (cu_fail is 0 exactly
+		 * for the ones in cu_unknown) */
+		for (uint64_t m = wgp_cus & ~o->cu_unknown; m; m &= m - 1) {
+			uint32_t c = (uint32_t)__builtin_ctzll(m);
 			int r = o->cu_fail[c] - 1;
-			if (r < 0)
-				continue;
 			bool holds = r == XS_GPU_WAIT_LIMIT || r == XS_GPU_WAIT_LDS || r == XS_GPU_WAIT_BARRIER ||
 				     (r == XS_GPU_WAIT_SCRATCH && !ring);
 			if (r == XS_GPU_WAIT_WAVE_SLOT) {
+				const uint32_t nsimd = xs_gpu_simds_per_pool(di, o->d.wgp_mode);
 				uint32_t free_slots = 0, first_simd = c * di->simds_per_cu;
 				for (uint32_t s = 0; s < nsimd; s++)
 					free_slots += di->wave_slots_per_simd - g->simd[first_simd + s].nwaves;
 				holds = free_slots < o->d.waves_per_group;
 			}
 #ifndef NDEBUG
+			assert(r >= 0);
 			if (holds) {
 				uint8_t simd_of_wave[XS_GPU_MAX_WAVES_PER_GROUP];
 				uint32_t first_simd;
