@@ -285,6 +285,15 @@ static bool pool_place_waves(xs_gpu *g, const xs_spi_dispatch *d, uint32_t first
 	return true;
 }
 
+/* Wave slots free on the pool of nsimd SIMDs from first_simd. */
+static uint32_t pool_free_slots(const xs_gpu *g, uint32_t first_simd, uint32_t nsimd)
+{
+	uint32_t free_slots = 0;
+	for (uint32_t s = 0; s < nsimd; s++)
+		free_slots += g->info->wave_slots_per_simd - g->simd[first_simd + s].nwaves;
+	return free_slots;
+}
+
 static int try_place(xs_gpu *g, const xs_gpu_disp *disp, uint32_t cu, uint8_t *simd_of_wave,
 		     uint32_t *first_simd)
 {
@@ -328,10 +337,7 @@ static int try_place(xs_gpu *g, const xs_gpu_disp *disp, uint32_t cu, uint8_t *s
 	/* Fewer free slots than waves: the placement below would fail, and
 	 * this is its cause (a CU full of a streaming kernel's waves, tried
 	 * again at every retire). */
-	uint32_t free_slots = 0;
-	for (uint32_t s = 0; s < nsimd; s++)
-		free_slots += di->wave_slots_per_simd - g->simd[*first_simd + s].nwaves;
-	if (free_slots < d->waves_per_group)
+	if (pool_free_slots(g, *first_simd, nsimd) < d->waves_per_group)
 		return XS_GPU_WAIT_WAVE_SLOT;
 	if (!pool_place_waves(g, d, *first_simd, nsimd, d->waves_per_group, simd_of_wave))
 		return XS_GPU_WAIT_VGPR;
@@ -484,9 +490,25 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
  * share LDS, barriers and, in WGP mode, the SIMD pool) must be tried again,
  * and every CU for a dispatch bound by the SE's wave limit or drawing on
  * the same scratch ring. */
+/* The CUs of cu's WGP, as a mask. */
+static uint64_t wgp_cus(const xs_gpu *g, uint32_t cu)
+{
+	return ((1ull << g->info->cus_per_wgp) - 1) << g->wgp[g->cu[cu].wgp].first_cu;
+}
+
+/* Dispatch o's failures cached for the CUs of `cus` are known no more. */
+static void forget_cus(xs_gpu_disp *o, uint64_t cus)
+{
+	for (uint64_t m = cus; m; m &= m - 1)
+		o->cu_fail[__builtin_ctzll(m)] = 0;
+	o->cu_unknown |= cus;
+	for (int k = 0; k < XS_GPU_WAIT_COUNT; k++)
+		o->fail_mask[k] &= ~cus;
+}
+
 void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 {
-	const xs_gpu_wgp *wg = &g->wgp[g->cu[cu].wgp];
+	const uint64_t cus = wgp_cus(g, cu);
 	for (uint32_t am = g->disp_mask; am; am &= am - 1) {
 		xs_gpu_disp *o = &g->disp[__builtin_ctz(am)];
 		if (o->d.waves_per_se || (ring && o->ring == ring)) {
@@ -494,25 +516,9 @@ void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *rin
 			memset(o->fail_mask, 0, sizeof(o->fail_mask));
 			o->cu_unknown = ~0ull;
 		} else {
-			uint64_t wgp_cus = 0;
-			for (uint32_t k = 0; k < g->info->cus_per_wgp; k++) {
-				o->cu_fail[wg->first_cu + k] = 0;
-				wgp_cus |= 1ull << (wg->first_cu + k);
-			}
-			o->cu_unknown |= wgp_cus;
-			for (int k = 0; k < XS_GPU_WAIT_COUNT; k++)
-				o->fail_mask[k] &= ~wgp_cus;
+			forget_cus(o, cus);
 		}
 	}
-}
-
-/* Dispatch o's failure cached for `cu` is known no more. */
-static void forget_cu(xs_gpu_disp *o, uint32_t cu)
-{
-	o->cu_fail[cu] = 0;
-	o->cu_unknown |= 1ull << cu;
-	for (int k = 0; k < XS_GPU_WAIT_COUNT; k++)
-		o->fail_mask[k] &= ~(1ull << cu);
 }
 
 /* A wave whose group lives on ended (xs_gpu_spi_retire): it gave back its
@@ -531,8 +537,7 @@ static void forget_cu(xs_gpu_disp *o, uint32_t cu)
 static void wave_freed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 {
 	const xs_devinfo *di = g->info;
-	const xs_gpu_wgp *wg = &g->wgp[g->cu[cu].wgp];
-	const uint64_t wgp_cus = ((1ull << di->cus_per_wgp) - 1) << wg->first_cu;
+	const uint64_t cus = wgp_cus(g, cu);
 	for (uint32_t am = g->disp_mask; am; am &= am - 1) {
 		xs_gpu_disp *o = &g->disp[__builtin_ctz(am)];
 		if (o->draw || o->d.waves_per_se || (ring && o->ring == ring)) {
@@ -543,18 +548,14 @@ static void wave_freed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 		}
 		/* the WGP's CUs with a cached failure (cu_fail is 0 exactly
 		 * for the ones in cu_unknown) */
-		for (uint64_t m = wgp_cus & ~o->cu_unknown; m; m &= m - 1) {
+		for (uint64_t m = cus & ~o->cu_unknown; m; m &= m - 1) {
 			uint32_t c = (uint32_t)__builtin_ctzll(m);
 			int r = o->cu_fail[c] - 1;
 			bool holds = r == XS_GPU_WAIT_LIMIT || r == XS_GPU_WAIT_LDS || r == XS_GPU_WAIT_BARRIER ||
 				     (r == XS_GPU_WAIT_SCRATCH && !ring);
-			if (r == XS_GPU_WAIT_WAVE_SLOT) {
-				const uint32_t nsimd = xs_gpu_simds_per_pool(di, o->d.wgp_mode);
-				uint32_t free_slots = 0, first_simd = c * di->simds_per_cu;
-				for (uint32_t s = 0; s < nsimd; s++)
-					free_slots += di->wave_slots_per_simd - g->simd[first_simd + s].nwaves;
-				holds = free_slots < o->d.waves_per_group;
-			}
+			if (r == XS_GPU_WAIT_WAVE_SLOT) /* (the pool as try_place counts it) */
+				holds = pool_free_slots(g, c * di->simds_per_cu, xs_gpu_simds_per_pool(di, o->d.wgp_mode)) <
+					o->d.waves_per_group;
 #ifndef NDEBUG
 			assert(r >= 0);
 			if (holds) {
@@ -564,7 +565,7 @@ static void wave_freed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 			}
 #endif
 			if (!holds)
-				forget_cu(o, c);
+				forget_cus(o, 1ull << c);
 		}
 	}
 }
