@@ -13,6 +13,10 @@
  *          scattered or outside (faults); the memory is compared too
  *   prog   lockstep/prog.s on wave32 groups: a branch on EXEC parts some
  *          waves, a barrier and the end stop the rest
+ *   fault  lockstep/fault.s: steps of group handlers, then a fault in one
+ *          wave (a group handler's, a wave-by-wave handler's, the step's
+ *          own), in a run of many steps: the waves before the faulting one
+ *          ran the step, the ones after it did not, and every PC says so
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -315,11 +319,98 @@ static void test_prog(void **state)
 	code_free(&c);
 }
 
+/* Lane l of wave j reads or adds at its own dword of the buffer, but one
+ * lane of wave `bad` (if below n) at an address nothing maps. */
+static void fault_addresses(group *g, unsigned n, unsigned lanes, uint64_t buf, unsigned bad)
+{
+	for (unsigned j = 0; j < n; j++)
+		for (unsigned l = 0; l < lanes; l++) {
+			uint64_t a = buf + 4096 + 4 * (j * lanes + l);
+			if (j == bad && l == 5)
+				a = 0x40; /* (the first page is never mapped) */
+			g->rows[j][20][l] = (uint32_t)a;
+			g->rows[j][21][l] = (uint32_t)(a >> 32);
+		}
+}
+
+static void test_fault(void **state)
+{
+	(void)state;
+	code c;
+	code_load(&c, "fault");
+	static group A, B;
+	static uint8_t memA[BUF_BYTES], memB[BUF_BYTES];
+	/* the programs: from the start and after each s_endpgm */
+	uint64_t entry[3];
+	unsigned nprog = 0;
+	for (size_t at = 0; at < c.nwords && nprog < 3;) {
+		if (at == 0 || c.words[at - 1] == 0xbf810000u) /* (s_endpgm) */
+			entry[nprog++] = c.va + 4 * at;
+		xs_inst in;
+		unsigned nw = xs_isa_decode(c.words + at, c.nwords - at, &in) / 4;
+		assert_true(nw > 0);
+		at += nw;
+	}
+	assert_int_equal(nprog, 3);
+	unsigned checked[3] = { 0 };
+	for (unsigned it = 0; it < 300; it++) {
+		unsigned p = it % 3, n = 2 + (unsigned)(next() % (MAXW - 1)), lanes = (it / 3) & 1 ? 64 : 32;
+		unsigned bad = (unsigned)(next() % (n + 1)); /* n: no wave faults */
+		group_init(&A, n, lanes, entry[p], 0, false, c.buf);
+		fault_addresses(&A, n, lanes, c.buf, bad);
+		group_copy(&B, &A, n);
+		xs_wave *ws[MAXW];
+		uint64_t run[MAXW] = { 0 };
+		for (unsigned j = 0; j < n; j++)
+			ws[j] = &A.w[j];
+		buf_reset(&c);
+		memset(&c.ctx.fault, 0, sizeof(c.ctx.fault));
+		unsigned f = xs_isa_run_lockstep(&c.ctx, ws, n, 1000, run);
+		xs_fault fa = c.ctx.fault;
+		assert_true(xs_vm_read(c.vm, c.buf, memA, BUF_BYTES, NULL));
+		if (p == 2) {
+			/* the step's look-up faults for the group: the first wave
+			 * reports it, every wave's PC is on the instruction */
+			uint64_t at = entry[p] + 8;
+			assert_int_equal(f, 0);
+			assert_int_equal(fa.kind, XS_FAULT_ILLEGAL);
+			assert_int_equal(fa.pc, at);
+			assert_int_equal(A.w[0].status, XS_WAVE_FAULT);
+			for (unsigned j = 0; j < n; j++) {
+				assert_int_equal(A.w[j].pc, at);
+				assert_int_equal(run[j], 2);
+			}
+			checked[p]++;
+			continue;
+		}
+		assert_int_equal(f, bad < n ? bad : n);
+		buf_reset(&c);
+		for (unsigned j = 0; j < n; j++) {
+			xs_wave_status st = xs_isa_run(&c.ctx, &B.w[j], run[j]);
+			if (j == f) {
+				assert_int_equal(st, XS_WAVE_FAULT);
+				assert_int_equal(fa.kind, c.ctx.fault.kind);
+				assert_int_equal(fa.pc, c.ctx.fault.pc);
+				assert_string_equal(fa.what, c.ctx.fault.what);
+			}
+			same_wave(&A, &B, j, run[j], p == 0 ? "fault: load" : "fault: atomic");
+		}
+		assert_true(xs_vm_read(c.vm, c.buf, memB, BUF_BYTES, NULL));
+		if (memcmp(memA, memB, BUF_BYTES) != 0)
+			fail_msg("fault program %u: memory differs", p + 1);
+		checked[p] += f < n;
+	}
+	for (unsigned p = 0; p < 3; p++)
+		assert_true(checked[p] > 20); /* each program's fault was met */
+	code_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_prog),
+		cmocka_unit_test(test_fault),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
