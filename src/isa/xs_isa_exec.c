@@ -211,11 +211,20 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 	 * faults counts for the waves up to the faulting one only */
 	uint64_t steps = 0;
 	unsigned ret = n;
+	/* The waves' PC. A group step moves it here only (stale: the waves'
+	 * own lag it); the waves' w->pc are written where they are read: by a
+	 * step of per-wave handlers (each wave's before its handler) and where
+	 * the run stops (set_pcs for every wave at every group step was 4 % of
+	 * an -O0 kernel's host instructions). */
+	uint64_t pc = ws[0]->pc;
+	bool stale = false;
 
 	while (steps < max_steps) {
-		uint64_t pc = ws[0]->pc;
 		if (XS_UNLIKELY((pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1)) != page_va)) {
 			if (pc & 3) {
+				if (stale)
+					set_pcs(ws, n, pc);
+				stale = false;
 				fault_here(ctx, ws[0], pc, XS_FAULT_ILLEGAL, "misaligned PC");
 				ret = 0;
 				break;
@@ -223,6 +232,9 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			page_va = pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
 			slots = xs_icache_page_slots(ic, page_va);
 			if (!slots) {
+				if (stale)
+					set_pcs(ws, n, pc);
+				stale = false;
 				fault_here(ctx, ws[0], pc, XS_FAULT_HOST_MEMORY, "out of host memory for decoded code");
 				ret = 0;
 				break;
@@ -230,11 +242,17 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 		}
 		xs_inst *in = &slots[(pc >> 2) & (XS_VM_PAGE_SIZE / 4 - 1)];
 		if (XS_UNLIKELY(in->size == 0) && !xs_icache_fill(ctx->vm, pc, in, &ctx->fault)) {
+			if (stale)
+				set_pcs(ws, n, pc);
+			stale = false;
 			ws[0]->status = XS_WAVE_FAULT;
 			ret = 0;
 			break;
 		}
 		if (XS_UNLIKELY(in->vgpr_end > nvgpr)) {
+			if (stale)
+				set_pcs(ws, n, pc);
+			stale = false;
 			vgpr_range_fault(&x, ws[0], in, pc);
 			ret = 0;
 			break;
@@ -248,15 +266,22 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			x.pc = pc;
 			int g = gfn(&x, ws, n, in);
 			if (g >= 0) {
-				set_pcs(ws, (unsigned)g, next);
 				if ((unsigned)g < n) {
 					/* wave g faulted (counted, as xs_isa_run counts
-					 * it; its PC on the instruction) */
+					 * it; xs_exec_fault put its PC on the instruction),
+					 * the waves before it ran the step, the ones after
+					 * it did not */
+					set_pcs(ws, (unsigned)g, next);
+					if (stale)
+						set_pcs(ws + g + 1, n - (unsigned)g - 1, pc);
+					stale = false;
 					for (unsigned j = 0; j <= (unsigned)g; j++)
 						run[j]++;
 					ret = (unsigned)g;
 					break;
 				}
+				pc = next;
+				stale = true;
 				steps++;
 				continue;
 			}
@@ -269,6 +294,9 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			int r = fn(&x, w, in);
 			if (XS_UNLIKELY(r)) {
 				if (r == XS_WAVE_FAULT) { /* the waves after it have not run this step */
+					if (stale)
+						set_pcs(ws + j + 1, n - j - 1, pc);
+					stale = false;
 					for (unsigned k = 0; k <= j; k++)
 						run[k]++;
 					ret = j;
@@ -281,6 +309,7 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 				stop = true;
 			}
 		}
+		stale = false; /* (each wave's w->pc written above) */
 		steps++;
 		if (stop)
 			break;
@@ -290,7 +319,10 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			parted |= ws[j]->pc != pc0;
 		if (parted)
 			break; /* a branch parted them */
+		pc = pc0;
 	}
+	if (stale) /* (the step budget ran out after group steps) */
+		set_pcs(ws, n, pc);
 out:
 	for (unsigned j = 0; j < n; j++)
 		run[j] += steps;
