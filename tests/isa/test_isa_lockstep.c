@@ -201,6 +201,24 @@ static void same_wave(const group *a, const group *b, unsigned j, uint64_t run, 
 					 b->rows[j][r][l]);
 }
 
+/* A's first n waves in lockstep for at most `steps` steps, from the
+ * buffer's initial contents: the first wave that faulted (n if none), with
+ * run[] as the loop leaves it, the fault's report in *fa and the buffer
+ * after the run in mem. */
+static unsigned lockstep_run(code *c, group *A, unsigned n, uint64_t steps, uint64_t *run, xs_fault *fa,
+			     uint8_t *mem)
+{
+	xs_wave *ws[MAXW];
+	for (unsigned j = 0; j < n; j++)
+		ws[j] = &A->w[j];
+	buf_reset(c);
+	memset(&c->ctx.fault, 0, sizeof(c->ctx.fault));
+	unsigned f = xs_isa_run_lockstep(&c->ctx, ws, n, steps, run);
+	*fa = c->ctx.fault;
+	assert_true(xs_vm_read(c->vm, c->buf, mem, BUF_BYTES, NULL));
+	return f;
+}
+
 static void test_forms(void **state)
 {
 	(void)state;
@@ -222,14 +240,9 @@ static void test_forms(void **state)
 			group_init(&I, n, lanes, c.va + at * 4, (int)((it / 2) % 4), it % 8 >= 6, c.buf);
 			group_copy(&A, &I, n);
 			group_copy(&B, &I, n);
-			xs_wave *ws[MAXW];
 			uint64_t run[MAXW] = { 0 };
-			for (unsigned j = 0; j < n; j++)
-				ws[j] = &A.w[j];
-			buf_reset(&c);
-			unsigned f = xs_isa_run_lockstep(&c.ctx, ws, n, 1, run);
-			xs_fault fa = c.ctx.fault;
-			assert_true(xs_vm_read(c.vm, c.buf, memA, BUF_BYTES, NULL));
+			xs_fault fa;
+			unsigned f = lockstep_run(&c, &A, n, 1, run, &fa, memA);
 			buf_reset(&c);
 			for (unsigned j = 0; j < n && j <= f; j++) {
 				xs_wave_status st = xs_isa_run(&c.ctx, &B.w[j], 1);
@@ -359,15 +372,9 @@ static void test_fault(void **state)
 		group_init(&A, n, lanes, entry[p], 0, false, c.buf);
 		fault_addresses(&A, n, lanes, c.buf, bad);
 		group_copy(&B, &A, n);
-		xs_wave *ws[MAXW];
 		uint64_t run[MAXW] = { 0 };
-		for (unsigned j = 0; j < n; j++)
-			ws[j] = &A.w[j];
-		buf_reset(&c);
-		memset(&c.ctx.fault, 0, sizeof(c.ctx.fault));
-		unsigned f = xs_isa_run_lockstep(&c.ctx, ws, n, 1000, run);
-		xs_fault fa = c.ctx.fault;
-		assert_true(xs_vm_read(c.vm, c.buf, memA, BUF_BYTES, NULL));
+		xs_fault fa;
+		unsigned f = lockstep_run(&c, &A, n, 1000, run, &fa, memA);
 		if (p == 2) {
 			/* the step's look-up faults for the group: the first wave
 			 * reports it, every wave's PC is on the instruction */
