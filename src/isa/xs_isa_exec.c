@@ -222,9 +222,6 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 	while (steps < max_steps) {
 		if (XS_UNLIKELY((pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1)) != page_va)) {
 			if (pc & 3) {
-				if (stale)
-					set_pcs(ws, n, pc);
-				stale = false;
 				fault_here(ctx, ws[0], pc, XS_FAULT_ILLEGAL, "misaligned PC");
 				ret = 0;
 				break;
@@ -232,9 +229,6 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			page_va = pc & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
 			slots = xs_icache_page_slots(ic, page_va);
 			if (!slots) {
-				if (stale)
-					set_pcs(ws, n, pc);
-				stale = false;
 				fault_here(ctx, ws[0], pc, XS_FAULT_HOST_MEMORY, "out of host memory for decoded code");
 				ret = 0;
 				break;
@@ -242,17 +236,11 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 		}
 		xs_inst *in = &slots[(pc >> 2) & (XS_VM_PAGE_SIZE / 4 - 1)];
 		if (XS_UNLIKELY(in->size == 0) && !xs_icache_fill(ctx->vm, pc, in, &ctx->fault)) {
-			if (stale)
-				set_pcs(ws, n, pc);
-			stale = false;
 			ws[0]->status = XS_WAVE_FAULT;
 			ret = 0;
 			break;
 		}
 		if (XS_UNLIKELY(in->vgpr_end > nvgpr)) {
-			if (stale)
-				set_pcs(ws, n, pc);
-			stale = false;
 			vgpr_range_fault(&x, ws[0], in, pc);
 			ret = 0;
 			break;
@@ -321,7 +309,8 @@ unsigned xs_isa_run_lockstep(xs_isa_ctx *ctx, xs_wave *const *ws, unsigned n, ui
 			break; /* a branch parted them */
 		pc = pc0;
 	}
-	if (stale) /* (the step budget ran out after group steps) */
+	if (stale) /* the budget ran out, or the step's look-up faulted (ws[0]'s
+		    * report), after group steps: every wave is at pc */
 		set_pcs(ws, n, pc);
 out:
 	for (unsigned j = 0; j < n; j++)
