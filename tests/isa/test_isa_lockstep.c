@@ -168,6 +168,23 @@ static void group_init(group *g, unsigned n, unsigned lanes, uint64_t pc, int ex
 	}
 }
 
+/* The f32 NaNs among the registers of g's first n waves made finite (an
+ * exponent bit cleared): a handler for all the waves declines a step with a
+ * NaN operand (fma's result NaN depends on the call site), and random rows
+ * of eight waves nearly always hold one. */
+static void no_nans(group *g, unsigned n)
+{
+	for (unsigned j = 0; j < n; j++) {
+		for (unsigned s = 0; s < 106; s++)
+			if ((g->w[j].s[s] & 0x7fffffffu) > 0x7f800000u)
+				g->w[j].s[s] &= ~0x00800000u;
+		for (unsigned r = 0; r < NVGPR; r++)
+			for (unsigned l = 0; l < XS_MAX_LANES; l++)
+				if ((g->rows[j][r][l] & 0x7fffffffu) > 0x7f800000u)
+					g->rows[j][r][l] &= ~0x00800000u;
+	}
+}
+
 static void group_copy(group *d, const group *s, unsigned n)
 {
 	memcpy(d, s, sizeof(*d));
@@ -238,6 +255,8 @@ static void test_forms(void **state)
 		for (unsigned it = 0; it < 96; it++) {
 			unsigned n = 1 + (unsigned)(next() % MAXW), lanes = (it & 1) ? 64 : 32;
 			group_init(&I, n, lanes, c.va + at * 4, (int)((it / 2) % 4), it % 8 >= 6, c.buf);
+			if (it % 8 == 0) /* (with full EXEC and the default MODE) */
+				no_nans(&I, n);
 			group_copy(&A, &I, n);
 			group_copy(&B, &I, n);
 			uint64_t run[MAXW] = { 0 };

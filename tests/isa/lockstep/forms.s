@@ -9,6 +9,9 @@ v_fma_f32 v6, v1, v2, v3
 v_fma_f32 v6, -v1, v2, v3
 v_fma_f32 v6, v1, s2, s3
 v_fma_f32 v6, v1, v2, v3 clamp
+v_fma_f32 v6, v1, 1.0, v3
+v_fma_f32 v6, v1, 0x40490fdb, s3
+v_fmac_f32_e32 v6, 0.5, v15
 v_add_co_u32 v2, vcc_lo, s0, v0
 v_add_co_u32 v2, vcc_lo, v1, v0
 v_add_co_u32 v2, s5, v1, 7
