@@ -624,32 +624,59 @@ static inline __attribute__((always_inline)) bool nan3_any(const uint32_t *A, co
 	return nan != 0;
 }
 
-/* v_fmac_f32 / v_fma_f32 of VGPRs, no modifiers, default MODE, full EXEC:
- * x_v_fma_f32's loop, for every wave of a lockstep step (a tiled sgemm's
- * inner loop is half of them). */
+/* v_fmac_f32 / v_fma_f32 with no modifiers, default MODE, full EXEC:
+ * x_v_fma_f32's loops, for every wave of a lockstep step (a tiled sgemm's
+ * inner loop is half of them). fma_peak's v_fma_f32 v, v, s, s takes its
+ * SGPRs as scalars; any other source that is not a VGPR (an SGPR, a
+ * literal, an inline constant) comes broadcast from xs_vsrc32. (Such forms
+ * went wave by wave through x_v_fma_f32: two thirds of fma_peak's
+ * functional time.) A NaN operand: the host's fma returns the first NaN of
+ * its own operand order, which the compiler picks per call site, so such a
+ * step goes wave by wave through the code the handler has. */
 static int g_v_fma_f32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
 {
+	(void)x;
 	xs_vctx c_;
-	if (in->src[0] < XS_SRC_VGPR || in->src[1] < XS_SRC_VGPR || in->src[2] < XS_SRC_VGPR ||
-	    !xs_group_plain(ws, n, in, &c_))
+	if (!xs_group_plain(ws, n, in, &c_))
 		return -1;
-	const unsigned lanes = c_.n;
+	const unsigned lanes = c_.n, d = in->dst - XS_SRC_VGPR;
 	for (unsigned j = 0; j < n; j++)
 		if (fp_slow(ws[j]))
 			return -1;
-	const unsigned a = in->src[0] - XS_SRC_VGPR, b = in->src[1] - XS_SRC_VGPR, c = in->src[2] - XS_SRC_VGPR,
-		       d = in->dst - XS_SRC_VGPR;
-	/* A NaN operand: the host's fma returns the first NaN of its own
-	 * operand order, which the compiler picks per call site, so such a
-	 * step goes wave by wave through the code the handler has. */
+	if (in->src[0] >= XS_SRC_VGPR && in->src[1] < 128 && in->src[2] < 128) {
+		/* vD = fma(vA, sB, sC) */
+		const unsigned a = in->src[0] - XS_SRC_VGPR, b = in->src[1], c = in->src[2];
+		for (unsigned j = 0; j < n; j++) {
+			const uint32_t *A = ws[j]->v[a], B = ws[j]->s[b], C = ws[j]->s[c];
+			if (((B & 0x7fffffffu) > 0x7f800000u) || ((C & 0x7fffffffu) > 0x7f800000u) ||
+			    (lanes == 32 ? nan3_any(A, A, A, 32) : nan3_any(A, A, A, XS_MAX_LANES)))
+				return -1;
+		}
+		for (unsigned j = 0; j < n; j++) {
+			xs_wave *w = ws[j];
+			const uint32_t *A = w->v[a];
+			const float B = xs_u2f(w->s[b]), C = xs_u2f(w->s[c]);
+			uint32_t *r = w->v[d];
+			if (lanes == 32)
+				for (unsigned l = 0; l < 32; l++)
+					r[l] = xs_f2u(fmaf(xs_u2f(A[l]), B, C));
+			else
+				for (unsigned l = 0; l < XS_MAX_LANES; l++)
+					r[l] = xs_f2u(fmaf(xs_u2f(A[l]), B, C));
+		}
+		return (int)n;
+	}
+	uint32_t t0[XS_MAX_LANES], t1[XS_MAX_LANES], t2[XS_MAX_LANES];
 	for (unsigned j = 0; j < n; j++) {
-		const uint32_t *A = ws[j]->v[a], *B = ws[j]->v[b], *C = ws[j]->v[c];
+		const uint32_t *A = xs_vsrc32(&c_, ws[j], in, 0, t0), *B = xs_vsrc32(&c_, ws[j], in, 1, t1),
+			       *C = xs_vsrc32(&c_, ws[j], in, 2, t2);
 		if (lanes == 32 ? nan3_any(A, B, C, 32) : nan3_any(A, B, C, XS_MAX_LANES))
 			return -1;
 	}
 	for (unsigned j = 0; j < n; j++) {
 		xs_wave *w = ws[j];
-		const uint32_t *A = w->v[a], *B = w->v[b], *C = w->v[c];
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0), *B = xs_vsrc32(&c_, w, in, 1, t1),
+			       *C = xs_vsrc32(&c_, w, in, 2, t2);
 		uint32_t *r = w->v[d];
 		if (lanes == 32)
 			for (unsigned l = 0; l < 32; l++)
