@@ -666,6 +666,22 @@ static int g_v_fma_f32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst
 		}
 		return (int)n;
 	}
+	if (in->src[0] >= XS_SRC_VGPR && in->src[1] >= XS_SRC_VGPR && in->src[2] >= XS_SRC_VGPR) {
+		/* VGPRs (sgemm's v_fmac): the rows, with no look at each source
+		 * per wave (through xs_vsrc32 below, sgemm_tiled 0.96x) */
+		const unsigned a = in->src[0] - XS_SRC_VGPR, b = in->src[1] - XS_SRC_VGPR, c = in->src[2] - XS_SRC_VGPR;
+		for (unsigned j = 0; j < n; j++) {
+			const uint32_t *A = ws[j]->v[a], *B = ws[j]->v[b], *C = ws[j]->v[c];
+			if (lanes == 32 ? nan3_any(A, B, C, 32) : nan3_any(A, B, C, XS_MAX_LANES))
+				return -1;
+		}
+		for (unsigned j = 0; j < n; j++) {
+			xs_wave *w = ws[j];
+			const uint32_t *A = w->v[a], *B = w->v[b], *C = w->v[c];
+			fma32_lanes(w->v[d], A, B, C, lanes);
+		}
+		return (int)n;
+	}
 	uint32_t t0[XS_MAX_LANES], t1[XS_MAX_LANES], t2[XS_MAX_LANES];
 	for (unsigned j = 0; j < n; j++) {
 		const uint32_t *A = xs_vsrc32(&c_, ws[j], in, 0, t0), *B = xs_vsrc32(&c_, ws[j], in, 1, t1),
@@ -677,13 +693,7 @@ static int g_v_fma_f32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst
 		xs_wave *w = ws[j];
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0), *B = xs_vsrc32(&c_, w, in, 1, t1),
 			       *C = xs_vsrc32(&c_, w, in, 2, t2);
-		uint32_t *r = w->v[d];
-		if (lanes == 32)
-			for (unsigned l = 0; l < 32; l++)
-				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
-		else
-			for (unsigned l = 0; l < XS_MAX_LANES; l++)
-				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
+		fma32_lanes(w->v[d], A, B, C, lanes);
 	}
 	return (int)n;
 }
