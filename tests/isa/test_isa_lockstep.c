@@ -126,6 +126,7 @@ static void group_init(group *g, unsigned n, unsigned lanes, uint64_t pc, int ex
 		w->lds_size = LDS_BYTES;
 		w->wave_in_group = j;
 		w->insts = next() % 1000;
+		w->scc = (uint32_t)(next() & 1);
 		for (unsigned s = 0; s < 106; s++)
 			w->s[s] = value();
 		w->s[XS_SREG_VCC_LO] = (uint32_t)next();

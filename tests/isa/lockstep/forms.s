@@ -1,8 +1,9 @@
 // The instruction forms tests/isa/test_isa_lockstep.c runs one at a time on
 // groups of waves, in lockstep (xs_isa_run_lockstep: group handlers where an
 // op has one) and one wave after another (xs_isa_run): the states must match.
-// The forms that streaming and tiled kernels run most, and variants that a
-// group handler must decline (modifiers, literals, scalar and constant sources).
+// The forms that streaming and tiled kernels run most, variants that a group
+// handler must decline (modifiers, literals, scalar and constant sources), and
+// the branches (SCC is random per wave, so some steps part the waves).
 v_fmac_f32_e32 v6, v13, v15
 v_fmac_f32_e32 v6, s1, v15
 v_fma_f32 v6, v1, v2, v3
@@ -102,3 +103,11 @@ s_buffer_load_dword s3, s[24:27], 0x8
 s_load_dwordx2 s[14:15], s[30:31], 0x0
 v_cndmask_b32_e32 v1, s0, v1, vcc_lo
 v_add_f32_e32 v2, v2, v3
+s_branch .Lforms_end
+s_cbranch_scc0 .Lforms_end
+s_cbranch_scc1 .Lforms_end
+s_cbranch_vccz .Lforms_end
+s_cbranch_vccnz .Lforms_end
+s_cbranch_execz .Lforms_end
+s_cbranch_execnz .Lforms_end
+.Lforms_end:
