@@ -564,6 +564,18 @@ static inline void fma32_lanes(uint32_t *r, const uint32_t *A, const uint32_t *B
 			r[l] = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
 	}
 }
+
+/* fma32_lanes with B and C one value for every lane (two SGPR sources). */
+static inline void fma32_lanes_ss(uint32_t *r, const uint32_t *A, float b, float c, unsigned n)
+{
+	if (n == 32) {
+		for (unsigned l = 0; l < 32; l++)
+			r[l] = xs_f2u(fmaf(xs_u2f(A[l]), b, c));
+	} else {
+		for (unsigned l = 0; l < XS_MAX_LANES; l++)
+			r[l] = xs_f2u(fmaf(xs_u2f(A[l]), b, c));
+	}
+}
 #else
 XS_FMA_CLONES
 static void fma32_lanes(uint32_t *r, const uint32_t *A, const uint32_t *B, const uint32_t *C, unsigned n)
@@ -591,17 +603,10 @@ XS_EXEC(v_fma_f32)
 #ifdef __FMA__
 	/* common form v_fma_f32 vD, vA, sB, sC: no modifiers, two SGPR sources
 	 * used as scalars (the same values xs_vsrc32 would broadcast) */
-	if (in->mods == 0 && in->src[0] >= XS_SRC_VGPR && in->src[1] < 128 && in->src[2] < 128) {
-		const uint32_t *A = w->v[in->src[0] - XS_SRC_VGPR];
-		const float b = xs_u2f(w->s[in->src[1]]), cc = xs_u2f(w->s[in->src[2]]);
+	if (in->mods == 0 && in->src[0] >= XS_SRC_VGPR && in->src[1] < XS_SRC_INT0 && in->src[2] < XS_SRC_INT0) {
 		uint32_t *r = xs_vdst_row(&c_, w, in, rt);
-		if (c_.n == 32) {
-			for (unsigned l = 0; l < 32; l++)
-				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), b, cc));
-		} else {
-			for (unsigned l = 0; l < XS_MAX_LANES; l++)
-				r[l] = xs_f2u(fmaf(xs_u2f(A[l]), b, cc));
-		}
+		fma32_lanes_ss(r, w->v[in->src[0] - XS_SRC_VGPR], xs_u2f(w->s[in->src[1]]), xs_u2f(w->s[in->src[2]]),
+			       c_.n);
 		XS_VFRAME_END;
 	}
 #endif
@@ -613,14 +618,25 @@ XS_EXEC(v_fma_f32)
 	XS_VFRAME_END;
 }
 #ifdef __FMA__
+/* Whether the f32 bits u are a NaN (exponent all ones, mantissa not 0). */
+static inline bool nan32_bits(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
+
 /* Whether lane 0 .. n - 1 of A, B or C holds a NaN (n a constant: whole vectors). */
 static inline __attribute__((always_inline)) bool nan3_any(const uint32_t *A, const uint32_t *B, const uint32_t *C,
 							    unsigned n)
 {
 	uint32_t nan = 0;
 	for (unsigned l = 0; l < n; l++)
-		nan |= (uint32_t)((A[l] & 0x7fffffffu) > 0x7f800000u) | (uint32_t)((B[l] & 0x7fffffffu) > 0x7f800000u) |
-		       (uint32_t)((C[l] & 0x7fffffffu) > 0x7f800000u);
+		nan |= (uint32_t)nan32_bits(A[l]) | (uint32_t)nan32_bits(B[l]) | (uint32_t)nan32_bits(C[l]);
+	return nan != 0;
+}
+
+/* The same for one row. */
+static inline __attribute__((always_inline)) bool nan_any(const uint32_t *A, unsigned n)
+{
+	uint32_t nan = 0;
+	for (unsigned l = 0; l < n; l++)
+		nan |= (uint32_t)nan32_bits(A[l]);
 	return nan != 0;
 }
 
@@ -643,26 +659,18 @@ static int g_v_fma_f32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst
 	for (unsigned j = 0; j < n; j++)
 		if (fp_slow(ws[j]))
 			return -1;
-	if (in->src[0] >= XS_SRC_VGPR && in->src[1] < 128 && in->src[2] < 128) {
-		/* vD = fma(vA, sB, sC) */
+	if (in->src[0] >= XS_SRC_VGPR && in->src[1] < XS_SRC_INT0 && in->src[2] < XS_SRC_INT0) {
+		/* vD = fma(vA, sB, sC): x_v_fma_f32's common form */
 		const unsigned a = in->src[0] - XS_SRC_VGPR, b = in->src[1], c = in->src[2];
 		for (unsigned j = 0; j < n; j++) {
-			const uint32_t *A = ws[j]->v[a], B = ws[j]->s[b], C = ws[j]->s[c];
-			if (((B & 0x7fffffffu) > 0x7f800000u) || ((C & 0x7fffffffu) > 0x7f800000u) ||
-			    (lanes == 32 ? nan3_any(A, A, A, 32) : nan3_any(A, A, A, XS_MAX_LANES)))
+			const uint32_t *A = ws[j]->v[a];
+			if (nan32_bits(ws[j]->s[b]) || nan32_bits(ws[j]->s[c]) ||
+			    (lanes == 32 ? nan_any(A, 32) : nan_any(A, XS_MAX_LANES)))
 				return -1;
 		}
 		for (unsigned j = 0; j < n; j++) {
 			xs_wave *w = ws[j];
-			const uint32_t *A = w->v[a];
-			const float B = xs_u2f(w->s[b]), C = xs_u2f(w->s[c]);
-			uint32_t *r = w->v[d];
-			if (lanes == 32)
-				for (unsigned l = 0; l < 32; l++)
-					r[l] = xs_f2u(fmaf(xs_u2f(A[l]), B, C));
-			else
-				for (unsigned l = 0; l < XS_MAX_LANES; l++)
-					r[l] = xs_f2u(fmaf(xs_u2f(A[l]), B, C));
+			fma32_lanes_ss(w->v[d], w->v[a], xs_u2f(w->s[b]), xs_u2f(w->s[c]), lanes);
 		}
 		return (int)n;
 	}
