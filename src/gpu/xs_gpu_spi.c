@@ -486,10 +486,6 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 		g->prof->wv[gw - g->waves] = (xs_gpu_prof_wave){ .since = gw->ready };
 }
 
-/* The resources try_place reads for `cu` changed: the CUs of its WGP (they
- * share LDS, barriers and, in WGP mode, the SIMD pool) must be tried again,
- * and every CU for a dispatch bound by the SE's wave limit or drawing on
- * the same scratch ring. */
 /* The CUs of cu's WGP, as a mask. */
 static uint64_t wgp_cus(const xs_gpu *g, uint32_t cu)
 {
@@ -506,6 +502,10 @@ static void forget_cus(xs_gpu_disp *o, uint64_t cus)
 		o->fail_mask[k] &= ~cus;
 }
 
+/* The resources try_place reads for `cu` changed: the CUs of its WGP (they
+ * share LDS, barriers and, in WGP mode, the SIMD pool) must be tried again,
+ * and every CU for a dispatch bound by the SE's wave limit or drawing on
+ * the same scratch ring. */
 void xs_gpu_spi_placement_changed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 {
 	const uint64_t cus = wgp_cus(g, cu);
