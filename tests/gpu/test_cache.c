@@ -16,6 +16,13 @@
 #include <string.h>
 
 #include "gpu/xs_gpu_cache.h"
+#include "gpu/xs_gpu_devinfo.h"
+#include "isa/xs_isa.h"
+
+/* The devices' line (the timing model's L0 and L2), and the number of lines
+ * below the top of the GPU's virtual addresses. */
+#define LINE XS_GFX103_L2_LINE_BYTES
+#define TOP_LINE (1ull << (XS_VM_VA_BITS - XS_MTRACE_LINE_SHIFT))
 
 typedef struct ref_set {
 	uint32_t n;
@@ -63,12 +70,12 @@ static uint64_t rng_next(uint64_t *x)
 }
 
 /* A stream of look-ups over a pool of lines a few times the cache's size
- * (so that sets fill, hit and evict), near 2^41 too (the largest lines of
- * 48-bit addresses), with an invalidate every eight times its lines. */
+ * (so that sets fill, hit and evict), below TOP_LINE too (the largest lines
+ * of the GPU's addresses), with an invalidate every eight times its lines. */
 static void check_geometry(uint32_t bytes, uint32_t ways)
 {
 	xs_gpu_cache c;
-	assert_true(xs_gpu_cache_init(&c, bytes, ways, 128));
+	assert_true(xs_gpu_cache_init(&c, bytes, ways, LINE));
 	ref_cache r = { c.sets, c.ways, calloc(c.sets, sizeof(ref_set)) };
 	assert_non_null(r.set);
 	const uint32_t lines = c.sets * c.ways, pool = 3 * lines;
@@ -78,7 +85,7 @@ static void check_geometry(uint32_t bytes, uint32_t ways)
 		uint64_t v = rng_next(&x);
 		uint64_t line = v % pool;
 		if ((v >> 40) % 5 == 0)
-			line += ((1ull << 41) - pool); /* the top of the 48-bit range */
+			line += TOP_LINE - pool;
 		else if ((v >> 40) % 5 == 1)
 			line *= c.sets; /* lines whose hashes share low bits */
 		bool allocate = (v >> 50) % 8 != 0, dirty = (v >> 53) % 3 == 0;
@@ -126,9 +133,9 @@ static void device_caches(void **state)
 static void odd_geometries(void **state)
 {
 	(void)state;
-	check_geometry(300 * 128 * 7, 7); /* sets not a power of two, odd ways */
-	check_geometry(128 * 16, 16);     /* one set */
-	check_geometry(128 * 3, 1);       /* direct-mapped */
+	check_geometry(300 * LINE * 7, 7); /* sets not a power of two, odd ways */
+	check_geometry(LINE * 16, 16);     /* one set */
+	check_geometry(LINE * 3, 1);       /* direct-mapped */
 }
 
 int main(void)
