@@ -125,9 +125,12 @@ static void check_geometry(uint32_t bytes, uint32_t ways)
 static void device_caches(void **state)
 {
 	(void)state;
-	check_geometry(16 * 1024, 4);       /* the L0: 32 sets of 4 (a mask picks the set) */
-	check_geometry(5 * 1024 * 1024, 16); /* the Series X L2: 2560 sets (a multiply-shift) */
-	check_geometry(2 * 1024 * 1024, 16); /* the Series S L2: 1024 sets */
+	/* as xs_gpu_create sizes them: the L0 (32 sets of 4, a mask picks the
+	 * set), the Series X L2 (2560 sets, a multiply-shift), Series S's */
+	const xs_devinfo *x = xs_devinfo_get(XS_MACHINE_SERIES_X), *sx = xs_devinfo_get(XS_MACHINE_SERIES_S);
+	check_geometry(x->l0_bytes, x->l0_ways);
+	check_geometry(x->l2_bytes, x->l2_ways);
+	check_geometry(sx->l2_bytes, sx->l2_ways);
 }
 
 static void odd_geometries(void **state)
