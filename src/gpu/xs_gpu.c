@@ -36,6 +36,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->watchdog = UINT64_MAX;
 	g->timing = true;
 	g->threads = 1;
+	g->timing_threads = 1;
 	g->dram_bytes_per_clk = (double)info->mem_bandwidth_gbs * 1e9 * info->dram_efficiency_pct / 100.0 /
 				((double)info->sclk_mhz * 1e6);
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
@@ -130,6 +131,7 @@ void xs_gpu_destroy(xs_gpu *g)
 {
 	if (!g)
 		return;
+	xs_gpu_rap_free(g);
 	if (g->groups)
 		for (uint32_t i = 0; i < g->ngroups; i++)
 			free(g->groups[i].lds);
@@ -179,6 +181,7 @@ void xs_gpu_set_timing(xs_gpu *g, bool on)
 }
 void xs_gpu_set_run_ahead(xs_gpu *g, bool on) { g->no_ahead = !on; }
 void xs_gpu_set_threads(xs_gpu *g, uint32_t n) { g->threads = XS_MAX(1u, XS_MIN(n, (uint32_t)XS_GPU_MAX_THREADS)); }
+void xs_gpu_set_timing_threads(xs_gpu *g, uint32_t n) { g->timing_threads = XS_MAX(1u, XS_MIN(n, 2u)); }
 
 void xs_gpu_set_progress(xs_gpu *g, xs_gpu_progress_fn fn, void *user)
 {

@@ -124,6 +124,10 @@ typedef void (*xs_gpu_progress_fn)(void *user, uint64_t groups_launched, uint64_
 void xs_gpu_set_progress(xs_gpu *gpu, xs_gpu_progress_fn fn, void *user);
 /* Host threads for functional mode (1 = deterministic issue-count cycles). */
 void xs_gpu_set_threads(xs_gpu *gpu, uint32_t n);
+/* Host threads for timing mode: 1 (default), or 2 to run the waves'
+ * run-ahead on a second thread (xs_gpu_rap.c: the same results for waves
+ * that share data only across barriers, repeatable for all). */
+void xs_gpu_set_timing_threads(xs_gpu *gpu, uint32_t n);
 /* Timing model on (default) or functional execution only. */
 void xs_gpu_set_timing(xs_gpu *gpu, bool on);
 /* Functional run-ahead (run_functional's group_ahead) on (default) or off:

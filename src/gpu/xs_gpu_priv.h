@@ -42,6 +42,7 @@ typedef struct xs_gpu_lds_access {
 
 typedef struct xs_gpu_group xs_gpu_group;
 typedef struct xs_gpu_disp xs_gpu_disp;
+typedef struct xs_gpu_rap xs_gpu_rap;
 
 /* Outstanding operations of one counter (vmcnt, vscnt, lgkmcnt): completion
  * times in issue order, a ring in xs_gpu_wave.cnt_done; its position sits
@@ -83,6 +84,14 @@ enum {
 	XS_GPU_RA_WAIT = 128,    /* an s_waitcnt* with a limit in wait[] (others skip the counters) */
 };
 
+/* What a run-ahead adds to its dispatch's counters (the xs_gpu_counters
+ * fields of the same names): kept apart while it runs, as a second thread
+ * may run it (xs_gpu_rap.c), then added (xs_gpu_ra_sums_add). */
+typedef struct xs_gpu_ra_sums {
+	uint64_t vmem_read_bytes, vmem_write_bytes, scratch_read_bytes, scratch_write_bytes;
+	uint64_t lds_bank_conflict_cycles;
+} xs_gpu_ra_sums;
+
 typedef struct xs_gpu_ra_ent {
 	uint8_t iclass, flags;
 	union {
@@ -112,8 +121,9 @@ typedef struct xs_gpu_wave {
 	uint64_t *ra_lines;      /* XS_GPU_RA_LINES, in the GPU's run-ahead arena */
 	struct xs_gpu_wave *next_wait; /* in its SIMD's wait list for a pipe */
 	uint32_t simd;           /* where it sits */
-	uint16_t valu_dst_lo, valu_dst_hi; /* run-ahead: VGPRs [lo, hi) the last VALU wrote */
 	uint16_t ra_line;        /* next line of the entry at ra_head */
+	uint8_t ra_stop;         /* issue leaves the entries at this ra_head: ra_n, or before it (two timing
+				  * threads) where the next ones are asked for (xs_gpu_rap_ask_next) */
 	uint8_t ra_head, ra_n;   /* run-ahead entries: next to issue, recorded */
 	bool ending;             /* ran s_endpgm; retires when its memory operations complete */
 	bool w64;                /* w.lanes == 64 (VALU and VMEM take two passes), kept in this line */
@@ -125,6 +135,9 @@ typedef struct xs_gpu_wave {
 	uint32_t slot;           /* wave slot in its SIMD */
 	bool running;            /* functional, several threads: a thread is executing it */
 	bool regs_pending;       /* a dispatch's wave: its registers are set when it first runs */
+	/* run-ahead: VGPRs [lo, hi) the last VALU wrote (with the interpreter's
+	 * state, not in the first line: a second thread may run it, xs_gpu_rap.c) */
+	uint16_t valu_dst_lo, valu_dst_hi;
 	bool parked;             /* timing: issued an XS_GPU_RA_PARK entry and left the event queue */
 	uint8_t fa_head, fa_n;   /* quanta run ahead (fa): the next, how many (in the pick's line) */
 	uint32_t scratch_slot;   /* ring slot, UINT32_MAX when SCRATCH_EN = 0 */
@@ -357,11 +370,13 @@ struct xs_gpu {
 	uint64_t watchdog;       /* per-wave instruction budget; UINT64_MAX = none */
 	uint64_t hang_cycles;    /* no-progress limits; 0 = off */
 	double hang_host_s;
-	uint32_t watch_count;    /* events since the last xs_gpu_watch */
 	volatile sig_atomic_t interrupt; /* xs_gpu_interrupt */
 	bool timing;
 	bool no_ahead;           /* functional run-ahead off (xs_gpu_set_run_ahead) */
 	uint32_t threads;        /* host threads for functional mode */
+	uint32_t timing_threads; /* host threads for timing mode: 2 pipelines the run-ahead (xs_gpu_rap.c) */
+	bool rap_on;             /* that pipeline's thread runs (within one xs_gpu_run_until) */
+	xs_gpu_rap *rap;         /* its buffers, from its first use; NULL before */
 	xs_gpu_override ovr[XS_GPU_MAX_OVERRIDES]; /* register overrides of the CP (xs_gpu_override.c) */
 	uint32_t novr;
 	uint64_t ovr_hits[XS_GPU_MAX_OVERRIDES];
@@ -394,6 +409,10 @@ struct xs_gpu {
 	uint32_t scratch_bitmap_words;
 	uint32_t resident;
 	uint64_t now;            /* simulated time of the event being handled */
+	/* events since the last xs_gpu_watch: written at every issue, so not
+	 * beside the watchdog's budget, which a second timing thread reads at
+	 * every instruction (xs_gpu_rap.c) */
+	uint32_t watch_count;
 	uint64_t seq;
 	uint32_t fa_waves;       /* waves with quanta run ahead (fa_n > 0): the one-thread loop takes them */
 	/* SIMDs that started a wave since the functional pick last read them
@@ -508,6 +527,39 @@ uint32_t xs_gpu_lds_clocks(uint32_t banks, const xs_gpu_lds_access *a, uint32_t 
 /* xs_gpu_sched.c: running waves */
 #define XS_GPU_MAX_THREADS 64
 xs_status xs_gpu_run_functional_mt(xs_gpu *g, bool until_one, xs_err *e);
+
+/* Timing run-ahead (xs_gpu_sched.c): wave gw's next entries into o->ent and
+ * o->lines with ctx's interpreter; returns how many, a FAULT entry's fault
+ * in o->fault, and adds to o->sums. */
+typedef struct xs_gpu_ra_out {
+	xs_gpu_ra_ent *ent;      /* XS_GPU_RA */
+	uint64_t *lines;         /* XS_GPU_RA_LINES */
+	xs_fault *fault;
+	xs_gpu_ra_sums *sums;
+} xs_gpu_ra_out;
+uint32_t xs_gpu_ra_fill(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_wave *gw, const xs_gpu_ra_out *o);
+static inline void xs_gpu_ra_sums_add(xs_gpu_counters *c, const xs_gpu_ra_sums *s)
+{
+	c->vmem_read_bytes += s->vmem_read_bytes;
+	c->vmem_write_bytes += s->vmem_write_bytes;
+	c->scratch_read_bytes += s->scratch_read_bytes;
+	c->scratch_write_bytes += s->scratch_write_bytes;
+	c->lds_bank_conflict_cycles += s->lds_bank_conflict_cycles;
+}
+/* The run-ahead on a second host thread (xs_gpu_rap.c). start: for one
+ * xs_gpu_run_until in timing mode (false: not now, the model's thread runs
+ * it); stop: every run-ahead asked for is made and the thread is gone
+ * (before anything else reads the waves or memory; nothing when it is not
+ * running); take: the wave's next entries into its own buffers, their
+ * sums into its dispatch's counters (g->rap set); ask_next: the entries
+ * after these, asked for (ra_head reached ra_stop before ra_n); discard: the
+ * entries made are dropped (the waves left the GPU); free: with the GPU. */
+bool xs_gpu_rap_start(xs_gpu *g);
+void xs_gpu_rap_stop(xs_gpu *g);
+void xs_gpu_rap_take(xs_gpu *g, xs_gpu_wave *gw);
+void xs_gpu_rap_ask_next(xs_gpu *g, xs_gpu_wave *gw);
+void xs_gpu_rap_discard(xs_gpu *g);
+void xs_gpu_rap_free(xs_gpu *g);
 /* A fault: report, abandon every dispatch, XS_E_DEVICE_REMOVED. */
 xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e);
 /* Runs waves until every dispatch has completed, or (until_one) until one has. */

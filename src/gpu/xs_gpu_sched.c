@@ -227,6 +227,7 @@ void xs_gpu_fault_report(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
  * (device removed). */
 void xs_gpu_abandon_all(xs_gpu *g)
 {
+	xs_gpu_rap_discard(g);
 	for (int i = 0; i < XS_GPU_MAX_ACTIVE; i++)
 		if (xs_gpu_disp_live(g, i))
 			xs_gpu_disp_finish(g, &g->disp[i]);
@@ -237,6 +238,7 @@ void xs_gpu_abandon_all(xs_gpu *g)
 /* A fault removes the device: every dispatch in flight is abandoned. */
 xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 {
+	xs_gpu_rap_stop(g); /* (the report reads the waves) */
 	xs_gpu_disp *bad = gw->group->disp;
 	if (g->ctx.fault.kind == XS_FAULT_LDS && gw->group->lds_missing) {
 		/* no fault of the shader's: its group's LDS found no host memory */
@@ -255,6 +257,7 @@ xs_status xs_gpu_remove_device(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 
 static xs_status no_progress(xs_gpu *g, xs_err *e)
 {
+	xs_gpu_rap_stop(g);
 	uint32_t resident = g->resident;
 	char why[600];
 	if (g->host_oom) {
@@ -289,6 +292,7 @@ static xs_status no_progress(xs_gpu *g, xs_err *e)
  * does. */
 static xs_status hang(xs_gpu *g, xs_gpu_disp *disp, const char *why, xs_err *e)
 {
+	xs_gpu_rap_stop(g); /* (the report reads the waves) */
 	char waves[640];
 	size_t len = 0;
 	uint32_t n = 0, shown = 0;
@@ -1092,7 +1096,7 @@ static bool lds_memory(const xs_inst *in, uint32_t op_flags)
  * dispatch's counters (read before it executes: EXEC and the V# are in
  * program order). Private memory is what a swizzled ADD_TID V# (the
  * private segment buffer) or a scratch_* instruction reaches. */
-static void vmem_bytes(const xs_gpu_wave *gw, const xs_inst *in, const xs_op_info *oi, xs_gpu_counters *ctr)
+static void vmem_bytes(const xs_gpu_wave *gw, const xs_inst *in, const xs_op_info *oi, xs_gpu_ra_sums *ctr)
 {
 	uint64_t bytes = (uint64_t)__builtin_popcountll(xs_wave_exec(&gw->w)) * 4 * XS_MAX(1u, XS_OPF_DW_OF(oi->flags));
 	bool priv = in->enc == XS_ENC_SCRATCH;
@@ -1109,14 +1113,15 @@ static void vmem_bytes(const xs_gpu_wave *gw, const xs_inst *in, const xs_op_inf
 }
 
 /* An LDS entry's clocks on the bus (xs_gpu_lds_clocks), its bank
- * conflicts into the dispatch's counters and the profile's entry for its
+ * conflicts into the run's sums and the profile's entry for its
  * PC (run_ahead keeps that index before it describes the entry); lds->addr
  * is cleared (done). Counted when recorded: a recorded entry issues. */
-static void lds_clocks(xs_gpu *g, const xs_gpu_wave *gw, xs_gpu_ra_ent *e, xs_gpu_lds_access *lds)
+static void lds_clocks(xs_gpu *g, const xs_gpu_wave *gw, xs_gpu_ra_ent *e, xs_gpu_lds_access *lds,
+		       xs_gpu_ra_sums *sums)
 {
 	uint32_t conflict;
 	e->lds_clk = (uint16_t)xs_gpu_lds_clocks(g->info->lds_banks, lds, &conflict);
-	g->disp[gw->disp_slot].r->ctr.lds_bank_conflict_cycles += conflict;
+	sums->lds_bank_conflict_cycles += conflict;
 	if (XS_UNLIKELY(g->prof != NULL) && conflict)
 		g->prof->ent[g->prof->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + (size_t)(e - gw->ra)]].lds_conflict +=
 			conflict;
@@ -1124,8 +1129,12 @@ static void lds_clocks(xs_gpu *g, const xs_gpu_wave *gw, xs_gpu_ra_ent *e, xs_gp
 }
 
 /* lds: an LDS access whose clocks are still to be found (lds->addr set),
- * from its lanes' addresses after it executes (run_ahead). */
-static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra_ent *e, xs_gpu_lds_access *lds)
+ * from its lanes' addresses after it executes (run_ahead). In line in both
+ * of ra_fill's copies: called, it cost the timing loop 5 % more host
+ * instructions (fma_peak). */
+static inline __attribute__((always_inline)) void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in,
+								xs_gpu_ra_ent *e, xs_gpu_lds_access *lds,
+								xs_gpu_ra_sums *sums)
 {
 	memset(e, 0, sizeof(*e));
 	memset(e->wait, XS_GPU_RA_NOWAIT, sizeof(e->wait));
@@ -1185,60 +1194,63 @@ static void ra_describe(xs_gpu *g, xs_gpu_wave *gw, const xs_inst *in, xs_gpu_ra
 			*lds = a;
 			if ((oi->flags & (XS_OPF_LOAD | XS_OPF_ATOMIC)) && in->dst >= XS_SRC_VGPR && dv <= av &&
 			    av < dv + ndw * a.naddr)
-				lds_clocks(g, gw, e, lds);
+				lds_clocks(g, gw, e, lds, sums);
 		} else {
 			/* no lane addresses: the bytes at a dword per bank a clock */
 			e->lds_clk = (uint16_t)XS_DIV_ROUND_UP(e->n, sizeof(uint32_t) * g->info->lds_banks);
 		}
 	} else if (xs_iclass_is_vmem(e->iclass)) {
-		vmem_bytes(gw, in, oi, &g->disp[gw->disp_slot].r->ctr);
+		vmem_bytes(gw, in, oi, sums);
 	}
 }
 
-/* Runs the wave ahead of the model, filling its entries: stops after
- * s_endpgm, s_barrier or a fault, when the entries are full, or before a
- * memory instruction whose lines might not fit. */
-static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
+/* Runs the wave ahead of the model, filling ent[] and lines[] with ctx's
+ * interpreter (the model's own, or the pipeline thread's: xs_gpu_rap.c;
+ * ctx->mtrace is where it records lines); returns the entries recorded,
+ * the fault of a FAULT entry in *fault, and adds to the counters' *sums.
+ * Stops after s_endpgm, s_barrier or a fault, when the entries are full, or
+ * before a memory instruction whose lines might not fit. */
+static inline __attribute__((always_inline)) uint32_t ra_fill(xs_gpu *g, xs_isa_ctx *ctx, xs_isa_mtrace *mt,
+							       xs_gpu_wave *gw, const xs_gpu_ra_out *o)
 {
 	xs_wave *w = &gw->w;
-	uint32_t used = 0;
+	xs_gpu_ra_ent *const ent = o->ent;
+	const uint64_t watchdog = g->watchdog;
+	uint32_t used = 0, n = 0;
 	if (gw->regs_pending) /* (its first run: the lines are hot for it now) */
 		xs_gpu_spi_wave_regs(gw, w);
-	gw->ra_head = gw->ra_n = 0;
-	gw->ra_line = 0;
 	xs_isa_peek_cache pk = XS_ISA_PEEK_CACHE_INIT;
-	while (gw->ra_n < XS_GPU_RA) {
-		const xs_inst *in = xs_isa_peek_cached(&g->ctx, &pk, w->pc);
-		xs_gpu_ra_ent *e = &gw->ra[gw->ra_n];
+	while (n < XS_GPU_RA) {
+		const xs_inst *in = xs_isa_peek_cached(ctx, &pk, w->pc);
+		xs_gpu_ra_ent *e = &ent[n];
 		if (XS_UNLIKELY(g->prof != NULL))
-			g->prof->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + gw->ra_n] = xs_gpu_prof_index(g->prof, w->pc);
+			g->prof->ra_idx[(size_t)(gw - g->waves) * XS_GPU_RA + n] = xs_gpu_prof_index(g->prof, w->pc);
 		xs_gpu_lds_access lds = { .addr = NULL };
-		ra_describe(g, gw, in, e, &lds);
+		ra_describe(g, gw, in, e, &lds, o->sums);
 		if (xs_iclass_is_vmem(e->iclass) &&
 		    used + XS_MTRACE_MAX > XS_GPU_RA_LINES)
 			break; /* (used > 0: an entry is recorded) */
-		gw->ra_n++;
-		if (w->insts >= g->watchdog) {
-			gw->ra_fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = w->pc };
-			snprintf(gw->ra_fault.what, sizeof(gw->ra_fault.what), "budget %llu",
-				 (unsigned long long)g->watchdog);
+		n++;
+		if (w->insts >= watchdog) {
+			*o->fault = (xs_fault){ .kind = XS_FAULT_WATCHDOG, .pc = w->pc };
+			snprintf(o->fault->what, sizeof(o->fault->what), "budget %llu", (unsigned long long)watchdog);
 			e->flags |= XS_GPU_RA_FAULT;
 			break;
 		}
-		g->mtrace = (xs_isa_mtrace){ .cap = XS_GPU_RA_LINES - used, .line = gw->ra_lines + used };
+		*mt = (xs_isa_mtrace){ .cap = XS_GPU_RA_LINES - used, .line = o->lines + used };
 		uint64_t next_pc = w->pc + (in ? in->size : 0);
-		xs_wave_status ws = in ? xs_isa_step(&g->ctx, w, in) : xs_isa_run(&g->ctx, w, 1); /* NULL: it faults */
-		if (g->mtrace.n)
-			e->n = (uint16_t)g->mtrace.n;
+		xs_wave_status ws = in ? xs_isa_step(ctx, w, in) : xs_isa_run(ctx, w, 1); /* NULL: it faults */
+		if (mt->n)
+			e->n = (uint16_t)mt->n;
 		if (lds.addr)
-			lds_clocks(g, gw, e, &lds);
-		if (XS_UNLIKELY(g->ctx.ray_box_tests | g->ctx.ray_tri_tests)) {
-			e->ray = ray_cycles(g->info, g->ctx.ray_box_tests, g->ctx.ray_tri_tests);
-			g->ctx.ray_box_tests = g->ctx.ray_tri_tests = 0;
+			lds_clocks(g, gw, e, &lds, o->sums);
+		if (XS_UNLIKELY(ctx->ray_box_tests | ctx->ray_tri_tests)) {
+			e->ray = ray_cycles(g->info, ctx->ray_box_tests, ctx->ray_tri_tests);
+			ctx->ray_box_tests = ctx->ray_tri_tests = 0;
 		}
-		used += g->mtrace.n;
+		used += mt->n;
 		if (ws == XS_WAVE_FAULT) {
-			gw->ra_fault = g->ctx.fault;
+			*o->fault = ctx->fault;
 			e->flags |= XS_GPU_RA_FAULT;
 			break;
 		}
@@ -1257,6 +1269,24 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 			break;
 		}
 	}
+	return n;
+}
+
+uint32_t xs_gpu_ra_fill(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_wave *gw, const xs_gpu_ra_out *o)
+{
+	return ra_fill(g, ctx, ctx->mtrace, gw, o);
+}
+
+/* The wave's next entries, run ahead here (one host thread) into its own
+ * buffers. */
+static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
+{
+	gw->ra_head = 0;
+	gw->ra_line = 0;
+	xs_gpu_ra_sums sums = { 0 };
+	const xs_gpu_ra_out o = { gw->ra, gw->ra_lines, &gw->ra_fault, &sums };
+	gw->ra_n = gw->ra_stop = (uint8_t)ra_fill(g, &g->ctx, &g->mtrace, gw, &o); /* (g->ctx.mtrace) */
+	xs_gpu_ra_sums_add(&g->disp[gw->disp_slot].r->ctr, &sums);
 }
 
 /* ---- profile (xs_gpu_profile.c) ------------------------------------------------------- */
@@ -1302,8 +1332,14 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	const xs_devinfo *di = g->info;
 	xs_gpu_simd *sm = &g->simd[gw->simd];
 	uint64_t t = g->now;
-	if (gw->ra_head == gw->ra_n)
-		run_ahead(g, gw);
+	if (gw->ra_head == gw->ra_stop) { /* (one test for both, on the path of every issue) */
+		if (gw->ra_head != gw->ra_n)
+			xs_gpu_rap_ask_next(g, gw); /* two timing threads: time to ask for the next entries */
+		else if (XS_UNLIKELY(g->rap != NULL))
+			xs_gpu_rap_take(g, gw); /* (xs_gpu_rap.c) */
+		else
+			run_ahead(g, gw);
+	}
 	const xs_gpu_ra_ent *en = &gw->ra[gw->ra_head];
 	xs_gpu_prof *pf = g->prof;
 	if (XS_UNLIKELY(pf != NULL))
@@ -1499,7 +1535,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	return XS_OK;
 }
 
-static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
+static xs_status run_timing_loop(xs_gpu *g, bool until_one, xs_err *e)
 {
 	uint64_t c0 = g->completions;
 	xs_gpu_spi_launch_pending(g);
@@ -1530,6 +1566,17 @@ static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
 		}
 	}
 	return XS_OK;
+}
+
+/* With two timing threads the run-ahead runs on the second while the model
+ * runs here (xs_gpu_rap.c), stopped before this returns: the CP runs next. */
+static xs_status run_timing(xs_gpu *g, bool until_one, xs_err *e)
+{
+	bool piped = g->timing_threads > 1 && xs_gpu_rap_start(g);
+	xs_status st = run_timing_loop(g, until_one, e);
+	if (piped)
+		xs_gpu_rap_stop(g);
+	return st;
 }
 
 xs_status xs_gpu_run_until(xs_gpu *g, bool until_one, xs_err *e)

@@ -480,6 +480,7 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 	gw->next_wait = NULL;
 	gw->ra_head = gw->ra_n = 0;
 	gw->ra_line = 0;
+	gw->ra_stop = 0;
 	gw->fa_head = gw->fa_n = 0;
 	gw->w64 = lanes == 64;
 	if (XS_UNLIKELY(g->prof != NULL))
