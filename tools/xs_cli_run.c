@@ -17,7 +17,8 @@ static void help(FILE *f)
 		"usage: xs12 run FILE --groups X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...\n"
 		"                [--kernel NAME] [--queue direct|compute] [--cu-mask M]\n"
 		"                [--machine seriesx|seriess] [--scratch-waves N] [--title-scratch SIZE]\n"
-		"                [--timing|--functional] [--threads N] [--watchdog SPEC] [--debug-layer] [--json]\n"
+		"                [--timing|--functional] [--threads N] [--timing-threads N] [--watchdog SPEC]\n"
+		"                [--debug-layer] [--json]\n"
 		"                [--trace FILE.json] [--svg FILE.svg] [--record FILE] [--cc FLAGS]\n"
 		"                [--launch lds=BYTES,x=N,y=N,z=N] [--profile FILE] [--counters FILE]\n"
 		"                [--async FILE2 --groups .. --block .. [--arg ..] [--kernel ..] [--cu-mask ..]]\n"
@@ -52,6 +53,10 @@ static void help(FILE *f)
 		"  --timing        timing model (default); --functional: no timing, fastest (its\n"
 		"                  cycles are issue counts, not modelled time)\n"
 		"  --threads N     host threads for --functional (default: all cores)\n"
+		"  --timing-threads N  host threads for --timing: 1 (default) or 2, the waves'\n"
+		"                  instructions then run ahead on the second while the model issues\n"
+		"                  them (the same results for waves that share data only across\n"
+		"                  barriers; repeatable for all)\n"
 		"  --repeat N      run the dispatch N times on the same buffers and report the last\n"
 		"                  run: a warm measurement, as a benchmark's second launch (its\n"
 		"                  output pages are in host memory already); inout buffers feed\n"
@@ -110,6 +115,7 @@ static const struct option kernel_opts[] = {
 	{ "profile", required_argument, NULL, 'P' },
 	{ "counters", required_argument, NULL, 'K' },
 	{ "threads", required_argument, NULL, 'N' },
+	{ "timing-threads", required_argument, NULL, 'M' },
 	{ "repeat", required_argument, NULL, 'n' },
 	{ "debug-layer", no_argument, NULL, 'D' },
 	{ "cc", required_argument, NULL, 'C' },
@@ -119,7 +125,7 @@ static const struct option kernel_opts[] = {
 
 typedef struct run_opts {
 	xs_machine machine;
-	uint32_t scratch_waves, threads;
+	uint32_t scratch_waves, threads, timing_threads;
 	uint32_t repeat; /* runs of the batch, 0 = given as 1 */
 	const char *title_scratch;
 	xs_device_desc watch;    /* hang_gpu_us, hang_host_ms, watchdog_wave_insts */
@@ -324,6 +330,11 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		case 'N':
 			if (!xs_cli_parse_u32(optarg, &g->threads) || g->threads == 0)
 				return xs_cli_usage_error("run", "--threads '%s': expected a positive integer", optarg);
+			break;
+		case 'M':
+			if (!xs_cli_parse_u32(optarg, &g->timing_threads) || g->timing_threads == 0 ||
+			    g->timing_threads > 2)
+				return xs_cli_usage_error("run", "--timing-threads '%s': expected 1 or 2", optarg);
 			break;
 		case 'n':
 			if (!xs_cli_parse_u32(optarg, &g->repeat) || g->repeat == 0 || g->repeat > 1000)
@@ -641,7 +652,7 @@ static int run_main(int argc, char **argv, xs_cli_run_result *res)
 	xs_device_desc desc = { .machine = g.machine, .scratch_waves = g.scratch_waves,
 				.hang_gpu_us = g.watch.hang_gpu_us, .hang_host_ms = g.watch.hang_host_ms,
 				.watchdog_wave_insts = g.watch.watchdog_wave_insts, .functional = g.functional, .debug_layer = g.debug_layer,
-				.threads = g.threads, .progress = isatty(2) ? show_progress : NULL, .progress_user = &ps };
+				.threads = g.threads, .timing_threads = g.timing_threads, .progress = isatty(2) ? show_progress : NULL, .progress_user = &ps };
 	if (xs_device_create(&desc, &dev)) {
 		fprintf(stderr, "xs12 run: %s\n", xs_last_error(NULL));
 		return XS_CLI_USAGE_ERROR;

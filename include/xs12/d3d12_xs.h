@@ -191,6 +191,10 @@ typedef struct XS12_DEVICE_DESC {
 	 * written here when the device is released: PATH.html one page, .json,
 	 * or text (also: the XS12_PROFILE environment variable). */
 	const char *ProfilePath;
+	/* Host threads of the timing model: 0 or 1 = one; 2 = the waves' run
+	 * ahead on a second (the same results for waves that share data only
+	 * across barriers; xs_device_desc.timing_threads). */
+	UINT TimingHostThreads;
 } XS12_DEVICE_DESC;
 
 HRESULT WINAPI XS12CreateDevice(const XS12_DEVICE_DESC *pDesc, REFIID riid, void **ppDevice);

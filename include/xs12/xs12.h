@@ -91,7 +91,7 @@ typedef struct xs_device_desc {
 	/* Host threads for functional mode: 0 = all cores, 1 = one (its
 	 * issue-count cycles are then deterministic). Results are the same for
 	 * kernels whose result does not depend on the order of atomics between
-	 * groups. The timing model always runs on one thread. */
+	 * groups. The timing model runs on timing_threads. */
 	uint32_t threads;
 	/* Called now and then during long runs: groups launched of the groups
 	 * of the dispatches in flight, and simulated cycles. May be NULL. */
@@ -101,6 +101,12 @@ typedef struct xs_device_desc {
 	 * async compute queue with the driver's default scratch is refused
 	 * (SPEC S1.8). Without it such dispatches run on the shared memory. */
 	bool debug_layer;
+	/* Host threads for the timing model: 0 or 1 = one; 2 = the waves'
+	 * instructions run ahead on a second thread while the model issues
+	 * them. Cycles, counters and bytes are the same as one thread's for
+	 * kernels whose waves share data only across barriers; for others,
+	 * another legal interleaving, the same in every run (docs/performance.md). */
+	uint32_t timing_threads;
 } xs_device_desc;
 
 #define XS_HANG_GPU_US_DEFAULT 2000000u

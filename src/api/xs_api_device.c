@@ -72,7 +72,7 @@ XS_API xs_status xs_device_create(const xs_device_desc *desc, xs_device **out)
 		desc = &def;
 	xs_rt_config cfg = {
 		.machine = desc->machine, .scratch_waves = desc->scratch_waves, .functional = desc->functional,
-		.threads = desc->threads, .hang_gpu_us = desc->hang_gpu_us, .hang_host_ms = desc->hang_host_ms,
+		.threads = desc->threads, .timing_threads = desc->timing_threads, .hang_gpu_us = desc->hang_gpu_us, .hang_host_ms = desc->hang_host_ms,
 		.watchdog_wave_insts = desc->watchdog_wave_insts, .progress = desc->progress,
 		.progress_user = desc->progress_user,
 	};

@@ -502,7 +502,7 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 		.machine = desc->Machine == XS12_MACHINE_SERIES_S ? XS_MACHINE_SERIES_S : XS_MACHINE_SERIES_X,
 		.scratch_waves = desc->DefaultScratchWaves, .functional = desc->Functional, .threads = desc->HostThreads,
 		.hang_gpu_us = desc->HangGpuMicroseconds, .hang_host_ms = desc->HangHostMilliseconds,
-		.watchdog_wave_insts = desc->WaveInstructionBudget,
+		.watchdog_wave_insts = desc->WaveInstructionBudget, .timing_threads = desc->TimingHostThreads,
 	};
 	xs_err e;
 	if ((unsigned)desc->Machine > XS12_MACHINE_SERIES_S || xs_rt_device_create(&cfg, &d->rt, &e)) {

@@ -73,6 +73,7 @@ typedef struct xs_rt_config {
 	uint32_t scratch_waves;       /* default ring slots; 0 = the driver default (S1.8) */
 	bool functional;
 	uint32_t threads;             /* 0 = all cores */
+	uint32_t timing_threads;      /* 0 or 1 = one; 2 = the run-ahead on a second (xs_gpu_set_timing_threads) */
 	uint32_t hang_gpu_us, hang_host_ms; /* 0 = default, XS_WATCHDOG_OFF = off */
 	uint64_t watchdog_wave_insts; /* 0 = none */
 	void (*progress)(void *user, uint64_t launched, uint64_t total, uint64_t cycles);

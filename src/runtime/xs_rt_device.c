@@ -57,6 +57,7 @@ xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_er
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	d->threads = cfg->threads ? cfg->threads : (uint32_t)(ncpu > 0 ? ncpu : 1);
 	xs_gpu_set_threads(d->gpu, d->threads);
+	xs_gpu_set_timing_threads(d->gpu, cfg->timing_threads);
 	xs_rt_run_ahead_from_env(d->gpu);
 	xs_gpu_set_progress(d->gpu, cfg->progress, cfg->progress_user);
 	*out = d;
