@@ -10,7 +10,7 @@
 
 #include "xs12/xs12.h"
 
-static const char *vadd_path, *faults_path;
+static const char *vadd_path, *faults_path, *spill_path;
 
 typedef struct fixture {
 	xs_device *dev;
@@ -206,10 +206,12 @@ static void timing_reports_faults_like_functional(void **state)
 static void removal_frees_the_gpu(void **state)
 {
 	(void)state;
-	static const struct { bool functional; uint32_t threads; } modes[] = { { false, 1 }, { true, 1 }, { true, 2 } };
+	static const struct { bool functional; uint32_t threads, timing_threads; } modes[] = {
+		{ false, 1, 1 }, { false, 1, 2 }, { true, 1, 1 }, { true, 2, 1 }
+	};
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		xs_device_desc dd = { .machine = XS_MACHINE_SERIES_S, .functional = modes[i].functional,
-				      .threads = modes[i].threads };
+				      .threads = modes[i].threads, .timing_threads = modes[i].timing_threads };
 		xs_device *dev;
 		xs_module *mod;
 		assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
@@ -233,6 +235,56 @@ static void removal_frees_the_gpu(void **state)
 		assert_int_equal(v, 42);
 		xs_module_destroy(mod);
 		xs_device_destroy(dev);
+	}
+}
+
+/* One dispatch of private_spill (scratch gathers: several run-aheads a
+ * wave) in timing mode on one host thread and on two (the run-ahead on the
+ * second, src/gpu/xs_gpu_rap.c): its waves share no data, so the cycles,
+ * statistics, counters and bytes must be one thread's; two dispatches a
+ * device, the second on warm buffers. (In the ThreadSanitizer build too.) */
+static void spill_timing(uint32_t timing_threads, xs_dispatch_stats st[2], uint32_t *out, uint32_t n)
+{
+	xs_device_desc dd = { .machine = XS_MACHINE_SERIES_X, .timing_threads = timing_threads };
+	xs_device *dev;
+	xs_module *mod;
+	assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
+	assert_int_equal(xs_module_load_file(dev, spill_path, &mod), XS_OK);
+	const xs_kernel_info *k = xs_module_find_kernel(mod, "private_spill");
+	assert_non_null(k);
+	uint64_t in, o;
+	assert_int_equal(xs_mem_alloc(dev, n * 4, 256, &in), XS_OK);
+	assert_int_equal(xs_mem_alloc(dev, n * 4, 256, &o), XS_OK);
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = i * 2654435761u;
+	assert_int_equal(xs_mem_write(dev, in, out, n * 4), XS_OK);
+	uint8_t kargs[256] = { 0 };
+	memcpy(kargs + k->args[0].offset, &in, 8);
+	memcpy(kargs + k->args[1].offset, &o, 8);
+	memcpy(kargs + k->args[2].offset, &n, 4);
+	xs_dispatch_desc d = { .kernel = k, .module = mod, .groups = { n / 256, 1, 1 }, .block = { 256, 1, 1 },
+			       .kernargs = kargs, .kernargs_size = k->kernarg_size };
+	for (int r = 0; r < 2; r++)
+		assert_int_equal(xs_dispatch(dev, &d, &st[r]), XS_OK);
+	assert_int_equal(xs_mem_read(dev, o, out, n * 4), XS_OK);
+	xs_module_destroy(mod);
+	xs_device_destroy(dev);
+}
+
+static void timing_threads_same_results(void **state)
+{
+	(void)state;
+	enum { N = 64 * 256 };
+	static uint32_t one[N], two[N];
+	xs_dispatch_stats a[2], b[2];
+	spill_timing(1, a, one, N);
+	spill_timing(2, b, two, N);
+	assert_memory_equal(one, two, sizeof(one));
+	for (int r = 0; r < 2; r++) {
+		a[r].host_seconds = b[r].host_seconds = 0;
+		assert_true(a[r].cycles > 0 && a[r].counters.scratch_read_bytes > 0);
+		assert_int_equal(a[r].cycles, b[r].cycles);
+		assert_memory_equal(&a[r], &b[r], sizeof(a[r]));
 	}
 }
 
@@ -401,10 +453,11 @@ static void occupancy_with_the_ring(void **state)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3)
+	if (argc != 4)
 		return 2;
 	vadd_path = argv[1];
 	faults_path = argv[2];
+	spill_path = argv[3];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(dispatch_argument_rules, setup_vadd, teardown),
 		cmocka_unit_test(device_rules),
@@ -412,6 +465,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(watchdog_stops_a_hang, setup_faults, teardown),
 		cmocka_unit_test(timing_reports_faults_like_functional),
 		cmocka_unit_test(removal_frees_the_gpu),
+		cmocka_unit_test(timing_threads_same_results),
 		cmocka_unit_test(machine_describe_matches_devices),
 		cmocka_unit_test_setup_teardown(scratch_space_rules, setup_faults, teardown),
 		cmocka_unit_test_setup_teardown(fault_names_the_allocation, setup_faults, teardown),

@@ -4,7 +4,9 @@
  *
  * (a) a mixed workload on three queues (private_spill with scratch rings
  *     on two compute queues, the direct queue waiting for one of them
- *     before a draw and a ray dispatch) run twice in timing mode: the same
+ *     before a draw and a ray dispatch) run twice in timing mode, the
+ *     second time on two host threads (TimingHostThreads: the run-ahead on
+ *     the second, off while the draw is in flight): the same
  *     cycles of every dispatch and draw (XS12GetDispatchStatistics,
  *     XS12GetDrawStatistics, whole records), the same bytes of every
  *     output, and the same timeline (TracePath), byte for byte;
@@ -175,11 +177,11 @@ static char *slurp(const char *path, size_t *n)
  * compute queue 1 spills input 0 in its own scratch ring, compute queue 2
  * input 1 in another; the direct queue waits for queue 1's fence, then
  * draws a triangle and dispatches rays (rt_basic's rg_index). */
-static void workload(const char *trace, const char *record, outcome *o)
+static void workload(const char *trace, const char *record, UINT timing_threads, outcome *o)
 {
 	memset(o, 0, sizeof(*o));
 	XS12_DEVICE_DESC dd = { .Machine = XS12_MACHINE_SERIES_X, .DebugLayer = TRUE, .TracePath = trace,
-				.RecordPath = record };
+				.RecordPath = record, .TimingHostThreads = timing_threads };
 	t_ctx c;
 	t_open_desc(&c, &dd, D3D12_COMMAND_LIST_TYPE_DIRECT);
 	lane lc[2], ld;
@@ -400,8 +402,8 @@ static void mixed_workload_twice(void **state)
 	temp_path(t1, sizeof(t1), "1.json");
 	temp_path(t2, sizeof(t2), "2.json");
 	static outcome a, b;
-	workload(t1, NULL, &a);
-	workload(t2, NULL, &b);
+	workload(t1, NULL, 1, &a);
+	workload(t2, NULL, 2, &b);
 	unlink(t1);
 	unlink(t2);
 	outcome_right(&a);
@@ -440,7 +442,7 @@ static void recorded_and_replayed(void **state)
 	char rec[256];
 	temp_path(rec, sizeof(rec), "run.xsr");
 	static outcome a, b;
-	workload(NULL, rec, &a);
+	workload(NULL, rec, 1, &a);
 	outcome_right(&a);
 	xs_replay_report rep;
 	xs_status st = xs_replay(rec, &rep);
@@ -453,7 +455,7 @@ static void recorded_and_replayed(void **state)
 	assert_int_equal(rep.dispatches, a.ndisp + 1);
 	assert_int_equal(rep.cycles, a.cycles);
 	/* and a run without the recording is the same run */
-	workload(NULL, NULL, &b);
+	workload(NULL, NULL, 1, &b);
 	assert_memory_equal(a.disp, b.disp, sizeof(a.disp));
 	assert_memory_equal(&a.draw, &b.draw, sizeof(a.draw));
 	assert_memory_equal(a.spill, b.spill, sizeof(a.spill));

@@ -1,14 +1,26 @@
 #!/usr/bin/env python3
-"""Functional run-ahead (src/gpu/xs_gpu_sched.c, group_ahead): a group runs
-whole at its first pick and the scheduler takes its recorded quanta. Each
-case runs once with it and once without (XS12_RUN_AHEAD=0) on one host
-thread: the JSON results (cycles, wave instructions, waits, occupancy, per-CU
-busy cycles; all but host time), the output bytes, the trace, and a removed
-device's report must be the same; only what racing waves read may differ
-(an atomic's returned value: here only its sum and maximum are kept).   usage: run_ahead.py XS12 KERNEL_DIR"""
+"""The two run-aheads change nothing but where racing waves' reads fall.
+
+functional (src/gpu/xs_gpu_sched.c, group_ahead): a group runs whole at its
+first pick and the scheduler takes its recorded quanta. Each case runs once
+with it and once without (XS12_RUN_AHEAD=0), on one host thread.
+
+timing (src/gpu/xs_gpu_rap.c): with --timing-threads 2 a second host thread
+makes the waves' next entries while the model issues theirs. Each case runs
+with one timing thread and with two.
+
+The JSON results (cycles, wave instructions, waits, occupancy, counters,
+per-CU busy cycles; all but host time), the output bytes, the trace, and a
+removed device's report must be the same; only what racing waves read may
+differ (an atomic's returned value: here only its sum and maximum are kept).
+A hang's report lists the waves' PCs, which with two timing threads stand
+further ahead: there it must be the same in two runs of two threads.
+  usage: run_ahead.py XS12 KERNEL_DIR [functional|timing]"""
 import json, os, random, struct, subprocess, sys, tempfile
 
 XS12, KDIR = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+MODE = sys.argv[3] if len(sys.argv) > 3 else "functional"
+WHAT = {"functional": ("run-ahead", "without run-ahead"), "timing": ("two timing threads", "one")}[MODE]
 failures = []
 
 
@@ -19,11 +31,20 @@ def check(cond, what):
 
 
 def run(tmp, ahead, co, *args):
+    """ahead: with the mode's run-ahead (functional) or two timing threads (timing)."""
     env = dict(os.environ)
-    if not ahead:
-        env["XS12_RUN_AHEAD"] = "0"
-    cmd = [XS12, "run", os.path.join(KDIR, co), "--functional", "--threads", "1", "--json", *args]
+    if MODE == "functional":
+        if not ahead:
+            env["XS12_RUN_AHEAD"] = "0"
+        mode = ["--functional", "--threads", "1"]
+    else:
+        mode = ["--timing", "--timing-threads", "2" if ahead else "1"]
+    cmd = [XS12, "run", os.path.join(KDIR, co), *mode, "--json", *args]
     return subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env)
+
+
+def how(ahead):
+    return WHAT[0] if ahead else WHAT[1]
 
 
 def results(p):
@@ -42,8 +63,7 @@ def same_run(tmp, name, co, args, outs, compare_outs=None):
     got = []
     for ahead in (True, False):
         p = run(tmp, ahead, co, *args)
-        check(p.returncode == 0, f"{name}: runs {'with' if ahead else 'without'} run-ahead "
-                                 f"({p.stderr.strip()[-200:]})")
+        check(p.returncode == 0, f"{name}: runs with {how(ahead)} ({p.stderr.strip()[-200:]})")
         if p.returncode:
             return
         got.append((results(p), {o: open(os.path.join(tmp, o), "rb").read() for o in outs}))
@@ -55,15 +75,18 @@ def same_run(tmp, name, co, args, outs, compare_outs=None):
         check(fa[o] == fb[o], f"{name}: {o} has the same bytes either way")
 
 
-def same_removal(tmp, name, co, args):
-    """Both ways the device is removed with the same report."""
+def same_removal(tmp, name, co, args, lists_pcs=False):
+    """Both ways the device is removed with the same report (lists_pcs, in timing mode: a report
+    of the waves' PCs, the same in two runs with two threads)."""
     got = []
-    for ahead in (True, False):
+    for ahead in (True, False, True):
         p = run(tmp, ahead, co, *args)
         got.append((p.returncode, p.stderr.strip()))
     check(got[0][0] != 0 and "device removed" in got[0][1], f"{name}: the device is removed: {got[0][1][:160]}")
-    check(got[0] == got[1], f"{name}: the same report either way" +
-          ("" if got[0] == got[1] else f": {got[0][1][:300]!r} vs {got[1][1][:300]!r}"))
+    check(got[1][0] != 0 and "device removed" in got[1][1], f"{name}: removed with {how(False)} too")
+    b = 2 if lists_pcs and MODE == "timing" else 1
+    check(got[0] == got[b], f"{name}: the same report " + ("in two runs" if b == 2 else "either way") +
+          ("" if got[0] == got[b] else f": {got[0][1][:300]!r} vs {got[b][1][:300]!r}"))
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -111,34 +134,36 @@ with tempfile.TemporaryDirectory() as tmp:
         p = run(tmp, ahead, "sgemm_tiled.O2.w32.hsaco", "--groups", "64", "--block", "256", "--arg", "in:a.bin",
                 "--arg", "in:b.bin", "--arg", "out:c.bin:256K", "--arg", "u32:256", "--trace",
                 f"t{int(ahead)}.json")
-        check(p.returncode == 0, f"traced run {'with' if ahead else 'without'} run-ahead")
+        check(p.returncode == 0, f"traced run with {how(ahead)}")
     t1, t0 = (open(os.path.join(tmp, f"t{i}.json")).read() for i in (1, 0))
     check(t1 == t0, f"sgemm_tiled: the same trace either way ({len(t1)} bytes)")
 
     # a recording made with the run-ahead replays the same without it, and the other way round:
-    # the replay's GPU reads XS12_RUN_AHEAD as a device's does (xs_rt_run_ahead_from_env)
-    for ahead in (True, False):
+    # the replay's GPU reads XS12_RUN_AHEAD as a device's does (xs_rt_run_ahead_from_env);
+    # in timing mode, made with two threads, replayed with one (replay has no second)
+    for ahead in (True, False) if MODE == "functional" else (True,):
         rec = os.path.join(tmp, f"r{int(ahead)}.xsrec")
         p = run(tmp, ahead, "sgemm_tiled.O2.w32.hsaco", "--groups", "64", "--block", "256", "--arg", "in:a.bin",
                 "--arg", "in:b.bin", "--arg", "out:c.bin:256K", "--arg", "u32:256", "--record", rec)
-        check(p.returncode == 0, f"recorded {'with' if ahead else 'without'} run-ahead")
+        check(p.returncode == 0, f"recorded with {how(ahead)}")
         env = dict(os.environ)
         if ahead:
             env["XS12_RUN_AHEAD"] = "0"
         q = subprocess.run([XS12, "replay", rec], cwd=tmp, capture_output=True, text=True, env=env)
-        check(q.returncode == 0, f"recorded {'with' if ahead else 'without'}, replayed "
-                                 f"{'without' if ahead else 'with'}: the same cycles and bytes "
-                                 f"({(q.stdout + q.stderr).strip()[-160:]})")
+        check(q.returncode == 0, f"recorded with {how(ahead)}, replayed with {how(not ahead)}: the same "
+                                 f"cycles and bytes ({(q.stdout + q.stderr).strip()[-160:]})")
 
     # faults: the same wave, PC, instruction count and cycle in the report
     same_removal(tmp, "a store to an unmapped address", "faults.O2.w32.hsaco",
                  ["--kernel", "store_to", "--groups", "64", "--block", "256", "--arg", "out:o.bin:4"])
+    # (timing mode: 8 groups, not 64, or each run takes seconds)
+    spin_groups = "64" if MODE == "functional" else "8"
     same_removal(tmp, "a spin out of its instruction budget", "faults.O2.w32.hsaco",
-                 ["--kernel", "spin", "--groups", "64", "--block", "256", "--arg", "in:zero.bin",
+                 ["--kernel", "spin", "--groups", spin_groups, "--block", "256", "--arg", "in:zero.bin",
                   "--arg", "out:o.bin:64K", "--watchdog", "insts=200000"])
     # a hang (no group completes for 1 ms of GPU time): every resident wave's PC and count
     same_removal(tmp, "a spin that never ends", "faults.O2.w32.hsaco",
-                 ["--kernel", "spin", "--groups", "64", "--block", "256", "--arg", "in:zero.bin",
-                  "--arg", "out:o.bin:64K", "--watchdog", "gpu=1ms,host=off"])
+                 ["--kernel", "spin", "--groups", spin_groups, "--block", "256", "--arg", "in:zero.bin",
+                  "--arg", "out:o.bin:64K", "--watchdog", "gpu=1ms,host=off"], lists_pcs=True)
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
