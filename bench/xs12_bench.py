@@ -74,11 +74,12 @@ def best(run):
     return min(runs, key=lambda r: r["host_seconds"] if isinstance(r, dict) else r)
 
 
-def xs12(tmp, co, groups, block, args, mode, threads=1, repeat=2):
+def xs12(tmp, co, groups, block, args, mode, threads=1, repeat=2, timing_threads=1):
     """One xs12 run's JSON: by default the second of two dispatches on the same buffers (--repeat 2),
     as PoCL's timed launch is its second; repeat=1 is the cold first dispatch."""
     cmd = [XS12, "run", os.path.join(K, co), "--groups", str(groups), "--block", str(block), mode, "--json",
-           "--scratch-waves", "1664", "--threads", str(threads), "--repeat", str(repeat)]
+           "--scratch-waves", "1664", "--threads", str(threads), "--repeat", str(repeat),
+           "--timing-threads", str(timing_threads)]
     for a in args:
         cmd += ["--arg", a]
     p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
@@ -321,6 +322,30 @@ def main():
     summary["thread_speedup"] = one["host_seconds"] / many["host_seconds"]
     print(f"functional on {ncpu} host threads ({name}): {summary['thread_speedup']:.2f}x one thread, "
           f"results {'identical' if same else 'DIFFERENT'}")
+    # Timing mode on two host threads (--timing-threads 2: the run-ahead on the second), each
+    # kernel alternately with one, best of REPEAT each; every simulated figure and the output
+    # must be one thread's (the mix's waves share data only across barriers).
+    if ncpu > 1:
+        t1 = t2 = 0.0
+        ratios, same = [], True
+        with tempfile.TemporaryDirectory() as tmp:
+            make_inputs(tmp)
+            for name, co, src, kern, groups, block, args in MIX:
+                got = {1: [], 2: []}
+                for _ in range(REPEAT):
+                    for tt in (1, 2):
+                        j = xs12(tmp, co, groups, block, args, "--timing", timing_threads=tt)
+                        hs = j.pop("host_seconds")
+                        got[tt].append((hs, json.dumps(j, sort_keys=True),
+                                        open(os.path.join(tmp, "o.bin"), "rb").read()))
+                same &= len({(r[1], r[2]) for r in got[1] + got[2]}) == 1
+                b1, b2 = min(r[0] for r in got[1]), min(r[0] for r in got[2])
+                t1, t2 = t1 + b1, t2 + b2
+                ratios.append((b1 / b2, name.split(": ")[-1]))
+        summary["timing_2thread_speedup"] = t1 / t2
+        lo, hi = min(ratios), max(ratios)
+        print(f"timing on 2 host threads (--timing-threads 2): the mix {t1 / t2:.2f}x one thread "
+              f"({lo[1]} {lo[0]:.2f}x .. {hi[1]} {hi[0]:.2f}x), results {'identical' if same else 'DIFFERENT'}")
     if "--mix-only" in sys.argv:
         if out_json:
             with open(out_json, "w") as fo:
