@@ -45,6 +45,17 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* A device of dd with the code object at path loaded; its kernel name. */
+static const xs_kernel_info *open_kernel(const xs_device_desc *dd, const char *path, const char *name, xs_device **dev,
+					 xs_module **mod)
+{
+	assert_int_equal(xs_device_create(dd, dev), XS_OK);
+	assert_int_equal(xs_module_load_file(*dev, path, mod), XS_OK);
+	const xs_kernel_info *k = xs_module_find_kernel(*mod, name);
+	assert_non_null(k);
+	return k;
+}
+
 static xs_dispatch_desc vadd_desc(fixture *f, uint8_t *kargs)
 {
 	const xs_kernel_info *k = xs_module_find_kernel(f->mod, "vadd");
@@ -155,10 +166,7 @@ static void report_of(bool functional, const char *kernel, uint64_t watchdog, ch
 			      .functional = functional, .threads = 1 };
 	xs_device *dev;
 	xs_module *mod;
-	assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
-	assert_int_equal(xs_module_load_file(dev, faults_path, &mod), XS_OK);
-	const xs_kernel_info *k = xs_module_find_kernel(mod, kernel);
-	assert_non_null(k);
+	const xs_kernel_info *k = open_kernel(&dd, faults_path, kernel, &dev, &mod);
 	uint64_t flag;
 	assert_int_equal(xs_mem_alloc(dev, 4096, 256, &flag), XS_OK);
 	uint64_t bad = 0x7654320000ull, a0 = strcmp(kernel, "spin") ? bad : flag;
@@ -214,10 +222,7 @@ static void removal_frees_the_gpu(void **state)
 				      .threads = modes[i].threads, .timing_threads = modes[i].timing_threads };
 		xs_device *dev;
 		xs_module *mod;
-		assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
-		assert_int_equal(xs_module_load_file(dev, faults_path, &mod), XS_OK);
-		const xs_kernel_info *k = xs_module_find_kernel(mod, "store_to");
-		assert_non_null(k);
+		const xs_kernel_info *k = open_kernel(&dd, faults_path, "store_to", &dev, &mod);
 		const uint32_t groups = 1024, block = 256;
 		uint64_t bad = 0x7654320000ull, good;
 		assert_int_equal(xs_mem_alloc(dev, groups * block * 4, 256, &good), XS_OK);
@@ -248,10 +253,7 @@ static void spill_timing(uint32_t timing_threads, xs_dispatch_stats st[2], uint3
 	xs_device_desc dd = { .machine = XS_MACHINE_SERIES_X, .timing_threads = timing_threads };
 	xs_device *dev;
 	xs_module *mod;
-	assert_int_equal(xs_device_create(&dd, &dev), XS_OK);
-	assert_int_equal(xs_module_load_file(dev, spill_path, &mod), XS_OK);
-	const xs_kernel_info *k = xs_module_find_kernel(mod, "private_spill");
-	assert_non_null(k);
+	const xs_kernel_info *k = open_kernel(&dd, spill_path, "private_spill", &dev, &mod);
 	uint64_t in, o;
 	assert_int_equal(xs_mem_alloc(dev, n * 4, 256, &in), XS_OK);
 	assert_int_equal(xs_mem_alloc(dev, n * 4, 256, &o), XS_OK);
