@@ -538,6 +538,9 @@ typedef struct xs_gpu_ra_out {
 	xs_gpu_ra_sums *sums;
 } xs_gpu_ra_out;
 uint32_t xs_gpu_ra_fill(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_wave *gw, const xs_gpu_ra_out *o);
+/* The same on the model's thread into the wave's own buffers, its sums
+ * added to the dispatch's counters (ra_head, ra_n, ra_stop set). */
+void xs_gpu_run_ahead(xs_gpu *g, xs_gpu_wave *gw);
 static inline void xs_gpu_ra_sums_add(xs_gpu_counters *c, const xs_gpu_ra_sums *s)
 {
 	c->vmem_read_bytes += s->vmem_read_bytes;

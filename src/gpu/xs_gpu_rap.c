@@ -66,6 +66,15 @@ struct xs_gpu_rap {
 
 /* Spins before the waiting side yields (the model) or sleeps (the thread). */
 #define RAP_SPINS 4096
+
+/* The model's thread waiting for the other: spins, then gives up the core. */
+static inline void rap_backoff(uint32_t spin)
+{
+	if (spin < RAP_SPINS)
+		rap_pause();
+	else
+		sched_yield();
+}
 /* Entries left when a wave's next run is asked for: late enough that the
  * FIFO holds only waves about to need theirs (a wave about to issue its
  * first waits for the FIFO to empty), early enough that the run is made
@@ -235,34 +244,20 @@ void xs_gpu_rap_take(xs_gpu *g, xs_gpu_wave *gw)
 {
 	xs_gpu_rap *r = g->rap;
 	uint32_t i = (uint32_t)(gw - g->waves);
-	uint8_t s = atomic_load_explicit(&r->st[i], memory_order_acquire);
-	if (s == RAP_NONE) {
+	if (atomic_load_explicit(&r->st[i], memory_order_acquire) == RAP_NONE) {
 		/* Not asked for (the wave's first entries, or its first after a
 		 * barrier): made here, once the thread has made every entry asked
 		 * for before, so in the same order as there. */
 		for (uint32_t spin = 0; g->rap_on && atomic_load_explicit(&r->head, memory_order_acquire) !=
 							   atomic_load_explicit(&r->tail, memory_order_relaxed);
-		     spin++) {
-			if (spin < RAP_SPINS)
-				rap_pause();
-			else
-				sched_yield();
-		}
-		gw->ra_head = 0;
-		gw->ra_line = 0;
-		xs_gpu_ra_sums sums = { 0 };
-		const xs_gpu_ra_out o = { gw->ra, gw->ra_lines, &gw->ra_fault, &sums };
-		gw->ra_n = (uint8_t)xs_gpu_ra_fill(g, &g->ctx, gw, &o);
-		xs_gpu_ra_sums_add(&g->disp[gw->disp_slot].r->ctr, &sums);
+		     spin++)
+			rap_backoff(spin);
+		xs_gpu_run_ahead(g, gw);
 		ask_next(g, gw, gw->ra_n);
 		return;
 	}
-	for (uint32_t spin = 0; (s = atomic_load_explicit(&r->st[i], memory_order_acquire)) != RAP_DONE; spin++) {
-		if (spin < RAP_SPINS)
-			rap_pause();
-		else
-			sched_yield();
-	}
+	for (uint32_t spin = 0; atomic_load_explicit(&r->st[i], memory_order_acquire) != RAP_DONE; spin++)
+		rap_backoff(spin);
 	uint32_t n = r->n[i];
 	memcpy(gw->ra, r->ent[i], n * sizeof(gw->ra[0]));
 	uint64_t *lines = gw->ra_lines;

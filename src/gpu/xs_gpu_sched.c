@@ -1277,9 +1277,9 @@ uint32_t xs_gpu_ra_fill(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_wave *gw, const xs_gp
 	return ra_fill(g, ctx, ctx->mtrace, gw, o);
 }
 
-/* The wave's next entries, run ahead here (one host thread) into its own
- * buffers. */
-static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
+/* The wave's next entries, run ahead on the model's thread into its own
+ * buffers (in line: the timing loop's; xs_gpu_run_ahead for xs_gpu_rap.c). */
+static inline __attribute__((always_inline)) void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 {
 	gw->ra_head = 0;
 	gw->ra_line = 0;
@@ -1287,6 +1287,11 @@ static void run_ahead(xs_gpu *g, xs_gpu_wave *gw)
 	const xs_gpu_ra_out o = { gw->ra, gw->ra_lines, &gw->ra_fault, &sums };
 	gw->ra_n = gw->ra_stop = (uint8_t)ra_fill(g, &g->ctx, &g->mtrace, gw, &o); /* (g->ctx.mtrace) */
 	xs_gpu_ra_sums_add(&g->disp[gw->disp_slot].r->ctr, &sums);
+}
+
+void xs_gpu_run_ahead(xs_gpu *g, xs_gpu_wave *gw)
+{
+	run_ahead(g, gw);
 }
 
 /* ---- profile (xs_gpu_profile.c) ------------------------------------------------------- */
