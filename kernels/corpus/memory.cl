@@ -106,3 +106,19 @@ __kernel void mem_ptr64(__global const uint *next, __global const long *vals, __
 	out[i * 4 + 2] = (long)diff;
 	out[i * 4 + 3] = (long)*cp + (long)(((ulong)cp - (ulong)base) & 0xfff);
 }
+
+/* Dword gathers and a scatter by computed indices, the shapes the
+ * interpreter takes apart: a stride of 7 dwords over a 4 KiB table (a
+ * wave's lanes in one or two host pages), an index read from the data over
+ * 64 KiB (lanes in many pages), and a scatter that is a permutation (13 is
+ * odd: i * 13 mod 4096 never repeats for i < 4096). */
+__kernel void mem_gather(__global const uint *in, __global uint *out, __global uint *sc)
+{
+	uint i = get_global_id(0);
+	uint a = 0;
+	for (uint k = 0; k < 4; k++)
+		a = a * 3u + in[(i * 7u + k) & 1023u];
+	uint b = in[in[i] & 16383u];
+	out[i] = a ^ (b << 1);
+	sc[(i * 13u) & 4095u] = a + i;
+}

@@ -1173,6 +1173,14 @@ def setup_mem_vector(rng, d):
     return c.done()
 
 
+def setup_mem_gather(rng, d):
+    c = Ctx(d)
+    c.inp("in.bin", "I", [rng.getrandbits(32) for _ in range(16384)])
+    c.out("out", Out("out.bin", 4 * N, "I"))
+    c.out("sc", Out("sc.bin", 4 * 4096, "I"))
+    return c.done()
+
+
 # struct pair (56 bytes): rec r {char tag @0, short count @2, int id @4,
 # float weight @8, double value @16, uchar flags[3] @24, long big @32},
 # float2 pos @40, int link @48. Padding: 1, 12..15, 27..31, 52..55.
@@ -1343,6 +1351,7 @@ CORPUS_CASES = {
     "corpus/mem_vector": _case("mem_vector", setup_mem_vector),
     "corpus/mem_struct": _case("mem_struct", setup_mem_struct, groups="4"),
     "corpus/mem_ptr64": _case("mem_ptr64", setup_mem_ptr64),
+    "corpus/mem_gather": _case("mem_gather", setup_mem_gather),
     # private.cl
     "corpus/priv_sort": _case("priv_sort", setup_u32_in_out(16 * 256, 256, 16), groups="4"),
     "corpus/priv_struct": _case("priv_struct", setup_u32_in_out(256, 256), groups="4"),
