@@ -743,6 +743,47 @@ static inline bool global_span(xs_exec *x, const xs_inst *in, const uint64_t *ad
 	return true;
 }
 
+/* global_span for a full wave's dword gather from an SGPR base b (saddr
+ * plus the offset) and each lane's 32-bit VGPR offset: the bounds and page
+ * checks on the offsets, twice the lanes a vector of 64-bit addresses
+ * held. The lanes' addresses go into addr[] first (they are read before
+ * row is written: row may be the offsets' own VGPR) when the timing model
+ * records lines. False as global_span is. */
+static inline bool saddr_gather(xs_exec *x, uint64_t b, const uint32_t *off, unsigned n, tlb *t, uint64_t *addr,
+				uint32_t *row)
+{
+	const uint32_t b12 = (uint32_t)b & (XS_VM_PAGE_SIZE - 1);
+	uint32_t mn = ~0u, mx = 0, cross = 0;
+	for (unsigned l = 0; l < n; l++) {
+		const uint32_t v = off[l];
+		mn = v < mn ? v : mn;
+		mx = v > mx ? v : mx;
+		cross |= ((b12 + v) & (XS_VM_PAGE_SIZE - 1)) + 3;
+	}
+	if (cross >> XS_VM_PAGE_SHIFT || b + mx < b)
+		return false;
+	const uint64_t p0 = (b + mn) & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
+	const unsigned npages = (unsigned)((b + mx - p0) >> XS_VM_PAGE_SHIFT) + 1;
+	if (npages > 2)
+		return false;
+	uint8_t *host[2] = { NULL, NULL }; /* (set below: npages >= 1) */
+	for (unsigned k = 0; k < npages; k++)
+		if (!(host[k] = tlb_get(x->vm, t, p0 + ((uint64_t)k << XS_VM_PAGE_SHIFT), XS_VM_PAGE_SIZE, false)))
+			return false;
+	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+		for (unsigned l = 0; l < n; l++)
+			addr[l] = b + off[l];
+	if (pages_contiguous(host, npages)) {
+		const uint8_t *h = host[0] + (b - p0); /* host address = h + offset */
+		for (unsigned l = 0; l < n; l++)
+			memcpy(&row[l], h + off[l], 4);
+	} else {
+		for (unsigned l = 0; l < n; l++)
+			memcpy(&row[l], lane_host(host, p0, b + off[l]), 4);
+	}
+	return true;
+}
+
 /* Every active lane's host address for a plain global access of `bytes`
  * (GLOBAL, or FLAT outside the apertures) that does not cross a page, into
  * ptr[l]: a tiled kernel's loads are runs of neighbouring lanes, not one
@@ -761,6 +802,11 @@ static inline int global_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, c
 	const uint32_t *lo = w->v[va], *hi = w->v[(va + 1) & 0xff];
 	const uint64_t imm = (uint64_t)(int64_t)in->imm;
 	uint64_t addr[XS_MAX_LANES];
+	if (ac->has_saddr && row && e == xs_lane_full(w) && saddr_gather(x, ac->saddr + imm, lo, n, t, addr, row)) {
+		if (XS_UNLIKELY(x->ctx->mtrace != NULL))
+			xs_isa_mtrace_lanes(x->ctx->mtrace, addr, e, bytes);
+		return LANES_LOADED;
+	}
 	if (ac->has_saddr) {
 		for (unsigned l = 0; l < n; l++)
 			addr[l] = ac->saddr + lo[l] + imm;
@@ -802,30 +848,47 @@ static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 {
 	const unsigned n = w->lanes;
 	const uint32_t imm = (uint32_t)in->imm;
-	uint32_t odd = 0;
-	uint64_t lo = ~0ull, hi = 0;
+	/* The lanes' offsets from base in 32 bits (rel), which a private
+	 * array's always are: twice the lanes a vector of the 64-bit
+	 * addresses held, and one 64-bit add a page. Offsets whose largest
+	 * shifted one does not fit go lane by lane. */
+	uint32_t off[XS_MAX_LANES], odd = 0, omax = 0;
 	for (unsigned l = 0; l < n; l++) {
-		uint32_t off = imm + voff[l];
-		odd |= off;
-		uint64_t a = base + ((uint64_t)off << is_shift) + 4 * l;
-		addr[l] = a;
-		lo = a < lo ? a : lo;
-		hi = a > hi ? a : hi;
+		off[l] = imm + voff[l];
+		odd |= off[l];
+		omax = off[l] > omax ? off[l] : omax;
 	}
-	if (odd & 3)
+	if ((odd & 3) || ((uint64_t)omax << is_shift) + 4ull * n > 0xffffffffull)
 		return false;
-	const uint64_t p0 = lo & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
-	if ((hi - p0) >> XS_VM_PAGE_SHIFT >= TLB_N)
+	uint32_t rel[XS_MAX_LANES], rlo = ~0u, rhi = 0;
+	for (unsigned l = 0; l < n; l++) {
+		rel[l] = (off[l] << is_shift) + 4 * l;
+		rlo = rel[l] < rlo ? rel[l] : rlo;
+		rhi = rel[l] > rhi ? rel[l] : rhi;
+	}
+	const uint64_t p0 = (base + rlo) & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
+	if ((base + rhi - p0) >> XS_VM_PAGE_SHIFT >= TLB_N)
 		return false;
 	uint8_t *host[TLB_N];
-	const unsigned npages = (unsigned)((hi - p0) >> XS_VM_PAGE_SHIFT) + 1;
+	const unsigned npages = (unsigned)((base + rhi - p0) >> XS_VM_PAGE_SHIFT) + 1;
 	for (unsigned k = 0; k < npages; k++)
 		if (!(host[k] = tlb_get(x->vm, t, p0 + ((uint64_t)k << XS_VM_PAGE_SHIFT), XS_VM_PAGE_SIZE, wr)))
 			return false;
-	if (row)
-		lane_gather(host, npages, p0, addr, n, row);
-	else
+	/* the 64-bit addresses only where they are read: the lanes' pointers
+	 * of a scatter, the timing model's lines */
+	if (!row || XS_UNLIKELY(x->ctx->mtrace != NULL))
+		for (unsigned l = 0; l < n; l++)
+			addr[l] = base + rel[l];
+	if (!row) {
 		lane_ptrs(host, npages, p0, addr, n, ptr);
+	} else if (pages_contiguous(host, npages)) {
+		const uint8_t *h = host[0] + (base - p0); /* host address = h + rel */
+		for (unsigned l = 0; l < n; l++)
+			memcpy(&row[l], h + rel[l], 4);
+	} else {
+		for (unsigned l = 0; l < n; l++)
+			memcpy(&row[l], lane_host(host, p0, base + rel[l]), 4);
+	}
 	return true;
 }
 
