@@ -25,9 +25,36 @@
 		}                                                               \
 		XS_VFRAME_END;                                                  \
 	}
+/* Whether source i of a plain form is one value for every lane that
+ * xs_vsrc32 would broadcast itself (an SGPR, the literal, an inline
+ * constant), and that value. */
+static inline bool gn_scalar(const xs_inst *in, unsigned i)
+{
+	const unsigned s = in->src[i];
+	return s < 128 || s == XS_SRC_LITERAL || (s >= XS_SRC_INT0 && s <= 208) ||
+	       (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI);
+}
+static inline uint32_t gn_value(const xs_wave *w, const xs_inst *in, unsigned i)
+{
+	const unsigned s = in->src[i];
+	if (s < 128)
+		return w->s[s];
+	if (s == XS_SRC_LITERAL)
+		return in->literal;
+	if (s <= 192)
+		return s - XS_SRC_INT0;
+	if (s <= 208)
+		return (uint32_t)(192 - (int)s);
+	return (xs_op_table[in->op].flags & XS_OPF_F16) ? xs_inline_f16[s - XS_SRC_HALF] : xs_inline_f32[s - XS_SRC_HALF];
+}
+
 /* The same over the waves of a lockstep step (xs_exec_group_fn), for a
  * plain form of an op with nsrc (1..3) sources a, b, c: one call for the
- * group, where the lockstep loop would call the handler once per wave. */
+ * group, where the lockstep loop would call the handler once per wave.
+ * The usual shapes with scalar sources (a VOP2's constant or SGPR src0;
+ * a shift-and-add's two constants) keep the value in a register: copied
+ * into a row for the lane loop to load back, it was a good part of these
+ * handlers' time. */
 #define GN(name, nsrc, expr)                                                    \
 	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
 	{                                                                       \
@@ -35,6 +62,37 @@
 		xs_vctx c_;                                                     \
 		if (!xs_group_plain(ws, nw, in, &c_))                           \
 			return -1;                                              \
+		const unsigned n_ = c_.n;                                       \
+		if ((nsrc) == 2 && gn_scalar(in, 0) && in->src[1] >= XS_SRC_VGPR) { \
+			for (unsigned j = 0; j < nw; j++) {                     \
+				xs_wave *w = ws[j];                             \
+				const uint32_t a = gn_value(w, in, 0), c = 0;   \
+				const uint32_t *B = w->v[(in->src[1] - XS_SRC_VGPR) & 0xff]; \
+				uint32_t *r = xs_vrow(w, in->dst);              \
+				(void)c;                                        \
+				for (unsigned l = 0; l < n_; l++) {             \
+					const uint32_t b = B[l];                \
+					(void)b;                                \
+					r[l] = (uint32_t)(expr);                \
+				}                                               \
+			}                                                       \
+			return (int)nw;                                         \
+		}                                                               \
+		if ((nsrc) == 3 && in->src[0] >= XS_SRC_VGPR && gn_scalar(in, 1) && gn_scalar(in, 2)) { \
+			for (unsigned j = 0; j < nw; j++) {                     \
+				xs_wave *w = ws[j];                             \
+				const uint32_t b = gn_value(w, in, 1), c = gn_value(w, in, 2); \
+				const uint32_t *A = w->v[(in->src[0] - XS_SRC_VGPR) & 0xff]; \
+				uint32_t *r = xs_vrow(w, in->dst);              \
+				(void)b, (void)c;                               \
+				for (unsigned l = 0; l < n_; l++) {             \
+					const uint32_t a = A[l];                \
+					(void)a;                                \
+					r[l] = (uint32_t)(expr);                \
+				}                                               \
+			}                                                       \
+			return (int)nw;                                         \
+		}                                                               \
 		for (unsigned j = 0; j < nw; j++) {                             \
 			xs_wave *w = ws[j];                                     \
 			uint32_t t0[LANES], t1[LANES], t2[LANES];               \
@@ -42,7 +100,7 @@
 			const uint32_t *B = (nsrc) > 1 ? xs_vsrc32(&c_, w, in, 1, t1) : A; \
 			const uint32_t *C = (nsrc) > 2 ? xs_vsrc32(&c_, w, in, 2, t2) : A; \
 			uint32_t *r = xs_vrow(w, in->dst);                      \
-			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+			for (unsigned l = 0; l < n_; l++) {                     \
 				uint32_t a = A[l], b = B[l], c = C[l];          \
 				(void)b, (void)c;                               \
 				r[l] = (uint32_t)(expr);                        \
