@@ -13,18 +13,6 @@
 
 #define LANES XS_MAX_LANES
 
-/* One-, two-, three-source 32-bit ops: a, b, c are lane values, l the lane. */
-#define V1(name, expr)                                                          \
-	XS_EXEC(name)                                                           \
-	{                                                                       \
-		(void)x;                                                        \
-		XS_VFRAME1;                                                     \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
-			uint32_t a = A[l];                                      \
-			r[l] = (uint32_t)(expr);                                \
-		}                                                               \
-		XS_VFRAME_END;                                                  \
-	}
 /* Whether source i of a plain form is one value for every lane that
  * xs_vsrc32 would broadcast itself (an SGPR, the literal, an inline
  * constant), and that value. */
@@ -48,6 +36,26 @@ static inline uint32_t gn_value(const xs_wave *w, const xs_inst *in, unsigned i)
 	return (xs_op_table[in->op].flags & XS_OPF_F16) ? xs_inline_f16[s - XS_SRC_HALF] : xs_inline_f32[s - XS_SRC_HALF];
 }
 
+/* Whether a wave's 32-bit op runs plain: no modifier (a literal is fine),
+ * a 32-bit result, every lane in EXEC (xs_group_plain for one wave). */
+static inline bool v_plain(const xs_wave *w, const xs_inst *in)
+{
+	return !(in->mods & ~XS_MOD_LIT) && !(xs_op_table[in->op].flags & XS_OPF_DST16) &&
+	       xs_wave_exec(w) == xs_lane_full(w);
+}
+
+/* One-, two-, three-source 32-bit ops: a, b, c are lane values, l the lane. */
+#define V1(name, expr)                                                          \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		XS_VFRAME1;                                                     \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			uint32_t a = A[l];                                      \
+			r[l] = (uint32_t)(expr);                                \
+		}                                                               \
+		XS_VFRAME_END;                                                  \
+	}
 /* The same over the waves of a lockstep step (xs_exec_group_fn), for a
  * plain form of an op with nsrc (1..3) sources a, b, c: one call for the
  * group, where the lockstep loop would call the handler once per wave.
@@ -116,6 +124,17 @@ static inline uint32_t gn_value(const xs_wave *w, const xs_inst *in, unsigned i)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
+		if (gn_scalar(in, 0) && in->src[1] >= XS_SRC_VGPR && v_plain(w, in)) { \
+			/* a scalar src0 and a VGPR (GN's shape): no row of it */ \
+			const uint32_t a = gn_value(w, in, 0);                  \
+			const uint32_t *B = w->v[(in->src[1] - XS_SRC_VGPR) & 0xff]; \
+			uint32_t *r = xs_vrow(w, in->dst);                      \
+			for (unsigned l = 0, n_ = w->lanes; l < n_; l++) {      \
+				const uint32_t b = B[l];                        \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+			return 0;                                               \
+		}                                                               \
 		XS_VFRAME2;                                                     \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
 			uint32_t a = A[l], b = B[l];                            \
@@ -127,6 +146,17 @@ static inline uint32_t gn_value(const xs_wave *w, const xs_inst *in, unsigned i)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
+		if (in->src[0] >= XS_SRC_VGPR && gn_scalar(in, 1) && gn_scalar(in, 2) && v_plain(w, in)) { \
+			/* a VGPR and two scalars (GN's shape): no rows of them */ \
+			const uint32_t b = gn_value(w, in, 1), c = gn_value(w, in, 2); \
+			const uint32_t *A = w->v[(in->src[0] - XS_SRC_VGPR) & 0xff]; \
+			uint32_t *r = xs_vrow(w, in->dst);                      \
+			for (unsigned l = 0, n_ = w->lanes; l < n_; l++) {      \
+				const uint32_t a = A[l];                        \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+			return 0;                                               \
+		}                                                               \
 		XS_VFRAME3;                                                     \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
 			uint32_t a = A[l], b = B[l], c = C[l];                  \
