@@ -378,6 +378,17 @@ V3(v_med3_i16, (uint32_t)imed3((int16_t)a, (int16_t)b, (int16_t)c) & 0xffff)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
+		if (gn_scalar(in, 0) && in->src[1] >= XS_SRC_VGPR && v_plain(w, in)) { \
+			/* V2's scalar shape (plain: no clamp, a 32-bit result) */ \
+			const int64_t a = (T)(W)gn_value(w, in, 0);            \
+			const uint32_t *B = w->v[(in->src[1] - XS_SRC_VGPR) & 0xff]; \
+			uint32_t *r = xs_vrow(w, in->dst);                      \
+			for (unsigned l = 0, n_ = w->lanes; l < n_; l++) {      \
+				const int64_t b = (T)(W)B[l];                   \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+			return 0;                                               \
+		}                                                               \
 		XS_VFRAME2;                                                     \
 		bool clamp = (in->mods & XS_MOD_CLAMP) != 0;                    \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
