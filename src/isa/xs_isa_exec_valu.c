@@ -612,6 +612,22 @@ static int g_v_lshlrev_b64(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs
 	xs_vctx c_;
 	if (!xs_group_plain(ws, nw, in, &c_))
 		return -1;
+	if (gn_scalar(in, 0) && in->src[1] >= XS_SRC_VGPR) {
+		/* one shift for every lane (GN's scalar shape): no row of it */
+		const unsigned n = c_.n, s1 = in->src[1] - XS_SRC_VGPR, d = in->dst - XS_SRC_VGPR;
+		for (unsigned j = 0; j < nw; j++) {
+			xs_wave *w = ws[j];
+			const unsigned sh = gn_value(w, in, 0) & 63;
+			const uint32_t *lo = w->v[s1], *hi = w->v[(s1 + 1) & 0xff];
+			uint32_t *dlo = w->v[d], *dhi = w->v[(d + 1) & 0xff];
+			for (unsigned l = 0; l < n; l++) {
+				const uint64_t v = (lo[l] | (uint64_t)hi[l] << 32) << sh;
+				dlo[l] = (uint32_t)v;
+				dhi[l] = (uint32_t)(v >> 32);
+			}
+		}
+		return (int)nw;
+	}
 	for (unsigned j = 0; j < nw; j++) {
 		xs_wave *w = ws[j];
 		uint32_t t0[LANES];
@@ -672,6 +688,24 @@ static int g_v_mad_u64_u32(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs
 	xs_vctx c_;
 	if (!xs_group_plain(ws, nw, in, &c_))
 		return -1;
+	if (gn_scalar(in, 0) && gn_scalar(in, 1) && in->src[2] >= XS_SRC_VGPR && in->sdst == XS_SREG_NULL) {
+		/* a product the same in every lane (a group's id times its
+		 * size) added to a VGPR pair, its carries not kept (how the
+		 * compilers form a global id): one multiply a wave */
+		const unsigned n = c_.n, s2 = in->src[2] - XS_SRC_VGPR, d = in->dst - XS_SRC_VGPR;
+		for (unsigned j = 0; j < nw; j++) {
+			xs_wave *w = ws[j];
+			const uint64_t p = (uint64_t)gn_value(w, in, 0) * gn_value(w, in, 1);
+			const uint32_t *lo = w->v[s2], *hi = w->v[(s2 + 1) & 0xff];
+			uint32_t *dlo = w->v[d], *dhi = w->v[(d + 1) & 0xff];
+			for (unsigned l = 0; l < n; l++) {
+				const uint64_t v = p + (lo[l] | (uint64_t)hi[l] << 32);
+				dlo[l] = (uint32_t)v;
+				dhi[l] = (uint32_t)(v >> 32);
+			}
+		}
+		return (int)nw;
+	}
 	for (unsigned j = 0; j < nw; j++) {
 		xs_wave *w = ws[j];
 		uint32_t t0[LANES], t1[LANES];
