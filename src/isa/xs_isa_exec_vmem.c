@@ -774,9 +774,10 @@ static inline bool saddr_gather(xs_exec *x, uint64_t b, const uint32_t *off, uns
 		for (unsigned l = 0; l < n; l++)
 			addr[l] = b + off[l];
 	if (pages_contiguous(host, npages)) {
-		const uint8_t *h = host[0] + (b - p0); /* host address = h + offset */
+		/* host address = h + offset (integers, as in gather_ptrs) */
+		const uintptr_t h = (uintptr_t)host[0] + (uintptr_t)(b - p0);
 		for (unsigned l = 0; l < n; l++)
-			memcpy(&row[l], h + off[l], 4);
+			memcpy(&row[l], (const uint8_t *)(h + off[l]), 4);
 	} else {
 		for (unsigned l = 0; l < n; l++)
 			memcpy(&row[l], lane_host(host, p0, b + off[l]), 4);
@@ -882,9 +883,11 @@ static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 	if (!row) {
 		lane_ptrs(host, npages, p0, addr, n, ptr);
 	} else if (pages_contiguous(host, npages)) {
-		const uint8_t *h = host[0] + (base - p0); /* host address = h + rel */
+		/* host address = h + rel (integers: base may lie below p0, and
+		 * a pointer may not step outside its object even for a while) */
+		const uintptr_t h = (uintptr_t)host[0] + (uintptr_t)(base - p0);
 		for (unsigned l = 0; l < n; l++)
-			memcpy(&row[l], h + rel[l], 4);
+			memcpy(&row[l], (const uint8_t *)(h + rel[l]), 4);
 	} else {
 		for (unsigned l = 0; l < n; l++)
 			memcpy(&row[l], lane_host(host, p0, base + rel[l]), 4);
