@@ -700,6 +700,25 @@ static inline void lane_gather(uint8_t *const *host, unsigned npages, uint64_t p
 		memcpy(&row[l], lane_host(host, p0, addr[l]), 4);
 }
 
+/* lane_gather for lanes given as 32-bit offsets from a base address b
+ * (base + off[l], which the caller has bounded: no sum wraps, none leaves
+ * the pages host[0 .. npages) from guest page p0). With consecutive host
+ * pages the host address is formed as an integer, h + off[l]: b may lie
+ * below p0, and a pointer may not step outside its object even for a
+ * while (UBSan). */
+static inline void lane_gather32(uint8_t *const *host, unsigned npages, uint64_t p0, uint64_t b, const uint32_t *off,
+				 unsigned n, uint32_t *row)
+{
+	if (pages_contiguous(host, npages)) {
+		const uintptr_t h = (uintptr_t)host[0] + (uintptr_t)(b - p0);
+		for (unsigned l = 0; l < n; l++)
+			memcpy(&row[l], (const uint8_t *)(h + off[l]), 4);
+		return;
+	}
+	for (unsigned l = 0; l < n; l++)
+		memcpy(&row[l], lane_host(host, p0, b + off[l]), 4);
+}
+
 /* What global_ptrs and mubuf_ptrs did: nothing (the per-lane loop decides),
  * the active lanes' pointers into ptr[], or (asked with a row, for a full
  * wave of dword loads) the dwords loaded into the row. */
@@ -773,15 +792,7 @@ static inline bool saddr_gather(xs_exec *x, uint64_t b, const uint32_t *off, uns
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL))
 		for (unsigned l = 0; l < n; l++)
 			addr[l] = b + off[l];
-	if (pages_contiguous(host, npages)) {
-		/* host address = h + offset (integers, as in gather_ptrs) */
-		const uintptr_t h = (uintptr_t)host[0] + (uintptr_t)(b - p0);
-		for (unsigned l = 0; l < n; l++)
-			memcpy(&row[l], (const uint8_t *)(h + off[l]), 4);
-	} else {
-		for (unsigned l = 0; l < n; l++)
-			memcpy(&row[l], lane_host(host, p0, b + off[l]), 4);
-	}
+	lane_gather32(host, npages, p0, b, off, n, row);
 	return true;
 }
 
@@ -880,18 +891,10 @@ static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 	if (!row || XS_UNLIKELY(x->ctx->mtrace != NULL))
 		for (unsigned l = 0; l < n; l++)
 			addr[l] = base + rel[l];
-	if (!row) {
+	if (row)
+		lane_gather32(host, npages, p0, base, rel, n, row);
+	else
 		lane_ptrs(host, npages, p0, addr, n, ptr);
-	} else if (pages_contiguous(host, npages)) {
-		/* host address = h + rel (integers: base may lie below p0, and
-		 * a pointer may not step outside its object even for a while) */
-		const uintptr_t h = (uintptr_t)host[0] + (uintptr_t)(base - p0);
-		for (unsigned l = 0; l < n; l++)
-			memcpy(&row[l], (const uint8_t *)(h + rel[l]), 4);
-	} else {
-		for (unsigned l = 0; l < n; l++)
-			memcpy(&row[l], lane_host(host, p0, base + rel[l]), 4);
-	}
 	return true;
 }
 
