@@ -44,6 +44,41 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	       xs_wave_exec(w) == xs_lane_full(w);
 }
 
+/* The plain forms' usual shapes with scalar sources, which keep the value
+ * in a register (copied into a row for the lane loop to load back, it was
+ * a good part of these handlers' time): a scalar src0 and a VGPR src1 (a
+ * VOP2's constant or SGPR), and a VGPR src0 with two scalars (a shift and
+ * add's constants). LANES_* run one wave's n lanes of expr over a, b, c;
+ * the group handlers (GN) and the wave's (V2, V3, ADDSUB) share them. */
+#define SHAPE_SV(in) (gn_scalar(in, 0) && (in)->src[1] >= XS_SRC_VGPR)
+#define SHAPE_VSS(in) ((in)->src[0] >= XS_SRC_VGPR && gn_scalar(in, 1) && gn_scalar(in, 2))
+#define LANES_SV(wv, in, n, expr)                                               \
+	do {                                                                    \
+		xs_wave *const w_ = (wv);                                       \
+		const uint32_t a = gn_value(w_, in, 0), c = 0;                  \
+		const uint32_t *B_ = w_->v[((in)->src[1] - XS_SRC_VGPR) & 0xff]; \
+		uint32_t *r_ = xs_vrow(w_, (in)->dst);                          \
+		(void)c;                                                        \
+		for (unsigned l = 0, n_l = (n); l < n_l; l++) {                 \
+			const uint32_t b = B_[l];                               \
+			(void)b;                                                \
+			r_[l] = (uint32_t)(expr);                               \
+		}                                                               \
+	} while (0)
+#define LANES_VSS(wv, in, n, expr)                                              \
+	do {                                                                    \
+		xs_wave *const w_ = (wv);                                       \
+		const uint32_t b = gn_value(w_, in, 1), c = gn_value(w_, in, 2); \
+		const uint32_t *A_ = w_->v[((in)->src[0] - XS_SRC_VGPR) & 0xff]; \
+		uint32_t *r_ = xs_vrow(w_, (in)->dst);                          \
+		(void)b, (void)c;                                               \
+		for (unsigned l = 0, n_l = (n); l < n_l; l++) {                 \
+			const uint32_t a = A_[l];                               \
+			(void)a;                                                \
+			r_[l] = (uint32_t)(expr);                               \
+		}                                                               \
+	} while (0)
+
 /* One-, two-, three-source 32-bit ops: a, b, c are lane values, l the lane. */
 #define V1(name, expr)                                                          \
 	XS_EXEC(name)                                                           \
@@ -58,11 +93,8 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	}
 /* The same over the waves of a lockstep step (xs_exec_group_fn), for a
  * plain form of an op with nsrc (1..3) sources a, b, c: one call for the
- * group, where the lockstep loop would call the handler once per wave.
- * The usual shapes with scalar sources (a VOP2's constant or SGPR src0;
- * a shift-and-add's two constants) keep the value in a register: copied
- * into a row for the lane loop to load back, it was a good part of these
- * handlers' time. */
+ * group, where the lockstep loop would call the handler once per wave;
+ * the scalar shapes (SHAPE_SV, SHAPE_VSS) tested once for the group. */
 #define GN(name, nsrc, expr)                                                    \
 	static int g_##name(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in) \
 	{                                                                       \
@@ -71,34 +103,14 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 		if (!xs_group_plain(ws, nw, in, &c_))                           \
 			return -1;                                              \
 		const unsigned n_ = c_.n;                                       \
-		if ((nsrc) == 2 && gn_scalar(in, 0) && in->src[1] >= XS_SRC_VGPR) { \
-			for (unsigned j = 0; j < nw; j++) {                     \
-				xs_wave *w = ws[j];                             \
-				const uint32_t a = gn_value(w, in, 0), c = 0;   \
-				const uint32_t *B = w->v[(in->src[1] - XS_SRC_VGPR) & 0xff]; \
-				uint32_t *r = xs_vrow(w, in->dst);              \
-				(void)c;                                        \
-				for (unsigned l = 0; l < n_; l++) {             \
-					const uint32_t b = B[l];                \
-					(void)b;                                \
-					r[l] = (uint32_t)(expr);                \
-				}                                               \
-			}                                                       \
+		if ((nsrc) == 2 && SHAPE_SV(in)) {                             \
+			for (unsigned j = 0; j < nw; j++)                       \
+				LANES_SV(ws[j], in, n_, expr);                  \
 			return (int)nw;                                         \
 		}                                                               \
-		if ((nsrc) == 3 && in->src[0] >= XS_SRC_VGPR && gn_scalar(in, 1) && gn_scalar(in, 2)) { \
-			for (unsigned j = 0; j < nw; j++) {                     \
-				xs_wave *w = ws[j];                             \
-				const uint32_t b = gn_value(w, in, 1), c = gn_value(w, in, 2); \
-				const uint32_t *A = w->v[(in->src[0] - XS_SRC_VGPR) & 0xff]; \
-				uint32_t *r = xs_vrow(w, in->dst);              \
-				(void)b, (void)c;                               \
-				for (unsigned l = 0; l < n_; l++) {             \
-					const uint32_t a = A[l];                \
-					(void)a;                                \
-					r[l] = (uint32_t)(expr);                \
-				}                                               \
-			}                                                       \
+		if ((nsrc) == 3 && SHAPE_VSS(in)) {                             \
+			for (unsigned j = 0; j < nw; j++)                       \
+				LANES_VSS(ws[j], in, n_, expr);                 \
 			return (int)nw;                                         \
 		}                                                               \
 		for (unsigned j = 0; j < nw; j++) {                             \
@@ -124,15 +136,8 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		if (gn_scalar(in, 0) && in->src[1] >= XS_SRC_VGPR && v_plain(w, in)) { \
-			/* a scalar src0 and a VGPR (GN's shape): no row of it */ \
-			const uint32_t a = gn_value(w, in, 0);                  \
-			const uint32_t *B = w->v[(in->src[1] - XS_SRC_VGPR) & 0xff]; \
-			uint32_t *r = xs_vrow(w, in->dst);                      \
-			for (unsigned l = 0, n_ = w->lanes; l < n_; l++) {      \
-				const uint32_t b = B[l];                        \
-				r[l] = (uint32_t)(expr);                        \
-			}                                                       \
+		if (SHAPE_SV(in) && v_plain(w, in)) { /* (GN's shape: no row of src0) */ \
+			LANES_SV(w, in, w->lanes, expr);                        \
 			return 0;                                               \
 		}                                                               \
 		XS_VFRAME2;                                                     \
@@ -146,15 +151,8 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		if (in->src[0] >= XS_SRC_VGPR && gn_scalar(in, 1) && gn_scalar(in, 2) && v_plain(w, in)) { \
-			/* a VGPR and two scalars (GN's shape): no rows of them */ \
-			const uint32_t b = gn_value(w, in, 1), c = gn_value(w, in, 2); \
-			const uint32_t *A = w->v[(in->src[0] - XS_SRC_VGPR) & 0xff]; \
-			uint32_t *r = xs_vrow(w, in->dst);                      \
-			for (unsigned l = 0, n_ = w->lanes; l < n_; l++) {      \
-				const uint32_t a = A[l];                        \
-				r[l] = (uint32_t)(expr);                        \
-			}                                                       \
+		if (SHAPE_VSS(in) && v_plain(w, in)) { /* (GN's shape: no rows of the scalars) */ \
+			LANES_VSS(w, in, w->lanes, expr);                       \
 			return 0;                                               \
 		}                                                               \
 		XS_VFRAME3;                                                     \
@@ -378,8 +376,8 @@ V3(v_med3_i16, (uint32_t)imed3((int16_t)a, (int16_t)b, (int16_t)c) & 0xffff)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		if (gn_scalar(in, 0) && in->src[1] >= XS_SRC_VGPR && v_plain(w, in)) { \
-			/* V2's scalar shape (plain: no clamp, a 32-bit result) */ \
+		if (SHAPE_SV(in) && v_plain(w, in)) {                           \
+			/* V2's scalar shape, the values typed (plain: no clamp, a 32-bit result) */ \
 			const int64_t a = (T)(W)gn_value(w, in, 0);            \
 			const uint32_t *B = w->v[(in->src[1] - XS_SRC_VGPR) & 0xff]; \
 			uint32_t *r = xs_vrow(w, in->dst);                      \
@@ -612,7 +610,7 @@ static int g_v_lshlrev_b64(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs
 	xs_vctx c_;
 	if (!xs_group_plain(ws, nw, in, &c_))
 		return -1;
-	if (gn_scalar(in, 0) && in->src[1] >= XS_SRC_VGPR) {
+	if (SHAPE_SV(in)) {
 		/* one shift for every lane (GN's scalar shape): no row of it */
 		const unsigned n = c_.n, s1 = in->src[1] - XS_SRC_VGPR, d = in->dst - XS_SRC_VGPR;
 		for (unsigned j = 0; j < nw; j++) {
