@@ -625,7 +625,30 @@ XS_EXEC(s_round_mode) { w->mode = (w->mode & ~0xfu) | ((uint32_t)in->imm & 0xf);
 XS_EXEC(s_denorm_mode) { w->mode = (w->mode & ~0xf0u) | (((uint32_t)in->imm & 0xf) << 4); return 0; }
 
 /* lockstep: the common SALU ops for a step's waves in one call */
-XS_GROUP_EACH(s_mov_b32)
+/* s_mov_b32 over the waves of a lockstep step: a fifth of an -O0 kernel's
+ * instructions (private_spill: its spills' SGPR copies). An SGPR source is
+ * each wave's own; a literal or an inline constant is the same for every
+ * wave, read once; the other sources (SCC, EXECZ, ...) go wave by wave. */
+static int g_s_mov_b32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
+{
+	const unsigned d = in->dst, s = in->src[0];
+	if (d == XS_SREG_NULL)
+		return (int)n;
+	if (s < 128) {
+		for (unsigned j = 0; j < n; j++)
+			ws[j]->s[d & 127] = ws[j]->s[s];
+		return (int)n;
+	}
+	if (s == XS_SRC_LITERAL || (s >= XS_SRC_INT0 && s <= 208) || (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)) {
+		const uint32_t v = xs_sread(ws[0], in, s);
+		for (unsigned j = 0; j < n; j++)
+			ws[j]->s[d & 127] = v;
+		return (int)n;
+	}
+	for (unsigned j = 0; j < n; j++)
+		x_s_mov_b32(x, ws[j], in);
+	return (int)n;
+}
 XS_GROUP_EACH(s_mov_b64)
 XS_GROUP_EACH(s_cmov_b32)
 XS_GROUP_EACH(s_movk_i32)
