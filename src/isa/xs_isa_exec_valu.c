@@ -746,8 +746,49 @@ XS_EXEC(v_writelane_b32)
 	return 0;
 }
 
-XS_GROUP_EACH(v_readlane_b32)
-XS_GROUP_EACH(v_writelane_b32)
+/* The lane of a readlane or writelane (src1), when the same for every
+ * wave of a lockstep step: an inline integer constant (a spill slot's
+ * lane), else -1. */
+static inline int lane_const(const xs_wave *w, const xs_inst *in)
+{
+	const unsigned s = in->src[1];
+	if (s >= XS_SRC_INT0 && s <= 208)
+		return (int)(xs_sread(w, in, s) & (w->lanes - 1));
+	return -1;
+}
+
+/* v_readlane_b32 and v_writelane_b32 over the waves of a lockstep step:
+ * together a quarter of an -O0 kernel's instructions (SGPR spills to
+ * VGPR lanes), which each wave's handler ran with a read of each operand
+ * through xs_sread. With an SGPR data operand and a constant lane, one
+ * copy a wave; other forms wave by wave. */
+static int g_v_readlane_b32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
+{
+	const int lane = lane_const(ws[0], in);
+	const unsigned d = in->dst, s = in->src[0];
+	if (lane >= 0 && s >= XS_SRC_VGPR && d != XS_SREG_NULL) {
+		for (unsigned j = 0; j < n; j++)
+			ws[j]->s[d & 127] = ws[j]->v[s - XS_SRC_VGPR][lane];
+		return (int)n;
+	}
+	for (unsigned j = 0; j < n; j++)
+		x_v_readlane_b32(x, ws[j], in);
+	return (int)n;
+}
+
+static int g_v_writelane_b32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
+{
+	const int lane = lane_const(ws[0], in);
+	const unsigned s = in->src[0];
+	if (lane >= 0 && s < 128) {
+		for (unsigned j = 0; j < n; j++)
+			xs_vrow(ws[j], in->dst)[lane] = ws[j]->s[s];
+		return (int)n;
+	}
+	for (unsigned j = 0; j < n; j++)
+		x_v_writelane_b32(x, ws[j], in);
+	return (int)n;
+}
 
 /* VGPR indexing through M0 (VOP1 v_movrel*). */
 static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, bool rel_src, bool rel_dst)
