@@ -169,6 +169,28 @@ static cmp_masks masks64(unsigned type, const uint64_t *A, const uint64_t *B, un
 	return r;
 }
 
+/* masks64 for src0 a scalar k and src1 a VGPR pair (lo, hi) read in
+ * place: a 64-bit id's bounds check (v_cmpx_gt_u64 s[n], v[id]) built two
+ * 64-bit rows of the wave's lanes before (xs_vsrc64), a third of its cost. */
+static inline __attribute__((always_inline)) cmp_masks masks64_k(unsigned type, uint64_t k, const uint32_t *lo,
+								  const uint32_t *hi, unsigned n)
+{
+	uint32_t lt[XS_MAX_LANES], eq[XS_MAX_LANES], gt[XS_MAX_LANES];
+	if (type == T_I64) {
+		for (unsigned l = 0; l < n; l++) {
+			const int64_t a = (int64_t)k, b = (int64_t)(lo[l] | (uint64_t)hi[l] << 32);
+			lt[l] = a < b, eq[l] = a == b, gt[l] = a > b;
+		}
+	} else {
+		for (unsigned l = 0; l < n; l++) {
+			const uint64_t b = lo[l] | (uint64_t)hi[l] << 32;
+			lt[l] = k < b, eq[l] = k == b, gt[l] = k > b;
+		}
+	}
+	cmp_masks r = { xs_flags_to_mask(lt, n), xs_flags_to_mask(eq, n), xs_flags_to_mask(gt, n) };
+	return r;
+}
+
 /* The lanes whose outcome the predicate's truth table p accepts. */
 static inline uint64_t accept(cmp_masks o, unsigned p, unsigned n)
 {
@@ -184,7 +206,13 @@ static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 	xs_vbegin(w, &c);
 	unsigned n = c.n, p = d.pred;
 	uint64_t m = 0;
-	if (d.type == T_F64 || d.type == T_I64 || d.type == T_U64) {
+	if ((d.type == T_I64 || d.type == T_U64) && p != 0xff && in->src[0] < 128 && in->src[1] >= XS_SRC_VGPR) {
+		/* (integer operands take no modifiers: what xs_vsrc64 reads) */
+		const unsigned s0 = in->src[0], r1 = in->src[1] - XS_SRC_VGPR;
+		const uint64_t k = w->s[s0] | (uint64_t)w->s[(s0 + 1) & 127] << 32;
+		const uint32_t *lo = w->v[r1 & 0xff], *hi = w->v[(r1 + 1) & 0xff];
+		m = accept(n == 32 ? masks64_k(d.type, k, lo, hi, 32) : masks64_k(d.type, k, lo, hi, 64), p, n);
+	} else if (d.type == T_F64 || d.type == T_I64 || d.type == T_U64) {
 		uint64_t a[XS_MAX_LANES], b[XS_MAX_LANES];
 		xs_vsrc64(w, in, 0, a);
 		if (p == 0xff) {
@@ -215,6 +243,16 @@ static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 	}
 	xs_wr_mask(w, in->sdst, m & c.mask);
 	return 0;
+}
+
+/* The compares over the waves of a lockstep step, one after another: no
+ * per-wave step of the lockstep loop (its PC writes and parting test). A
+ * compare neither branches nor faults; v_cmpx's EXEC is the wave's own. */
+static int g_vcmp(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
+{
+	for (unsigned j = 0; j < n; j++)
+		vcmp(x, ws[j], in);
+	return (int)n;
 }
 
 static const char *const pred_names[] = {
@@ -275,7 +313,9 @@ void xs_exec_register_vcmp(void)
 	for (unsigned op = 1; op < XS_OP_COUNT; op++) {
 		if (!(xs_op_table[op].flags & XS_OPF_CMP))
 			continue;
-		if (parse(xs_op_table[op].name, &desc[op]))
+		if (parse(xs_op_table[op].name, &desc[op])) {
 			xs_exec_table[op] = vcmp;
+			xs_exec_group_table[op] = g_vcmp;
+		}
 	}
 }
