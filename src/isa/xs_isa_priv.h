@@ -112,6 +112,10 @@ static inline uint32_t xs_sread(const xs_wave *w, const xs_inst *in, unsigned s)
 		return w->s[s];
 	if (s == XS_SRC_LITERAL)
 		return in->literal;
+	/* the inline integers 0..64 and -1..-16 here (a loop's count, a
+	 * compare with 0): the call for them was most of an SALU group step */
+	if (XS_LIKELY(s <= 208))
+		return s <= 192 ? s - XS_SRC_INT0 : (uint32_t)(192 - (int)s);
 	return xs_sread_special(w, s);
 }
 
