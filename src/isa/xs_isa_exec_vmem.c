@@ -1099,11 +1099,78 @@ static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const 
 		prefetch_range(x->vm, hi, hi + sum, wr);
 }
 
+/* Whether a MUBUF instruction is a dword row access as fast_mubuf_row
+ * takes them (no offset or index VGPR, no LDS or TFE, an aligned offset, a
+ * SOFFSET that is an operand): an -O0 kernel's spill or private row,
+ * 85 % of private_spill's buffer instructions. */
+static inline bool mubuf_row_form(const xs_inst *in)
+{
+	const memdesc *d = &mdesc[in->op];
+	return in->enc == XS_ENC_MUBUF && d->shape == D_DW && d->ndw == 1 &&
+	       !(in->mods & (XS_MOD_OFFEN | XS_MOD_IDXEN | XS_MOD_LDS | XS_MOD_TFE)) && !(in->imm & 3) &&
+	       in->src[2] != XS_SRC_LITERAL;
+}
+
+/* Such rows for the waves of a lockstep step: each wave's V# decoded and
+ * checked only when its four SGPRs differ from the wave before's (a
+ * dispatch's scratch V# is every wave's), then its row at base + SOFFSET
+ * + offset, as fast_mubuf_row finds it. A wave it does not take (EXEC not
+ * full, the V# not a swizzled ADD_TID one, out of range, an unmapped page)
+ * goes through load_body / store_body, which decide as for any wave.
+ * Returns the first wave that faulted, or nw. (load_body per wave decoded
+ * the V# and tested the forms each time: ~290 host instructions a row.) */
+static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp);
+
+static int mubuf_rows(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, bool wr, tlb *t)
+{
+	/* (MUBUF keeps a store's data in vdata, the load's destination field) */
+	const unsigned r = in->src[1], reg = (in->dst - XS_SRC_VGPR) & 0xff;
+	const uint32_t off = (uint32_t)in->imm;
+	uint32_t raw[4] = { 0, 0, 0, 0 };
+	vsharp v;
+	bool ok = false;
+	unsigned known_n = 0; /* the lanes the V# was checked for (0: none yet) */
+	uint64_t rel0 = 0;
+	for (unsigned j = 0; j < nw; j++) {
+		xs_wave *w = ws[j];
+		const unsigned n = w->lanes;
+		const uint32_t now[4] = { w->s[r & 127], w->s[(r + 1) & 127], w->s[(r + 2) & 127], w->s[(r + 3) & 127] };
+		if (known_n != n || memcmp(now, raw, sizeof(raw))) {
+			memcpy(raw, now, sizeof(raw));
+			read_vsharp(w, r, &v);
+			rel0 = (uint64_t)off << v.is_shift; /* (index >> is_shift = 0) */
+			ok = v.add_tid && v.swizzle && v.idx_stride >= n &&
+			     !buffer_oob(&v, n - 1, off, rel0 + (uint64_t)(n - 1) * 4);
+			known_n = n;
+		}
+		uint8_t *p = NULL;
+		if (ok && xs_wave_exec(w) == xs_lane_full(w)) {
+			const uint64_t addr = v.base + xs_sread(w, in, in->src[2]) + rel0;
+			p = tlb_get(x->vm, t, addr, 4 * n, wr);
+			if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
+				xs_isa_mtrace_add(x->ctx->mtrace, addr, 4 * n);
+		}
+		if (!p) {
+			if (wr ? store_body(x, w, in, t) : load_body(x, w, in, t))
+				return (int)j;
+		} else if (wr) {
+			for (unsigned o = 0; o < 4 * n; o += HOST_LINE) /* (as store_body) */
+				__builtin_prefetch(p + 2 * 4 * n + o, 1, 3);
+			row_copy(p, w->v[reg], n);
+		} else {
+			row_copy(w->v[reg], p, n);
+		}
+	}
+	return (int)nw;
+}
+
 /* x_load for the waves of a lockstep step, with one translation cache:
  * a group's waves reach neighbouring rows of the same pages. */
 static int g_load(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
 	tlb t = TLB_INIT;
+	if (mubuf_row_form(in))
+		return mubuf_rows(x, ws, nw, in, false, &t);
 	g_prefetch(x, ws, nw, in, false);
 	for (unsigned j = 0; j < nw; j++)
 		if (load_body(x, ws[j], in, &t))
@@ -1214,6 +1281,8 @@ static int x_store(xs_exec *x, xs_wave *w, const xs_inst *in)
 static int g_store(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
 {
 	tlb t = TLB_INIT;
+	if (mubuf_row_form(in))
+		return mubuf_rows(x, ws, nw, in, true, &t);
 	g_prefetch(x, ws, nw, in, true);
 	for (unsigned j = 0; j < nw; j++)
 		if (store_body(x, ws[j], in, &t))
