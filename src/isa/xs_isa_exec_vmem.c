@@ -1111,6 +1111,8 @@ static inline bool mubuf_row_form(const xs_inst *in)
 	       in->src[2] != XS_SRC_LITERAL;
 }
 
+static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp);
+
 /* Such rows for the waves of a lockstep step: each wave's V# decoded and
  * checked only when its four SGPRs differ from the wave before's (a
  * dispatch's scratch V# is every wave's), then its row at base + SOFFSET
@@ -1119,8 +1121,6 @@ static inline bool mubuf_row_form(const xs_inst *in)
  * goes through load_body / store_body, which decide as for any wave.
  * Returns the first wave that faulted, or nw. (load_body per wave decoded
  * the V# and tested the forms each time: ~290 host instructions a row.) */
-static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp);
-
 static int mubuf_rows(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, bool wr, tlb *t)
 {
 	/* (MUBUF keeps a store's data in vdata, the load's destination field) */
