@@ -93,6 +93,8 @@ extern const xs_op_info xs_op_table[XS_OP_COUNT];
  * inline integers, 240..248 inline floats, 251 VCCZ, 252 EXECZ, 253 SCC,
  * 255 literal, 256..511 VGPRs). */
 #define XS_SRC_INT0        128  /* inline 0; 129..192 = 1..64, 193..208 = -1..-16 */
+#define XS_SRC_INT64       192  /* the last positive inline integer (64) */
+#define XS_SRC_INTM16      208  /* the last negative one (-16) */
 #define XS_SRC_SHARED_BASE 235  /* src_shared_base/limit, src_private_base/limit (235..238) */
 #define XS_SRC_POPS_WAVE   239
 #define XS_SRC_HALF        240  /* 0.5, -0.5, 1, -1, 2, -2, 4, -4 = 240..247 */

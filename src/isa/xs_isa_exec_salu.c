@@ -639,7 +639,7 @@ static int g_s_mov_b32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst
 			ws[j]->s[d & 127] = ws[j]->s[s];
 		return (int)n;
 	}
-	if (s == XS_SRC_LITERAL || (s >= XS_SRC_INT0 && s <= 208) || (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)) {
+	if (xs_src_const(s)) {
 		const uint32_t v = xs_sread(ws[0], in, s);
 		for (unsigned j = 0; j < n; j++)
 			ws[j]->s[d & 127] = v;

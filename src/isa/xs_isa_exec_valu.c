@@ -14,26 +14,14 @@
 #define LANES XS_MAX_LANES
 
 /* Whether source i of a plain form is one value for every lane that
- * xs_vsrc32 would broadcast itself (an SGPR, the literal, an inline
- * constant), and that value. */
+ * xs_vsrc32 would broadcast itself (an SGPR or a constant), and that value. */
 static inline bool gn_scalar(const xs_inst *in, unsigned i)
 {
-	const unsigned s = in->src[i];
-	return s < 128 || s == XS_SRC_LITERAL || (s >= XS_SRC_INT0 && s <= 208) ||
-	       (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI);
+	return in->src[i] < 128 || xs_src_const(in->src[i]);
 }
 static inline uint32_t gn_value(const xs_wave *w, const xs_inst *in, unsigned i)
 {
-	const unsigned s = in->src[i];
-	if (s < 128)
-		return w->s[s];
-	if (s == XS_SRC_LITERAL)
-		return in->literal;
-	if (s <= 192)
-		return s - XS_SRC_INT0;
-	if (s <= 208)
-		return (uint32_t)(192 - (int)s);
-	return (xs_op_table[in->op].flags & XS_OPF_F16) ? xs_inline_f16[s - XS_SRC_HALF] : xs_inline_f32[s - XS_SRC_HALF];
+	return xs_scalar32(w, in, in->src[i]);
 }
 
 /* Whether a wave's 32-bit op runs plain: no modifier (a literal is fine),
@@ -747,13 +735,11 @@ XS_EXEC(v_writelane_b32)
 }
 
 /* The lane of a readlane or writelane (src1), when the same for every
- * wave of a lockstep step: an inline integer constant (a spill slot's
- * lane), else -1. */
+ * wave of a lockstep step: a constant (a spill slot's lane), else -1. */
 static inline int lane_const(const xs_wave *w, const xs_inst *in)
 {
-	const unsigned s = in->src[1];
-	if (s >= XS_SRC_INT0 && s <= 208)
-		return (int)(xs_sread(w, in, s) & (w->lanes - 1));
+	if (xs_src_const(in->src[1]))
+		return (int)(xs_sread(w, in, in->src[1]) & (w->lanes - 1));
 	return -1;
 }
 

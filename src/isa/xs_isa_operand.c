@@ -33,10 +33,8 @@ static uint64_t aperture64(unsigned s)
 
 uint32_t xs_sread_special(const xs_wave *w, unsigned s)
 {
-	if (s <= 192)
-		return s - 128;
-	if (s <= 208)
-		return (uint32_t)(192 - (int)s);
+	if (s <= XS_SRC_INTM16)
+		return xs_inline_int(s);
 	if (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)
 		return xs_inline_f32[s - XS_SRC_HALF];
 	switch (s) {
@@ -56,8 +54,8 @@ uint32_t xs_sread_special(const xs_wave *w, unsigned s)
 
 uint64_t xs_sread_special64(const xs_wave *w, unsigned s)
 {
-	if (s <= 208)
-		return (uint64_t)(int64_t)(int32_t)xs_sread_special(w, s);
+	if (s <= XS_SRC_INTM16)
+		return (uint64_t)(int64_t)(int32_t)xs_inline_int(s);
 	if (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)
 		return xs_inline_f64[s - XS_SRC_HALF];
 	if (s >= 235 && s <= 238)

@@ -106,16 +106,31 @@ uint32_t xs_sread_special(const xs_wave *w, unsigned s);
 /* 64-bit read of a non-SGPR, non-literal operand; f64 picks double inline floats. */
 uint64_t xs_sread_special64(const xs_wave *w, unsigned s);
 
+/* Inline integer s (XS_SRC_INT0 .. XS_SRC_INTM16): 0..64, then -1..-16. */
+static inline uint32_t xs_inline_int(unsigned s)
+{
+	return s <= XS_SRC_INT64 ? s - XS_SRC_INT0 : (uint32_t)(XS_SRC_INT64 - (int)s);
+}
+
+/* Whether operand s is a constant, the literal or an inline integer or
+ * float: one value in every lane and every wave (a lockstep step's group
+ * handlers read it once). */
+static inline bool xs_src_const(unsigned s)
+{
+	return s == XS_SRC_LITERAL || (s >= XS_SRC_INT0 && s <= XS_SRC_INTM16) ||
+	       (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI);
+}
+
 static inline uint32_t xs_sread(const xs_wave *w, const xs_inst *in, unsigned s)
 {
 	if (XS_LIKELY(s < 128))
 		return w->s[s];
 	if (s == XS_SRC_LITERAL)
 		return in->literal;
-	/* the inline integers 0..64 and -1..-16 here (a loop's count, a
-	 * compare with 0): the call for them was most of an SALU group step */
-	if (XS_LIKELY(s <= 208))
-		return s <= 192 ? s - XS_SRC_INT0 : (uint32_t)(192 - (int)s);
+	/* the inline integers here (a loop's count, a compare with 0): the
+	 * call for them was most of an SALU group step */
+	if (XS_LIKELY(s <= XS_SRC_INTM16))
+		return xs_inline_int(s);
 	return xs_sread_special(w, s);
 }
 
@@ -269,6 +284,19 @@ static inline __attribute__((always_inline)) const uint32_t *xs_vbcast32(uint32_
 	return tmp;
 }
 
+/* The value of an unmodified scalar source s (an SGPR, s < 128, or
+ * xs_src_const) for a 32-bit lane operand: what xs_vsrc32 gives every
+ * lane; an inline float in the op's width (f16 bits for an F16 op). */
+static inline uint32_t xs_scalar32(const xs_wave *w, const xs_inst *in, unsigned s)
+{
+	if (XS_LIKELY(s < 128))
+		return w->s[s];
+	if (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)
+		return (xs_op_table[in->op].flags & XS_OPF_F16) ? xs_inline_f16[s - XS_SRC_HALF]
+								 : xs_inline_f32[s - XS_SRC_HALF];
+	return xs_sread(w, in, s);
+}
+
 static inline __attribute__((always_inline)) const uint32_t *xs_vsrc32(xs_vctx *c, const xs_wave *w, const xs_inst *in, unsigned i,
 					uint32_t *tmp)
 {
@@ -278,17 +306,8 @@ static inline __attribute__((always_inline)) const uint32_t *xs_vsrc32(xs_vctx *
 		 * (what xs_vsrc32_slow computes for these operands) */
 		if (XS_LIKELY(s >= XS_SRC_VGPR))
 			return w->v[s - XS_SRC_VGPR];
-		if (s < 128)
-			return xs_vbcast32(tmp, w->s[s], c->n);
-		if (s == XS_SRC_LITERAL)
-			return xs_vbcast32(tmp, in->literal, c->n);
-		if (s >= XS_SRC_INT0 && s <= 192)
-			return xs_vbcast32(tmp, s - XS_SRC_INT0, c->n);
-		if (s > 192 && s <= 208)
-			return xs_vbcast32(tmp, (uint32_t)(192 - (int)s), c->n);
-		if (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)
-			return xs_vbcast32(tmp, (xs_op_table[in->op].flags & XS_OPF_F16) ? xs_inline_f16[s - XS_SRC_HALF]
-						: xs_inline_f32[s - XS_SRC_HALF], c->n);
+		if (s < 128 || xs_src_const(s))
+			return xs_vbcast32(tmp, xs_scalar32(w, in, s), c->n);
 	}
 	return xs_vsrc32_slow(c, w, in, i, tmp);
 }
