@@ -477,30 +477,57 @@ static inline void row_copy(void *restrict dst, const void *restrict src, unsign
 		memcpy(dst, src, 4 * XS_MAX_LANES);
 }
 
+/* The host's cache line, the step of the prefetches below (not a GPU figure). */
+#define HOST_LINE 64u
+
+/* A wave's private row stored at p (fast_mubuf_row's). A wave writes its
+ * private rows in order (a private array's set-up, spills): the row two
+ * on is asked for now, so that its lines arrive before that store waits
+ * on them (scratch_chase functional 1.10x; one and four rows on gained
+ * less: docs/performance.md). A prefetch past the slot or the page changes
+ * nothing but the host cache. */
+static inline void row_store_ahead(uint8_t *p, const uint32_t *row, unsigned n)
+{
+	for (unsigned o = 0; o < 4 * n; o += HOST_LINE)
+		__builtin_prefetch(p + 2 * 4 * n + o, 1, 3);
+	row_copy(p, row, n);
+}
+
 /* Whole-wave form of fast_mubuf: no offen, full EXEC, ADD_TID, swizzled
  * with INDEX_STRIDE >= the wave size, so lane l's dword is at addr0 + 4 * l
  * (one contiguous row). The range checks grow with the lane number, so the
  * last lane in range means every lane is. Returns the row's host address
  * or NULL (then the per-lane paths run). The lines recorded for the timing
  * model are the ones the per-lane path records (consecutive repeats merge). */
-static inline uint8_t *fast_mubuf_row(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac,
-				      uint64_t e, unsigned n, bool wr, tlb *t)
+/* Its two halves: whether the V# and the instruction make an n-lane
+ * access one row, and the row's offset from base + SOFFSET (rel0); then
+ * the row at addr (its host address, the lines recorded). mubuf_rows
+ * calls them apart, the V# checked once for a lockstep step's waves. */
+static inline bool mubuf_row_fits(const vsharp *v, const xs_inst *in, unsigned n, uint64_t *rel0)
 {
-	const vsharp *v = &ac->v;
-	uint32_t off = (uint32_t)in->imm;
+	const uint32_t off = (uint32_t)in->imm, last = n - 1;
 	if ((in->mods & (XS_MOD_OFFEN | XS_MOD_IDXEN)) || !v->add_tid || !v->swizzle || v->idx_stride < n ||
-	    (off & 3) || e != xs_lane_full(w))
-		return NULL;
-	uint32_t last = n - 1;
-	uint64_t rel0 = (uint64_t)off << v->is_shift;   /* index >> is_shift = 0 */
-	uint64_t rel_last = rel0 + (uint64_t)last * 4;
-	if (buffer_oob(v, last, off, rel_last))
-		return NULL;
-	uint64_t addr = v->base + ac->soffset + rel0;
+	    (off & 3))
+		return false;
+	*rel0 = (uint64_t)off << v->is_shift;   /* index >> is_shift = 0 */
+	return !buffer_oob(v, last, off, *rel0 + (uint64_t)last * 4);
+}
+
+static inline uint8_t *mubuf_row_at(xs_exec *x, uint64_t addr, unsigned n, bool wr, tlb *t)
+{
 	uint8_t *p = tlb_get(x->vm, t, addr, 4 * n, wr);
 	if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
 		xs_isa_mtrace_add(x->ctx->mtrace, addr, 4 * n);
 	return p;
+}
+
+static inline uint8_t *fast_mubuf_row(xs_exec *x, const xs_wave *w, const xs_inst *in, const addr_ctx *ac,
+				      uint64_t e, unsigned n, bool wr, tlb *t)
+{
+	uint64_t rel0;
+	if (e != xs_lane_full(w) || !mubuf_row_fits(&ac->v, in, n, &rel0))
+		return NULL;
+	return mubuf_row_at(x, ac->v.base + ac->soffset + rel0, n, wr, t);
 }
 
 /* Whether lane l's address is lane 0's + l * bytes: the low dwords step by
@@ -1047,9 +1074,6 @@ static int x_load(xs_exec *x, xs_wave *w, const xs_inst *in)
 	return load_body(x, w, in, &t);
 }
 
-/* The host's cache line, the step of the prefetches below (not a GPU figure). */
-#define HOST_LINE 64u
-
 /* Asks the host's memory for the lines of guest bytes [a, to), for reading
  * or writing, in pages mapped whole (others are skipped: no side effect). */
 static inline __attribute__((always_inline)) void prefetch_range(xs_vm *vm, uint64_t a, uint64_t to, bool wr)
@@ -1113,52 +1137,41 @@ static inline bool mubuf_row_form(const xs_inst *in)
 
 static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp);
 
-/* Such rows for the waves of a lockstep step: each wave's V# decoded and
- * checked only when its four SGPRs differ from the wave before's (a
- * dispatch's scratch V# is every wave's), then its row at base + SOFFSET
- * + offset, as fast_mubuf_row finds it. A wave it does not take (EXEC not
- * full, the V# not a swizzled ADD_TID one, out of range, an unmapped page)
- * goes through load_body / store_body, which decide as for any wave.
- * Returns the first wave that faulted, or nw. (load_body per wave decoded
- * the V# and tested the forms each time: ~290 host instructions a row.) */
+/* Such rows for the waves of a lockstep step, as fast_mubuf_row finds
+ * them, with the V# decoded and checked (mubuf_row_fits) only when a
+ * wave's four SGPRs differ from the wave before's (a dispatch's scratch V#
+ * is every wave's). A wave it does not
+ * take (EXEC not full, the V# not a swizzled ADD_TID one, out of range, an
+ * unmapped page) goes through load_body / store_body, which decide as for
+ * any wave. Returns the first wave that faulted, or nw. (load_body per
+ * wave decoded the V# and tested the forms each time: ~290 host
+ * instructions a row.) */
 static int mubuf_rows(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, bool wr, tlb *t)
 {
 	/* (MUBUF keeps a store's data in vdata, the load's destination field) */
 	const unsigned r = in->src[1], reg = (in->dst - XS_SRC_VGPR) & 0xff;
-	const uint32_t off = (uint32_t)in->imm;
-	uint32_t raw[4] = { 0, 0, 0, 0 };
+	uint32_t raw[4];
 	vsharp v;
-	bool ok = false;
-	unsigned known_n = 0; /* the lanes the V# was checked for (0: none yet) */
+	bool fits = false;
 	uint64_t rel0 = 0;
 	for (unsigned j = 0; j < nw; j++) {
 		xs_wave *w = ws[j];
-		const unsigned n = w->lanes;
 		const uint32_t now[4] = { w->s[r & 127], w->s[(r + 1) & 127], w->s[(r + 2) & 127], w->s[(r + 3) & 127] };
-		if (known_n != n || memcmp(now, raw, sizeof(raw))) {
+		if (j == 0 || memcmp(now, raw, sizeof(raw))) { /* (a step's waves have one lane count) */
 			memcpy(raw, now, sizeof(raw));
 			read_vsharp(w, r, &v);
-			rel0 = (uint64_t)off << v.is_shift; /* (index >> is_shift = 0) */
-			ok = v.add_tid && v.swizzle && v.idx_stride >= n &&
-			     !buffer_oob(&v, n - 1, off, rel0 + (uint64_t)(n - 1) * 4);
-			known_n = n;
+			fits = mubuf_row_fits(&v, in, w->lanes, &rel0);
 		}
 		uint8_t *p = NULL;
-		if (ok && xs_wave_exec(w) == xs_lane_full(w)) {
-			const uint64_t addr = v.base + xs_sread(w, in, in->src[2]) + rel0;
-			p = tlb_get(x->vm, t, addr, 4 * n, wr);
-			if (XS_UNLIKELY(x->ctx->mtrace != NULL) && p)
-				xs_isa_mtrace_add(x->ctx->mtrace, addr, 4 * n);
-		}
+		if (fits && xs_wave_exec(w) == xs_lane_full(w))
+			p = mubuf_row_at(x, v.base + xs_sread(w, in, in->src[2]) + rel0, w->lanes, wr, t);
 		if (!p) {
 			if (wr ? store_body(x, w, in, t) : load_body(x, w, in, t))
 				return (int)j;
 		} else if (wr) {
-			for (unsigned o = 0; o < 4 * n; o += HOST_LINE) /* (as store_body) */
-				__builtin_prefetch(p + 2 * 4 * n + o, 1, 3);
-			row_copy(p, w->v[reg], n);
+			row_store_ahead(p, w->v[reg], w->lanes);
 		} else {
-			row_copy(w->v[reg], p, n);
+			row_copy(w->v[reg], p, w->lanes);
 		}
 	}
 	return (int)nw;
@@ -1195,16 +1208,7 @@ static int store_body(xs_exec *x, xs_wave *w, const xs_inst *in, tlb *tp)
 	if (fast_mb) {
 		uint8_t *p = fast_mubuf_row(x, w, in, &ac, e, n, true, tp);
 		if (p) {
-			/* A wave writes its private rows in order (a private
-			 * array's set-up, spills): the row two on is asked for
-			 * now, so that its lines arrive before that store waits
-			 * on them (scratch_chase functional 1.10x; one and four
-			 * rows on gained less: docs/performance.md). A prefetch
-			 * past the slot or the page changes nothing but the host
-			 * cache. */
-			for (unsigned o = 0; o < 4 * n; o += HOST_LINE)
-				__builtin_prefetch(p + 2 * 4 * n + o, 1, 3);
-			row_copy(p, w->v[sr], n);
+			row_store_ahead(p, w->v[sr], n);
 			return 0;
 		}
 		uint8_t *ptr[XS_MAX_LANES];
