@@ -198,7 +198,7 @@ static inline uint64_t accept(cmp_masks o, unsigned p, unsigned n)
 	return ((p & 1) ? o.lt : 0) | ((p & 2) ? o.eq : 0) | ((p & 4) ? o.gt : 0) | ((p & 8) ? un : 0);
 }
 
-static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
+static int x_vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	(void)x;
 	cmp_desc d = desc[in->op];
@@ -248,12 +248,7 @@ static int vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 /* The compares over the waves of a lockstep step, one after another: no
  * per-wave step of the lockstep loop (its PC writes and parting test). A
  * compare neither branches nor faults; v_cmpx's EXEC is the wave's own. */
-static int g_vcmp(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
-{
-	for (unsigned j = 0; j < n; j++)
-		vcmp(x, ws[j], in);
-	return (int)n;
-}
+XS_GROUP_EACH(vcmp)
 
 static const char *const pred_names[] = {
 	"f", "lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt", "tru",
@@ -314,7 +309,7 @@ void xs_exec_register_vcmp(void)
 		if (!(xs_op_table[op].flags & XS_OPF_CMP))
 			continue;
 		if (parse(xs_op_table[op].name, &desc[op])) {
-			xs_exec_table[op] = vcmp;
+			xs_exec_table[op] = x_vcmp;
 			xs_exec_group_table[op] = g_vcmp;
 		}
 	}
