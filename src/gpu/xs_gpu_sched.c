@@ -585,8 +585,7 @@ static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_sim
  * the picked wave's quantum, the prefetches do not compete with its own
  * accesses (best of 6, stream_copy 0.0311 -> 0.0291 s against issuing them
  * before). The guess is the lowest key but SIMD s's (its clock moves on by
- * the quantum), else s itself; then that SIMD's round robin; when SIMD
- * s + 1 has s's key, it. Only a guess:
+ * the quantum), else s itself; then that SIMD's round robin. Only a guess:
  * nothing but the host's caches depends on it. The rows are where
  * xs_gpu_create puts wave slot i's (vgpr_arena + i * XS_MAX_VGPRS), as
  * many as the picked wave has (usually the same kernel). When cur's quantum
@@ -597,22 +596,15 @@ static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, con
 {
 	uint32_t best = s;
 	uint64_t best_key = UINT64_MAX;
-	if (s + 1 < PICK_LEAVES && pc->key[PICK_LEAVES + s + 1] == pc->key[PICK_LEAVES + s]) {
-		/* s won as the lowest SIMD of the lowest key, so the next SIMD
-		 * with that key comes next: a streaming kernel's picks go round
-		 * the SIMDs in order, and this skips the walk up the tree */
-		best = s + 1;
-	} else {
-		for (uint32_t i = PICK_LEAVES + s; i > 1; i /= 2) {
-			uint32_t c = pc->win[i ^ 1];
-			if (pc->key[i ^ 1] < best_key || (pc->key[i ^ 1] == best_key && c < best)) {
-				best_key = pc->key[i ^ 1];
-				best = c;
-			}
+	for (uint32_t i = PICK_LEAVES + s; i > 1; i /= 2) {
+		uint32_t c = pc->win[i ^ 1];
+		if (pc->key[i ^ 1] < best_key || (pc->key[i ^ 1] == best_key && c < best)) {
+			best_key = pc->key[i ^ 1];
+			best = c;
 		}
-		if (best_key == UINT64_MAX)
-			best = s;
 	}
+	if (best_key == UINT64_MAX)
+		best = s;
 	const xs_gpu_simd *sm = &g->simd[best];
 	if (!pc->ready[best])
 		return;
