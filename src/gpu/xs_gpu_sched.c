@@ -1420,12 +1420,8 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 				gw->ready = sm->pipe[pipe].free;
 				evq_push(g, gw);
 			} else {
-				gw->next_wait = NULL;
-				if (sm->pipe[pipe].wait_tail)
-					sm->pipe[pipe].wait_tail->next_wait = gw;
-				else
-					sm->pipe[pipe].wait_head = gw;
-				sm->pipe[pipe].wait_tail = gw;
+				xs_gpu_pipe *pp = &sm->pipe[pipe];
+				pp->waitq |= (uint64_t)gw->slot << (4 * pp->waitq_n++);
 			}
 			return XS_OK;
 		}
@@ -1500,12 +1496,12 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	gw->ready = t + next;
 	if (sm->pipe[pipe].retrier == gw)
 		sm->pipe[pipe].retrier = NULL;
-	if (sm->pipe[pipe].wait_head && !sm->pipe[pipe].retrier) {
+	if (sm->pipe[pipe].waitq_n && !sm->pipe[pipe].retrier) {
 		/* The pipe took an instruction: the oldest waiter retries next. */
-		xs_gpu_wave *wk = sm->pipe[pipe].wait_head;
-		sm->pipe[pipe].wait_head = wk->next_wait;
-		if (!sm->pipe[pipe].wait_head)
-			sm->pipe[pipe].wait_tail = NULL;
+		xs_gpu_pipe *pp = &sm->pipe[pipe];
+		xs_gpu_wave *wk = &g->waves[gw->simd * di->wave_slots_per_simd + (uint32_t)(pp->waitq & 15)];
+		pp->waitq >>= 4;
+		pp->waitq_n--;
 		sm->pipe[pipe].retrier = wk;
 		wk->ready = sm->pipe[pipe].free;
 		evq_push(g, wk);

@@ -477,7 +477,6 @@ void xs_gpu_spi_wave_start(xs_gpu *g, xs_gpu_wave *gw, uint32_t lanes)
 	gw->valu_done = 0;
 	gw->ending = false;
 	gw->regs_pending = false; /* a draw's wave has its registers (init_wave defers a dispatch's) */
-	gw->next_wait = NULL;
 	gw->ra_head = gw->ra_n = 0;
 	gw->ra_line = 0;
 	gw->ra_stop = 0;
@@ -793,8 +792,11 @@ void xs_gpu_spi_evict_all(xs_gpu *g)
 		memset(sm->wave, 0, sizeof(sm->wave));
 		sm->nwaves = 0;
 		sm->vgprs_used = 0;
-		for (int p = 0; p < XS_GPU_PIPES; p++)
-			sm->pipe[p].retrier = sm->pipe[p].wait_head = sm->pipe[p].wait_tail = NULL;
+		for (int p = 0; p < XS_GPU_PIPES; p++) {
+			sm->pipe[p].retrier = NULL;
+			sm->pipe[p].waitq = 0;
+			sm->pipe[p].waitq_n = 0;
+		}
 	}
 	for (uint32_t c = 0; c < g->ncu; c++)
 		g->cu[c].groups = g->cu[c].lds_used = g->cu[c].barriers_used = g->cu[c].scratch_waves = 0;
