@@ -39,6 +39,7 @@ xs_gpu *xs_gpu_create(const xs_devinfo *info, xs_vm *vm)
 	g->timing_threads = 1;
 	g->dram_bytes_per_clk = (double)info->mem_bandwidth_gbs * 1e9 * info->dram_efficiency_pct / 100.0 /
 				((double)info->sclk_mhz * 1e6);
+	g->dram_line_clks = info->l2_line_bytes / g->dram_bytes_per_clk;
 	for (unsigned q = 0; q < XS_GPU_MAX_QUEUES; q++)
 		set_default_regs(&g->queue[q]);
 

@@ -432,6 +432,7 @@ struct xs_gpu {
 	uint64_t *ra_arena;      /* run-ahead line buffers of every wave slot */
 	size_t ra_arena_bytes;
 	double dram_bytes_per_clk;
+	double dram_line_clks;   /* a line's transfer: a division once, not one per DRAM line */
 	xs_gpu_disp disp[XS_GPU_MAX_ACTIVE];
 	/* Bit i: disp[i] holds a dispatch or draw in flight (xs_gpu_disp_live);
 	 * the SPI's loops over dispatches (after every retire) visit only these. */

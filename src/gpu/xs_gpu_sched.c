@@ -990,7 +990,7 @@ static void cnt_push(xs_gpu_wave *gw, int k, uint64_t now, uint64_t done)
 static uint64_t dram_line(xs_gpu *g, uint64_t t)
 {
 	double start = XS_MAX((double)t, g->dram_free);
-	g->dram_free = start + g->info->l2_line_bytes / g->dram_bytes_per_clk;
+	g->dram_free = start + g->dram_line_clks;
 	return (uint64_t)g->dram_free;
 }
 
