@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """A/B comparison of two xs12 builds on the benchmark's kernel mix (bench/mix.py).
 
-  python3 bench/ab.py BUILD_A BUILD_B [--kernels NAME,...] [--modes functional,timing] [--repeat N] [--callgrind]
+  python3 bench/ab.py BUILD_A BUILD_B [--kernels NAME,...] [--modes functional,timing] [--repeat N] [--cpu N] [--callgrind]
 
 For each kernel of the mix and each mode it runs BUILD_A/tools/xs12 and BUILD_B/tools/xs12 on the
 command line bench/xs12_bench.py times (`xs12 run CO --functional|--timing --json --scratch-waves 1664
 --threads 1 --repeat 2`: one host core, the warm second dispatch), A then B, N times (--repeat,
-default 5), and prints the best of the N host seconds of each (the JSON's host_seconds: the
+default 5), each pinned to one host CPU (--cpu N, else the lowest this process may use: two CPUs
+of a shared host can differ widely, see mix.py's one_cpu), and prints the best of the N host seconds of each (the JSON's host_seconds: the
 dispatch, not the process start-up) and the ratio A/B: over 1x when B is faster.
 
 --kernels picks kernels by name (vadd, private_spill, sgemm_tiled, ...) or by their row name in
@@ -32,11 +33,12 @@ import json, math, os, shutil, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mix import MIX, INPUTS, make_inputs  # the kernel mix, shared with xs12_bench.py
+from mix import MIX, INPUTS, make_inputs, one_cpu, pinned  # the kernel mix, shared with xs12_bench.py
 
 MODES = ("functional", "timing")
 HOST_FIELDS = {"host_seconds"}  # JSON fields measured on the host, not the simulated GPU: not compared
 SHOWN = 4  # differing fields named per row; the rest are counted
+CPU = 0  # the host CPU every run is pinned to (main: --cpu, else the lowest allowed)
 
 
 def fail(msg):
@@ -126,7 +128,7 @@ def run(build, tmp, row, mode, callgrind_file=None):
     out = out_file(args)
     if out and os.path.exists(os.path.join(tmp, out)):
         os.remove(os.path.join(tmp, out))
-    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env)
+    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env, preexec_fn=pinned(CPU))
     if p.returncode and callgrind_file and "Unrecognised instruction" in p.stderr:
         fail(f"valgrind cannot run {cmd[3]}: it has instructions valgrind does not know (AVX-512, "
                  "from -march=native). For --callgrind, compare builds configured with -Dnative=false "
@@ -204,14 +206,20 @@ def main():
     if any(a in ("-h", "--help") for a in sys.argv[1:]):
         print(__doc__.strip())
         return 0
-    opt = parse_args(sys.argv[1:])
+    global CPU
+    argv = sys.argv[1:]
+    try:
+        CPU = one_cpu(argv)
+    except ValueError as e:
+        usage(str(e))
+    opt = parse_args(argv)
     build_a, build_b = opt["builds"]
     rows = pick_kernels(opt["kernels"])
     cg = opt["callgrind"]
     if cg and not shutil.which("valgrind"):
         fail("--callgrind needs valgrind")
     n = 1 if cg else opt["repeat"]
-    print(f"A: {build_a}\nB: {build_b}")
+    print(f"A: {build_a}\nB: {build_b}\nhost CPU {CPU} (--cpu)")
     print("callgrind: total host instructions (Ir) of one run each (xs12 run --repeat 1)" if cg else
           f"best of {n} host seconds (xs12 run --repeat 2, the second dispatch), A and B run alternately")
     unit = ("A Ir", "B Ir") if cg else ("A s", "B s")

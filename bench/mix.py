@@ -8,6 +8,27 @@ into the directory the kernel runs in, and write their output to o.bin there.
 """
 import os, random, struct
 
+
+def one_cpu(argv):
+    """The host CPU the one-core runs are pinned to: --cpu N from argv (removed from it), else the
+    lowest CPU this process may run on; ValueError for a --cpu that is not one of them. On a shared host two CPUs can differ widely: on the VM
+    these figures came from, scratch_chase's timing run took 0.20 s on CPU 0 and 0.32 s on CPU 1,
+    each process keeping its CPU's speed; unpinned, a best of three could be all slow runs."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if "--cpu" in argv:
+        i = argv.index("--cpu")
+        v = argv[i + 1] if i + 1 < len(argv) else ""
+        if not v.isdigit() or int(v) not in cpus:
+            raise ValueError(f"--cpu {v or '(none)'}: not one of this process's CPUs {cpus}")
+        del argv[i:i + 2]
+        return int(v)
+    return cpus[0]
+
+
+def pinned(cpu):
+    """A subprocess preexec_fn that runs the child on host CPU cpu alone."""
+    return lambda: os.sched_setaffinity(0, {cpu})
+
 # name, code object, OpenCL source, kernel, groups, block, args (files made by make_inputs)
 MIX = [
     ("compute: fma_peak", "fma_peak.O2.w32.hsaco", "kernels/model/fma_peak.cl", "fma_peak", 416, 256,

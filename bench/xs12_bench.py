@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """xs12 benchmark: a fixed kernel mix run in xs12 and on PoCL in the same run.
 
-  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--mix-only | --calls-only | --bvh-only | --soak-only | --rays-only]
+  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--cpu N] [--mix-only | --calls-only | --bvh-only | --soak-only | --rays-only]
 
 For each kernel (compute-bound, memory-bound, scratch-heavy, a small
 streaming one, and an LDS-bound tiled SGEMM whose result must match PoCL's) it runs `xs12 run --functional` and `xs12 run --timing` on one
@@ -10,7 +10,8 @@ host core, and the same OpenCL C source on PoCL restricted to one thread
 compilation is not counted). It prints wave instructions per second (host),
 lane operations per second (wave instructions x wave size), and the ratio of
 xs12's functional time to PoCL's time. Every figure is the best of REPEAT
-runs (the host is shared). Both sides are timed warm, on the same protocol:
+runs (the host is shared), each of the one-core runs, xs12's and PoCL's, pinned
+to one host CPU: --cpu N, else the lowest this process may use. Both sides are timed warm, on the same protocol:
 PoCL's second launch, xs12's second dispatch on the same buffers (`xs12 run
 --repeat 2`); the "cold s" column is xs12's first dispatch, which also
 first-touches the output buffers' host pages. Targets (ISA and
@@ -45,12 +46,16 @@ import json, math, os, re, struct, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mix import MIX, CHECKED, SGEMM_TOL, make_inputs  # the kernel mix (bench/mix.py), shared with ab.py
+from mix import MIX, CHECKED, SGEMM_TOL, make_inputs, one_cpu, pinned  # the kernel mix (bench/mix.py), shared with ab.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if any(a in ("-h", "--help") for a in sys.argv[1:]):
     print(__doc__.strip())
     sys.exit(0)
+try:
+    CPU = one_cpu(sys.argv)  # (takes --cpu N out of sys.argv)
+except ValueError as e:
+    sys.exit(f"xs12_bench: {e}")
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
                         else os.path.join(ROOT, "build"))
 if not os.path.exists(os.path.join(BUILD, "tools", "xs12")):
@@ -82,7 +87,8 @@ def xs12(tmp, co, groups, block, args, mode, threads=1, repeat=2, timing_threads
            "--timing-threads", str(timing_threads)]
     for a in args:
         cmd += ["--arg", a]
-    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
+    one_core = threads == 1 and timing_threads == 1
+    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, preexec_fn=pinned(CPU) if one_core else None)
     if p.returncode:
         raise SystemExit(f"xs12 failed: {p.stderr}")
     return json.loads(p.stdout)
@@ -95,7 +101,7 @@ def pocl(tmp, src, kernel, groups, block, args, build_opts=None):
     if build_opts:
         cmd += ["--build-opts", build_opts]
     env = dict(os.environ, POCL_MAX_PTHREAD_COUNT="1")
-    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env)
+    p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env, preexec_fn=pinned(CPU))
     if p.returncode:
         raise SystemExit(f"pocl_run failed: {p.stderr}")
     return float(p.stdout.split("kernel_seconds")[1].split()[0])
@@ -253,6 +259,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         make_inputs(tmp)
+        print(f"one-core runs (xs12 and PoCL) on host CPU {CPU} (--cpu)")
         print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
               f"{'xs12 s':>8} {'cold s':>8} {'PoCL s':>8} {'ratio':>6}")
         for name, co, src, kern, groups, block, args in MIX:
