@@ -110,9 +110,31 @@ static void code_free(code *c)
 }
 
 /* n waves at pc with random registers; EXEC by kind: 0 full, 1 random, 2 empty, 3 mixed per wave */
+/* A private segment buffer's V# (swizzled, ADD_TID, as the runtime makes
+ * the scratch ring's) over the buffer: its INDEX_STRIDE the wave's lanes or
+ * another (below 32 the row forms decline), its range check off, RAW (some
+ * rows outside: they decline or fault) or with NUM_RECORDS 0. */
+static void private_vsharp(uint32_t v[4], uint64_t buf, unsigned lanes)
+{
+	unsigned stride = next() % 4 ? (lanes == 64 ? V_008F0C_INDEX_STRIDE_64 : V_008F0C_INDEX_STRIDE_32)
+				     : (unsigned)(next() % 4);
+	unsigned oob = next() % 3;
+	v[0] = (uint32_t)buf;
+	v[1] = S_008F04_BASE_ADDRESS_HI(buf >> 32) | S_008F04_SWIZZLE_ENABLE(1);
+	v[2] = oob == 1 ? 16384 + (uint32_t)(next() % 4) * 16384 : oob == 2 && next() % 4 == 0 ? 0 : BUF_BYTES;
+	v[3] = S_008F0C_FORMAT(V_008F0C_GFX10_FORMAT_32_UINT) | S_008F0C_INDEX_STRIDE(stride) |
+	       S_008F0C_ADD_TID_ENABLE(1) |
+	       S_008F0C_OOB_SELECT(oob == 1 ? V_008F0C_OOB_SELECT_RAW : V_008F0C_OOB_SELECT_DISABLED);
+}
+
 static void group_init(group *g, unsigned n, unsigned lanes, uint64_t pc, int exec_kind, bool odd_mode, uint64_t buf)
 {
 	memset(g, 0, sizeof(*g));
+	/* s[32:35]: mostly one V# for the group (a dispatch's scratch V# is
+	 * every wave's: the row forms decode it once), else each wave's own */
+	bool one_vsharp = next() % 4 != 0;
+	uint32_t pv[4];
+	private_vsharp(pv, buf, lanes);
 	for (unsigned i = 0; i < LDS_BYTES; i++)
 		g->lds[i] = (uint8_t)next();
 	for (unsigned j = 0; j < n; j++) {
@@ -160,6 +182,13 @@ static void group_init(group *g, unsigned n, unsigned lanes, uint64_t pc, int ex
 		w->s[26] = 8192 + (uint32_t)(next() % 256);
 		w->s[27] = S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_RAW);
 		w->s[28] = 4 * (uint32_t)(next() % 64);
+		if (!one_vsharp)
+			private_vsharp(pv, buf, lanes);
+		memcpy(&w->s[32], pv, sizeof(pv));
+		w->s[29] = 256 * (uint32_t)(next() % 48); /* the wave's scratch offset: rows stay in the buffer */
+		/* v22: private offsets as a kernel's p[x] (dwords below 64, some odd bytes) */
+		for (unsigned l = 0; l < XS_MAX_LANES; l++)
+			g->rows[j][22][l] = next() % 32 == 0 ? (uint32_t)(next() % 256) : 4 * (uint32_t)(next() % 64);
 		int k = exec_kind == 3 ? (int)(next() % 3) : exec_kind;
 		uint64_t ex = k == 0 ? ~0ull : k == 1 ? next() : 0;
 		if (lanes == 32)

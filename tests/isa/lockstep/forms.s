@@ -82,11 +82,26 @@ global_load_dword v2, v[16:17], off
 buffer_load_dword v5, v19, s[24:27], 0 offen
 buffer_store_dword v5, v19, s[24:27], 0 offen offset:4
 buffer_load_dword v6, off, s[24:27], s28 offset:8
+buffer_store_dword v5, off, s[32:35], s29 offset:16
+buffer_load_dword v6, off, s[32:35], s29 offset:20
+buffer_store_dword v5, off, s[32:35], 0 offset:8
+buffer_load_dword v6, off, s[32:35], s29 offset:3
+buffer_load_dword v6, off, s[32:35], s29 offset:4092
+buffer_load_dword v5, v22, s[32:35], s29 offen
+buffer_store_dword v5, v22, s[32:35], s29 offen offset:4
+buffer_load_dwordx2 v[5:6], off, s[32:35], s29 offset:24
 s_add_i32 s6, s6, -1
 s_mov_b32 s3, 0
 s_mov_b32 s0, exec_lo
 s_mov_b64 s[4:5], exec
 s_mov_b32 s9, 0x12345678
+s_mov_b32 s4, s7
+s_mov_b32 s5, -16
+s_mov_b32 s6, 64
+s_mov_b32 m0, s8
+s_mov_b32 s7, vcc_hi
+s_mov_b32 vcc_lo, s2
+s_mov_b32 s3, 0.5
 s_and_saveexec_b32 s10, s11
 s_or_b32 exec_lo, exec_lo, s10
 s_cmp_lt_u32 s6, s7
@@ -97,11 +112,27 @@ s_mul_i32 s8, s9, s10
 s_movk_i32 s12, 0x7fff
 v_readlane_b32 s5, v3, s6
 v_writelane_b32 v4, s7, 5
+v_readlane_b32 s5, v3, 7
+v_readlane_b32 s5, v3, 40
+v_readlane_b32 vcc_lo, v3, 0
+v_writelane_b32 v4, s7, s6
+v_writelane_b32 v4, 7, 3
+v_writelane_b32 v4, m0, 63
 s_load_dword s3, s[20:21], 0x4
 s_load_dwordx4 s[8:11], s[20:21], 0x10
 s_buffer_load_dword s3, s[24:27], 0x8
 s_load_dwordx2 s[14:15], s[30:31], 0x0
 v_cndmask_b32_e32 v1, s0, v1, vcc_lo
+v_cmp_gt_u32_e32 vcc_lo, s2, v0
+v_cmp_lt_i32_e64 s10, v1, v2
+v_cmp_eq_f32_e32 vcc_lo, v2, v3
+v_cmp_gt_u64_e32 vcc_lo, s[2:3], v[0:1]
+v_cmp_lt_i64_e64 s10, v[0:1], v[2:3]
+v_cmp_ne_u64_e64 s10, v[4:5], s[6:7]
+v_cmp_eq_u64_e32 vcc_lo, 0, v[2:3]
+v_cmpx_gt_u64_e32 s[2:3], v[0:1]
+v_cmpx_gt_u32_e32 s2, v0
+v_cmpx_le_i32_e32 v1, v2
 v_add_f32_e32 v2, v2, v3
 s_branch .Lforms_end
 s_cbranch_scc0 .Lforms_end
