@@ -232,34 +232,30 @@ static void test_mubuf_scratch(void **state)
  * one row, nor a gather at off << log2(INDEX_STRIDE) + 4 * lane (the row
  * and gather forms decline it). The range check raw, or off as the
  * runtime's scratch V# has it (the gather form takes only that). */
-static void mubuf_swizzle_small(const char *name, unsigned lanes, unsigned index_stride, unsigned oob)
-{
-	rig r;
-	rig_init(&r, name, lanes, 8, 0);
-	uint64_t base = vm_alloc(&r, 64 * 1024);
-	uint32_t *s = r.w.s;
-	s[0] = (uint32_t)base;
-	s[1] = S_008F04_BASE_ADDRESS_HI(base >> 32) | S_008F04_STRIDE(16) | S_008F04_SWIZZLE_ENABLE(1);
-	s[2] = 0xffffffffu;
-	s[3] = S_008F0C_INDEX_STRIDE(index_stride) | S_008F0C_ADD_TID_ENABLE(1) | S_008F0C_OOB_SELECT(oob);
-	s[4] = 0x100;
-	for (unsigned l = 0; l < lanes; l++) {
-		r.v[1][l] = 0x1000 + l;
-		r.v[2][l] = 0x2000 + l;
-		r.v[3][l] = 16;
-	}
-	run(&r);
-	EXPECT_WITH(&r, NULL, { "base", base });
-	rig_fini(&r);
-}
-
 static void test_mubuf_swizzle_small(void **state)
 {
 	(void)state;
-	for (unsigned oob = 0; oob < 2; oob++) {
-		unsigned sel = oob ? V_008F0C_OOB_SELECT_DISABLED : V_008F0C_OOB_SELECT_RAW;
-		mubuf_swizzle_small("mubuf_swz8", 32, V_008F0C_INDEX_STRIDE_8, sel);
-		mubuf_swizzle_small("mubuf_swz32_w64", 64, V_008F0C_INDEX_STRIDE_32, sel);
+	for (unsigned k = 0; k < 4; k++) {
+		const unsigned lanes = k & 1 ? 64 : 32, is = lanes == 64 ? 32 : 8;
+		rig r;
+		rig_init(&r, "mubuf_swz_small", lanes, 8, 0);
+		uint64_t base = vm_alloc(&r, 64 * 1024);
+		uint32_t *s = r.w.s;
+		s[0] = (uint32_t)base;
+		s[1] = S_008F04_BASE_ADDRESS_HI(base >> 32) | S_008F04_STRIDE(16) | S_008F04_SWIZZLE_ENABLE(1);
+		s[2] = 0xffffffffu;
+		s[3] = S_008F0C_INDEX_STRIDE(lanes == 64 ? V_008F0C_INDEX_STRIDE_32 : V_008F0C_INDEX_STRIDE_8) |
+		       S_008F0C_ADD_TID_ENABLE(1) |
+		       S_008F0C_OOB_SELECT(k < 2 ? V_008F0C_OOB_SELECT_RAW : V_008F0C_OOB_SELECT_DISABLED);
+		s[4] = 0x100;
+		for (unsigned l = 0; l < lanes; l++) {
+			r.v[1][l] = 0x1000 + l;
+			r.v[2][l] = 0x2000 + l;
+			r.v[3][l] = 16;
+		}
+		run(&r);
+		EXPECT_WITH(&r, NULL, { "base", base }, { "is", is });
+		rig_fini(&r);
 	}
 }
 
