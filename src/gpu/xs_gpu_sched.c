@@ -1283,6 +1283,16 @@ static inline __attribute__((always_inline)) void run_ahead(xs_gpu *g, xs_gpu_wa
 {
 	gw->ra_head = 0;
 	gw->ra_line = 0;
+	/* Its registers have left the host's caches since its last run ahead
+	 * (every resident wave ran between): fetched at once, not one miss
+	 * after another as its instructions reach them. */
+	const xs_wave *w = &gw->w;
+	const unsigned row_bytes = w->lanes * 4u;
+	for (unsigned r = 0; r < w->nvgpr; r++)
+		for (unsigned b = 0; b < row_bytes; b += 64)
+			__builtin_prefetch((const char *)w->v[r] + b, 1, 3);
+	for (const char *p = (const char *)w->s; p < (const char *)(w->s + XS_ARRAY_SIZE(w->s)); p += 64)
+		__builtin_prefetch(p, 1, 3);
 	xs_gpu_ra_sums sums = { 0 };
 	const xs_gpu_ra_out o = { gw->ra, gw->ra_lines, &gw->ra_fault, &sums };
 	gw->ra_n = gw->ra_stop = (uint8_t)ra_fill(g, &g->ctx, &g->mtrace, gw, &o); /* (g->ctx.mtrace) */
