@@ -6,8 +6,9 @@
 For each kernel of the mix and each mode it runs BUILD_A/tools/xs12 and BUILD_B/tools/xs12 on the
 command line bench/xs12_bench.py times (`xs12 run CO --functional|--timing --json --scratch-waves 1664
 --threads 1 --repeat 2`: one host core, the warm second dispatch), A then B, N times (--repeat,
-default 5), each pinned to one host CPU (--cpu N, else the lowest this process may use: two CPUs
-of a shared host can differ widely, see mix.py's one_cpu), and prints the best of the N host seconds of each (the JSON's host_seconds: the
+default 5), each pinned to one host CPU (--cpu N, else the one on which a short probe with A's
+xs12 ran fastest: two CPUs of a shared host can differ widely, see mix.py's one_cpu), and prints
+the best of the N host seconds of each (the JSON's host_seconds: the
 dispatch, not the process start-up) and the ratio A/B: over 1x when B is faster.
 
 --kernels picks kernels by name (vadd, private_spill, sgemm_tiled, ...) or by their row name in
@@ -38,7 +39,7 @@ from mix import MIX, INPUTS, make_inputs, one_cpu, pinned  # the kernel mix, sha
 MODES = ("functional", "timing")
 HOST_FIELDS = {"host_seconds"}  # JSON fields measured on the host, not the simulated GPU: not compared
 SHOWN = 4  # differing fields named per row; the rest are counted
-CPU = 0  # the host CPU every run is pinned to (main: --cpu, else the lowest allowed)
+CPU = 0  # the host CPU every run is pinned to (main: mix.py's one_cpu)
 
 
 def fail(msg):
@@ -208,18 +209,23 @@ def main():
         return 0
     global CPU
     argv = sys.argv[1:]
+    cpu_argv = list(argv)
+    if "--cpu" in argv:
+        del argv[argv.index("--cpu"):argv.index("--cpu") + 2]
+    opt = parse_args(argv)
     try:
-        CPU = one_cpu(argv)
+        CPU, how = one_cpu(cpu_argv, os.path.join(opt["builds"][0], "tools", "xs12"))
     except ValueError as e:
         usage(str(e))
-    opt = parse_args(argv)
+    except RuntimeError as e:
+        fail(str(e))
     build_a, build_b = opt["builds"]
     rows = pick_kernels(opt["kernels"])
     cg = opt["callgrind"]
     if cg and not shutil.which("valgrind"):
         fail("--callgrind needs valgrind")
     n = 1 if cg else opt["repeat"]
-    print(f"A: {build_a}\nB: {build_b}\nhost CPU {CPU} (--cpu)")
+    print(f"A: {build_a}\nB: {build_b}\n{how}")
     print("callgrind: total host instructions (Ir) of one run each (xs12 run --repeat 1)" if cg else
           f"best of {n} host seconds (xs12 run --repeat 2, the second dispatch), A and B run alternately")
     unit = ("A Ir", "B Ir") if cg else ("A s", "B s")

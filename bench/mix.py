@@ -6,14 +6,19 @@ MIX is one row per kernel: (name, code object in BUILD/kernels, OpenCL source fo
 groups, block, `xs12 run --arg` specs). The specs read the input files make_inputs(tmpdir) writes
 into the directory the kernel runs in, and write their output to o.bin there.
 """
-import os, random, struct
+import json, os, random, struct, subprocess, tempfile
 
 
-def one_cpu(argv):
-    """The host CPU the one-core runs are pinned to: --cpu N from argv (removed from it), else the
-    lowest CPU this process may run on; ValueError for a --cpu that is not one of them. On a shared host two CPUs can differ widely: on the VM
-    these figures came from, scratch_chase's timing run took 0.20 s on CPU 0 and 0.32 s on CPU 1,
-    each process keeping its CPU's speed; unpinned, a best of three could be all slow runs."""
+def one_cpu(argv, xs12):
+    """The host CPU the one-core runs are pinned to, and how it was chosen (a line to print):
+    --cpu N from argv (removed from it), else the one of this process's CPUs on which a probe ran
+    fastest: scratch_chase's timing run (its 256 groups, on scratch memory the probe writes),
+    best of two on each, with the xs12 binary given. ValueError for a --cpu that is not one of
+    them, RuntimeError for a probe that fails. Two CPUs of a shared host can differ widely, and
+    which is faster changes with the neighbours: on the VM these figures came from that run took
+    0.19-0.20 s on CPU 0 and 0.31-0.33 s on CPU 1 at 10:00 UTC, and 0.27-0.29 s on CPU 0 and
+    0.18-0.19 s on CPU 1 at 10:37 (taskset -c, 2026-12-07), each process keeping its CPU's speed.
+    Unpinned, a best of three could be three slow runs."""
     cpus = sorted(os.sched_getaffinity(0))
     if "--cpu" in argv:
         i = argv.index("--cpu")
@@ -21,8 +26,29 @@ def one_cpu(argv):
         if not v.isdigit() or int(v) not in cpus:
             raise ValueError(f"--cpu {v or '(none)'}: not one of this process's CPUs {cpus}")
         del argv[i:i + 2]
-        return int(v)
-    return cpus[0]
+        return int(v), f"host CPU {v} (--cpu)"
+    if len(cpus) == 1:
+        return cpus[0], f"host CPU {cpus[0]} (the only one)"
+    name, co, src, kern, groups, block, args = next(r for r in MIX if r[3] == "scratch_chase")
+    kdir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(xs12))), "kernels")
+    took = {}
+    with tempfile.TemporaryDirectory(prefix="xs12_cpu_") as tmp:
+        with open(os.path.join(tmp, "in64k.bin"), "wb") as f:
+            f.write(struct.pack("<16384I", *[(i * 2654435761) & 0xffffffff for i in range(16384)]))
+        cmd = [xs12, "run", os.path.join(kdir, co), "--groups", str(groups), "--block", str(block), "--timing",
+               "--json", "--scratch-waves", "1664", "--threads", "1"]
+        for a in args:
+            cmd += ["--arg", a]
+        for _ in range(2):
+            for c in cpus:
+                p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, preexec_fn=pinned(c))
+                if p.returncode:
+                    raise RuntimeError(f"the CPU probe ({' '.join(cmd)}) failed: {p.stderr.strip()[-300:]}")
+                t = json.loads(p.stdout)["host_seconds"]
+                took[c] = min(took.get(c, t), t)
+    best = min(cpus, key=lambda c: took[c])
+    return best, (f"host CPU {best}, the fastest on a probe (scratch_chase timing: " +
+                  ", ".join(f"CPU {c} {took[c]:.3f} s" for c in cpus) + "; --cpu N to choose)")
 
 
 def pinned(cpu):

@@ -11,7 +11,8 @@ compilation is not counted). It prints wave instructions per second (host),
 lane operations per second (wave instructions x wave size), and the ratio of
 xs12's functional time to PoCL's time. Every figure is the best of REPEAT
 runs (the host is shared), each of the one-core runs, xs12's and PoCL's, pinned
-to one host CPU: --cpu N, else the lowest this process may use. Both sides are timed warm, on the same protocol:
+to one host CPU: --cpu N, else the one on which a short probe ran fastest (mix.py's
+one_cpu). Both sides are timed warm, on the same protocol:
 PoCL's second launch, xs12's second dispatch on the same buffers (`xs12 run
 --repeat 2`); the "cold s" column is xs12's first dispatch, which also
 first-touches the output buffers' host pages. Targets (ISA and
@@ -52,10 +53,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if any(a in ("-h", "--help") for a in sys.argv[1:]):
     print(__doc__.strip())
     sys.exit(0)
-try:
-    CPU = one_cpu(sys.argv)  # (takes --cpu N out of sys.argv)
-except ValueError as e:
-    sys.exit(f"xs12_bench: {e}")
+ONE_CPU_ARGV = list(sys.argv)  # (one_cpu, in main, takes --cpu N out of it)
+if "--cpu" in sys.argv:
+    del sys.argv[sys.argv.index("--cpu"):sys.argv.index("--cpu") + 2]
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
                         else os.path.join(ROOT, "build"))
 if not os.path.exists(os.path.join(BUILD, "tools", "xs12")):
@@ -71,6 +71,7 @@ RAYS_MODEL = "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2Cylind
 K = os.path.join(BUILD, "kernels")
 
 REPEAT = 3
+CPU = 0  # the host CPU of the one-core runs (main: one_cpu)
 
 
 def best(run):
@@ -256,10 +257,15 @@ def main():
             with open(out_json, "w") as fo:
                 json.dump({"d3d12_calls": calls, "d3d12_calls_under_50ns": met}, fo, indent=1)
         return
+    global CPU
+    try:
+        CPU, how = one_cpu(ONE_CPU_ARGV, XS12)
+    except (ValueError, RuntimeError) as e:
+        sys.exit(f"xs12_bench: {e}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         make_inputs(tmp)
-        print(f"one-core runs (xs12 and PoCL) on host CPU {CPU} (--cpu)")
+        print(f"one-core runs (xs12 and PoCL): {how}")
         print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
               f"{'xs12 s':>8} {'cold s':>8} {'PoCL s':>8} {'ratio':>6}")
         for name, co, src, kern, groups, block, args in MIX:
