@@ -174,7 +174,8 @@ typedef struct xs_gpu_pipe {
 	uint64_t free;           /* when it takes the next instruction */
 	struct xs_gpu_wave *retrier;
 	/* The rest, oldest first: their wave slots in the SIMD, a nibble each
-	 * (the lowest the oldest). In the pipe, not linked through the waves:
+	 * (the lowest the oldest; at most 15 of them, the retrier being
+	 * another of the SIMD's 16 slots). In the pipe, not linked through the waves:
 	 * waking the oldest read its cold first line for the next link
 	 * (scratch_chase timing: 7 % of the samples). */
 	uint64_t waitq;
