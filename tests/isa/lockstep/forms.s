@@ -27,9 +27,13 @@ v_mad_u64_u32 v[0:1], null, s8, s3, v[0:1]
 v_mad_u64_u32 v[3:4], null, s7, v3, v[0:1]
 v_mad_u64_u32 v[3:4], s6, v5, v3, v[0:1]
 v_mad_u64_u32 v[0:1], null, v0, v3, v[0:1] clamp
+v_mad_u64_u32 v[0:1], s6, s8, s3, v[0:1]
+v_mad_u64_u32 v[1:2], null, s8, 0x12345, v[0:1]
 v_lshlrev_b64 v[0:1], 2, v[0:1]
 v_lshlrev_b64 v[11:12], 2, v[1:2]
 v_lshlrev_b64 v[4:5], v9, v[4:5]
+v_lshlrev_b64 v[0:1], s6, v[0:1]
+v_lshlrev_b64 v[2:3], 40, v[0:1]
 v_add_nc_u32_e32 v3, s7, v3
 v_add_nc_u32_e32 v1, 16, v1
 v_add_nc_u32_e64 v1, v2, v1 clamp
