@@ -109,11 +109,11 @@ static void code_free(code *c)
 	xs_vm_destroy(c->vm);
 }
 
-/* n waves at pc with random registers; EXEC by kind: 0 full, 1 random, 2 empty, 3 mixed per wave */
 /* A private segment buffer's V# (swizzled, ADD_TID, as the runtime makes
  * the scratch ring's) over the buffer: its INDEX_STRIDE the wave's lanes or
- * another (below 32 the row forms decline), its range check off, RAW (some
- * rows outside: they decline or fault) or with NUM_RECORDS 0. */
+ * another (below the lanes the row and gather forms decline), its range
+ * check off, RAW (some rows outside: they decline or fault) or off with
+ * NUM_RECORDS 0. */
 static void private_vsharp(uint32_t v[4], uint64_t buf, unsigned lanes)
 {
 	unsigned stride = next() % 4 ? (lanes == 64 ? V_008F0C_INDEX_STRIDE_64 : V_008F0C_INDEX_STRIDE_32)
@@ -127,6 +127,7 @@ static void private_vsharp(uint32_t v[4], uint64_t buf, unsigned lanes)
 	       S_008F0C_OOB_SELECT(oob == 1 ? V_008F0C_OOB_SELECT_RAW : V_008F0C_OOB_SELECT_DISABLED);
 }
 
+/* n waves at pc with random registers; EXEC by kind: 0 full, 1 random, 2 empty, 3 mixed per wave */
 static void group_init(group *g, unsigned n, unsigned lanes, uint64_t pc, int exec_kind, bool odd_mode, uint64_t buf)
 {
 	memset(g, 0, sizeof(*g));
