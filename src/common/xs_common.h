@@ -18,6 +18,8 @@
 #define XS_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define XS_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define XS_DIV_ROUND_UP(a, b) (((a) + (b) - 1) / (b))
+/* The host's cache line: the step of the simulator's own prefetches (not a GPU figure). */
+#define XS_HOST_LINE 64u
 #define XS_ALIGN_UP(a, b) (XS_DIV_ROUND_UP(a, b) * (b))
 #define XS_IS_POW2(x) ((x) != 0 && ((x) & ((x) - 1)) == 0)
 #define XS_LIKELY(x) __builtin_expect(!!(x), 1)

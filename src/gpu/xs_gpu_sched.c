@@ -577,6 +577,15 @@ static xs_gpu_wave *pick_cached(xs_gpu *g, pick_cache *pc, xs_gpu_simd **out_sim
 	return sm->wave[sm->rr];
 }
 
+/* Asks the host for a wave's first nrows VGPR rows (row_bytes each), to be
+ * written: its rows are cold whenever every resident wave ran since it did. */
+static inline void prefetch_rows(const uint32_t (*rows)[XS_MAX_LANES], uint32_t nrows, uint32_t row_bytes)
+{
+	for (uint32_t r = 0; r < nrows; r++)
+		for (uint32_t b = 0; b < row_bytes; b += XS_HOST_LINE)
+			__builtin_prefetch((const char *)rows[r] + b, 1, 3);
+}
+
 /* The wave the next pick will likely take, fetched into the host's caches
  * while the picked one retires or goes on and the next pick is made: with
  * 1,664 waves resident, a wave's record and VGPR rows have left them since
@@ -622,15 +631,12 @@ static void pick_prefetch(const xs_gpu *g, const pick_cache *pc, uint32_t s, con
 	 * the SGPRs between, and a store waits for no line, while prefetching
 	 * them too took fill buffers (best of 8, stream_copy 0.0288 -> 0.0268 s,
 	 * vadd 0.0180 -> 0.0164 s) */
-	for (const char *p = (const char *)&next->w; p <= (const char *)&next->w.s[15]; p += 64)
+	for (const char *p = (const char *)&next->w; p <= (const char *)&next->w.s[15]; p += XS_HOST_LINE)
 		__builtin_prefetch(p, 1, 3);
 	__builtin_prefetch(&next->w.s[XS_SREG_EXEC_LO], 1, 3);
 	__builtin_prefetch(&next->group, 0, 3);
-	const uint32_t(*rows)[XS_MAX_LANES] = g->vgpr_arena + (size_t)(next - g->waves) * XS_MAX_VGPRS;
-	uint32_t nrows = XS_MIN(cur->w.nvgpr, 16u), row_bytes = cur->w.lanes * 4;
-	for (uint32_t r = 0; r < nrows; r++)
-		for (uint32_t b = 0; b < row_bytes; b += 64)
-			__builtin_prefetch((const char *)rows[r] + b, 1, 3);
+	prefetch_rows(g->vgpr_arena + (size_t)(next - g->waves) * XS_MAX_VGPRS, XS_MIN(cur->w.nvgpr, 16u),
+		      cur->w.lanes * 4);
 }
 
 /* What the quantum of the wave in slot k of SIMD s may have changed: the
@@ -793,7 +799,7 @@ void xs_gpu_group_ahead(xs_gpu *g, xs_isa_ctx *ctx, xs_gpu_group *grp, bool reco
 	 * another's (their loads were a third of the functional loop's samples) */
 	for (uint32_t i = 0; i < nw; i++) {
 		const xs_gpu_wave *gw = grp->waves[i];
-		for (const char *p = (const char *)&gw->w; p < (const char *)gw->w.s; p += 64)
+		for (const char *p = (const char *)&gw->w; p < (const char *)gw->w.s; p += XS_HOST_LINE)
 			__builtin_prefetch(p, 1, 3);
 		__builtin_prefetch((const char *)gw->w.s - 1, 1, 3);
 		__builtin_prefetch(&gw->fa_n, 1, 3);
@@ -1287,11 +1293,8 @@ static inline __attribute__((always_inline)) void run_ahead(xs_gpu *g, xs_gpu_wa
 	 * (every resident wave ran between): fetched at once, not one miss
 	 * after another as its instructions reach them. */
 	const xs_wave *w = &gw->w;
-	const unsigned row_bytes = w->lanes * 4u;
-	for (unsigned r = 0; r < w->nvgpr; r++)
-		for (unsigned b = 0; b < row_bytes; b += 64)
-			__builtin_prefetch((const char *)w->v[r] + b, 1, 3);
-	for (const char *p = (const char *)w->s; p < (const char *)(w->s + XS_ARRAY_SIZE(w->s)); p += 64)
+	prefetch_rows((const uint32_t(*)[XS_MAX_LANES])w->v, w->nvgpr, w->lanes * 4);
+	for (const char *p = (const char *)w->s; p < (const char *)(w->s + XS_ARRAY_SIZE(w->s)); p += XS_HOST_LINE)
 		__builtin_prefetch(p, 1, 3);
 	xs_gpu_ra_sums sums = { 0 };
 	const xs_gpu_ra_out o = { gw->ra, gw->ra_lines, &gw->ra_fault, &sums };

@@ -477,9 +477,6 @@ static inline void row_copy(void *restrict dst, const void *restrict src, unsign
 		memcpy(dst, src, 4 * XS_MAX_LANES);
 }
 
-/* The host's cache line, the step of the prefetches below (not a GPU figure). */
-#define HOST_LINE 64u
-
 /* A wave's private row stored at p (fast_mubuf_row's). A wave writes its
  * private rows in order (a private array's set-up, spills): the row two
  * on is asked for now, so that its lines arrive before that store waits
@@ -488,7 +485,7 @@ static inline void row_copy(void *restrict dst, const void *restrict src, unsign
  * nothing but the host cache. */
 static inline void row_store_ahead(uint8_t *p, const uint32_t *row, unsigned n)
 {
-	for (unsigned o = 0; o < 4 * n; o += HOST_LINE)
+	for (unsigned o = 0; o < 4 * n; o += XS_HOST_LINE)
 		__builtin_prefetch(p + 2 * 4 * n + o, 1, 3);
 	row_copy(p, row, n);
 }
@@ -1083,7 +1080,7 @@ static inline __attribute__((always_inline)) void prefetch_range(xs_vm *vm, uint
 		uint32_t off = (uint32_t)(a & XS_VM_PAGE_MASK);
 		uint32_t end = to - a < XS_VM_PAGE_SIZE - off ? (uint32_t)(off + (to - a)) : XS_VM_PAGE_SIZE;
 		const bool whole = p && !(p & XS_VM_PAGE_MASK);
-		for (uint32_t o = off & ~(HOST_LINE - 1); whole && o < end; o += HOST_LINE) {
+		for (uint32_t o = off & ~(XS_HOST_LINE - 1); whole && o < end; o += XS_HOST_LINE) {
 			if (wr)
 				__builtin_prefetch((const char *)p + o, 1, 3);
 			else
