@@ -155,7 +155,7 @@ static void resident_change(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, int delta
 static void vs_start(xs_gpu *g, xs_gpu_draw *d, vs_rec *v)
 {
 	const xs_gfx_state *s = &d->s;
-	xs_gpu_wave *gw = &g->waves[v->hw.simd * g->info->wave_slots_per_simd + v->hw.slot];
+	xs_gpu_wave *gw = xs_gpu_slot_wave(g, v->hw.simd, v->hw.slot);
 	v->gw = gw;
 	group_take(g, d, gw, XS_GPU_TRACE_VS, v);
 	const xs_gfx_stage_cfg *t = &d->spi.cfg.st[XS_GPU_STAGE_VS];
@@ -219,7 +219,7 @@ static void ps_start(xs_gpu *g, xs_gpu_draw *d, ps_rec *p)
 {
 	const xs_gfx_state *s = &d->s;
 	vs_rec *v = &d->vs[p->vs];
-	xs_gpu_wave *gw = &g->waves[p->hw.simd * g->info->wave_slots_per_simd + p->hw.slot];
+	xs_gpu_wave *gw = xs_gpu_slot_wave(g, p->hw.simd, p->hw.slot);
 	p->gw = gw;
 	xs_gpu_group *grp = group_take(g, d, gw, XS_GPU_TRACE_PS, (void *)(uintptr_t)d->ps_launch);
 	const xs_gfx_stage_cfg *t = &d->spi.cfg.st[XS_GPU_STAGE_PS];

@@ -469,6 +469,13 @@ static inline bool xs_gpu_disp_live(const xs_gpu *g, int i)
 	return (g->disp_mask >> i) & 1;
 }
 
+/* The record of wave slot `slot` of SIMD `simd`: the slots are laid out
+ * SIMD by SIMD (xs_gpu_create). */
+static inline xs_gpu_wave *xs_gpu_slot_wave(const xs_gpu *g, uint32_t simd, uint32_t slot)
+{
+	return &g->waves[simd * g->info->wave_slots_per_simd + slot];
+}
+
 /* How many dispatches and draws are in flight. */
 static inline uint32_t xs_gpu_ndisp(const xs_gpu *g)
 {

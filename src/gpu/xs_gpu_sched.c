@@ -1512,7 +1512,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	if (sm->pipe[pipe].waitq_n && !sm->pipe[pipe].retrier) {
 		/* The pipe took an instruction: the oldest waiter retries next. */
 		xs_gpu_pipe *pp = &sm->pipe[pipe];
-		xs_gpu_wave *wk = &g->waves[gw->simd * di->wave_slots_per_simd + (uint32_t)(pp->waitq & 15)];
+		xs_gpu_wave *wk = xs_gpu_slot_wave(g, gw->simd, (uint32_t)(pp->waitq & 15));
 		pp->waitq >>= 4;
 		pp->waitq_n--;
 		sm->pipe[pipe].retrier = wk;

@@ -573,7 +573,6 @@ static void wave_freed(xs_gpu *g, uint32_t cu, const xs_gpu_ring *ring)
 static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t first_simd,
 			 const uint8_t *simd_of_wave)
 {
-	const xs_devinfo *di = g->info;
 	const xs_spi_dispatch *d = &disp->d;
 	uint64_t k = disp->next++;
 	xs_gpu_group *grp = &g->groups[g->free_groups[--g->nfree_groups]];
@@ -618,7 +617,7 @@ static void launch_group(xs_gpu *g, xs_gpu_disp *disp, uint32_t cu, uint32_t fir
 		uint32_t slot = 0;
 		while (sm->wave[slot] != NULL)
 			slot++;
-		xs_gpu_wave *gw = &g->waves[simd * di->wave_slots_per_simd + slot];
+		xs_gpu_wave *gw = xs_gpu_slot_wave(g, simd, slot);
 		sm->wave[slot] = gw;
 		sm->nwaves++;
 		sm->vgprs_used += d->vgprs_w32;

@@ -258,7 +258,7 @@ static void take(xs_gfx_spi *s, xs_gpu_stage stage, uint32_t need, uint32_t cu, 
 	w->resident = true;
 	w->seq = s->seq++;
 	w->scratch_slot = UINT32_MAX;
-	xs_gpu_wave *gw = &g->waves[simd * di->wave_slots_per_simd + slot];
+	xs_gpu_wave *gw = xs_gpu_slot_wave(g, simd, slot);
 	gw->simd = simd;
 	gw->slot = slot;
 	gw->scratch_slot = UINT32_MAX;
