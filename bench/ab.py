@@ -34,7 +34,7 @@ import json, math, os, shutil, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mix import MIX, INPUTS, make_inputs, one_cpu, pinned  # the kernel mix, shared with xs12_bench.py
+from mix import MIX, INPUTS, make_inputs, one_cpu, pinned, take_cpu_arg  # the kernel mix, shared with xs12_bench.py
 
 MODES = ("functional", "timing")
 HOST_FIELDS = {"host_seconds"}  # JSON fields measured on the host, not the simulated GPU: not compared
@@ -209,14 +209,13 @@ def main():
         return 0
     global CPU
     argv = sys.argv[1:]
-    cpu_argv = list(argv)
-    if "--cpu" in argv:
-        del argv[argv.index("--cpu"):argv.index("--cpu") + 2]
-    opt = parse_args(argv)
     try:
-        CPU, how = one_cpu(cpu_argv, os.path.join(opt["builds"][0], "tools", "xs12"))
+        cpu = take_cpu_arg(argv)
     except ValueError as e:
         usage(str(e))
+    opt = parse_args(argv)
+    try:
+        CPU, how = one_cpu(cpu, os.path.join(opt["builds"][0], "tools", "xs12"))
     except RuntimeError as e:
         fail(str(e))
     build_a, build_b = opt["builds"]

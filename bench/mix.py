@@ -9,32 +9,39 @@ into the directory the kernel runs in, and write their output to o.bin there.
 import json, os, random, struct, subprocess, tempfile
 
 
-def one_cpu(argv, xs12):
-    """The host CPU the one-core runs are pinned to, and how it was chosen (a line to print):
-    --cpu N from argv (removed from it), else the one of this process's CPUs on which a probe ran
-    fastest: scratch_chase's timing run (its 256 groups, on scratch memory the probe writes),
-    best of two on each, with the xs12 binary given. ValueError for a --cpu that is not one of
-    them, RuntimeError for a probe that fails. Two CPUs of a shared host can differ widely, and
-    which is faster changes with the neighbours: on the VM these figures came from that run took
-    0.19-0.20 s on CPU 0 and 0.31-0.33 s on CPU 1 at 10:00 UTC, and 0.27-0.29 s on CPU 0 and
-    0.18-0.19 s on CPU 1 at 10:37 (taskset -c, 2026-12-07), each process keeping its CPU's speed.
-    Unpinned, a best of three could be three slow runs."""
+def take_cpu_arg(argv):
+    """--cpu N taken out of argv: N, or None without it; ValueError when N is not one of this
+    process's CPUs. (Taken first, so that the rest of the command line parses without it.)"""
+    if "--cpu" not in argv:
+        return None
     cpus = sorted(os.sched_getaffinity(0))
-    if "--cpu" in argv:
-        i = argv.index("--cpu")
-        v = argv[i + 1] if i + 1 < len(argv) else ""
-        if not v.isdigit() or int(v) not in cpus:
-            raise ValueError(f"--cpu {v or '(none)'}: not one of this process's CPUs {cpus}")
-        del argv[i:i + 2]
-        return int(v), f"host CPU {v} (--cpu)"
+    i = argv.index("--cpu")
+    v = argv[i + 1] if i + 1 < len(argv) else ""
+    del argv[i:i + 2]
+    if not v.isdigit() or int(v) not in cpus:
+        raise ValueError(f"--cpu {v or '(none)'}: not one of this process's CPUs {cpus}")
+    return int(v)
+
+
+def one_cpu(cpu, xs12):
+    """The host CPU the one-core runs are pinned to, and how it was chosen (a line to print): cpu
+    (take_cpu_arg's) when given, else the one of this process's CPUs on which a probe ran
+    fastest: scratch_chase's timing run (its 256 groups), best of two on each, with the xs12
+    binary given; RuntimeError for a probe that fails. Two CPUs of a shared host can differ
+    widely, and which is faster changes with the neighbours: on the VM these figures came from
+    that run took 0.19-0.20 s on CPU 0 and 0.31-0.33 s on CPU 1 at 10:00 UTC, and 0.27-0.29 s on
+    CPU 0 and 0.18-0.19 s on CPU 1 at 10:37 (taskset -c, 2026-12-07), each process keeping its
+    CPU's speed. Unpinned, a best of three could be three slow runs."""
+    if cpu is not None:
+        return cpu, f"host CPU {cpu} (--cpu)"
+    cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) == 1:
         return cpus[0], f"host CPU {cpus[0]} (the only one)"
     name, co, src, kern, groups, block, args = next(r for r in MIX if r[3] == "scratch_chase")
     kdir = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(xs12))), "kernels")
     took = {}
     with tempfile.TemporaryDirectory(prefix="xs12_cpu_") as tmp:
-        with open(os.path.join(tmp, "in64k.bin"), "wb") as f:
-            f.write(struct.pack("<16384I", *[(i * 2654435761) & 0xffffffff for i in range(16384)]))
+        write_in64k(tmp)
         cmd = [xs12, "run", os.path.join(kdir, co), "--groups", str(groups), "--block", str(block), "--timing",
                "--json", "--scratch-waves", "1664", "--threads", "1"]
         for a in args:
@@ -79,14 +86,19 @@ SGEMM_TOL = 1e-5
 INPUTS = ("in32m.bin", "in64k.bin", "a256.bin", "b256.bin")
 
 
+def write_in64k(tmpdir):
+    """in64k.bin: 16384 u32 of a fixed hash (scratch_chase's and private_spill's input)."""
+    with open(os.path.join(tmpdir, "in64k.bin"), "wb") as f:
+        f.write(struct.pack("<16384I", *[(i * 2654435761) & 0xffffffff for i in range(16384)]))
+
+
 def make_inputs(tmpdir):
     """Writes the mix's input files into tmpdir: in32m.bin (32 MiB of os.urandom, new every call),
     in64k.bin (16384 u32 of a fixed hash) and a256.bin, b256.bin (sgemm's 256x256 matrices, floats
     in [-1, 1] from random.Random(13): the same every call)."""
     with open(os.path.join(tmpdir, "in32m.bin"), "wb") as f:
         f.write(os.urandom(32 << 20))
-    with open(os.path.join(tmpdir, "in64k.bin"), "wb") as f:
-        f.write(struct.pack("<16384I", *[(i * 2654435761) & 0xffffffff for i in range(16384)]))
+    write_in64k(tmpdir)
     rng = random.Random(13)  # sgemm's matrices: floats in [-1, 1], the same every run
     for mat in ("a256.bin", "b256.bin"):
         with open(os.path.join(tmpdir, mat), "wb") as f:

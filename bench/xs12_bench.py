@@ -47,15 +47,16 @@ import json, math, os, re, struct, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mix import MIX, CHECKED, SGEMM_TOL, make_inputs, one_cpu, pinned  # the kernel mix (bench/mix.py), shared with ab.py
+from mix import MIX, CHECKED, SGEMM_TOL, make_inputs, one_cpu, pinned, take_cpu_arg  # the kernel mix (bench/mix.py), shared with ab.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if any(a in ("-h", "--help") for a in sys.argv[1:]):
     print(__doc__.strip())
     sys.exit(0)
-ONE_CPU_ARGV = list(sys.argv)  # (one_cpu, in main, takes --cpu N out of it)
-if "--cpu" in sys.argv:
-    del sys.argv[sys.argv.index("--cpu"):sys.argv.index("--cpu") + 2]
+try:
+    CPU_ARG = take_cpu_arg(sys.argv)
+except ValueError as e:
+    sys.exit(f"xs12_bench: {e}")
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
                         else os.path.join(ROOT, "build"))
 if not os.path.exists(os.path.join(BUILD, "tools", "xs12")):
@@ -259,8 +260,8 @@ def main():
         return
     global CPU
     try:
-        CPU, how = one_cpu(ONE_CPU_ARGV, XS12)
-    except (ValueError, RuntimeError) as e:
+        CPU, how = one_cpu(CPU_ARG, XS12)
+    except RuntimeError as e:
         sys.exit(f"xs12_bench: {e}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
