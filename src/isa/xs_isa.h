@@ -95,7 +95,10 @@ extern const xs_op_info xs_op_table[XS_OP_COUNT];
 #define XS_SRC_INT0        128  /* inline 0; 129..192 = 1..64, 193..208 = -1..-16 */
 #define XS_SRC_INT64       192  /* the last positive inline integer (64) */
 #define XS_SRC_INTM16      208  /* the last negative one (-16) */
-#define XS_SRC_SHARED_BASE 235  /* src_shared_base/limit, src_private_base/limit (235..238) */
+#define XS_SRC_SHARED_BASE 235  /* the aperture registers: src_shared_base, */
+#define XS_SRC_SHARED_LIMIT 236 /* src_shared_limit, */
+#define XS_SRC_PRIVATE_BASE 237 /* src_private_base, */
+#define XS_SRC_PRIVATE_LIMIT 238 /* src_private_limit */
 #define XS_SRC_POPS_WAVE   239
 #define XS_SRC_HALF        240  /* 0.5, -0.5, 1, -1, 2, -2, 4, -4 = 240..247 */
 #define XS_SRC_INV2PI      248

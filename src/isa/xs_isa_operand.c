@@ -24,10 +24,10 @@ const uint16_t xs_inline_f16[9] = {
 static uint64_t aperture64(unsigned s)
 {
 	switch (s) {
-	case 235: return XS_APERTURE_SHARED_BASE;
-	case 236: return XS_APERTURE_SHARED_BASE | 0xffffffffull;
-	case 237: return XS_APERTURE_PRIVATE_BASE;
-	default: return XS_APERTURE_PRIVATE_BASE | 0xffffffffull;
+	case XS_SRC_SHARED_BASE: return XS_APERTURE_SHARED_BASE;
+	case XS_SRC_SHARED_LIMIT: return XS_APERTURE_SHARED_BASE | 0xffffffffull;
+	case XS_SRC_PRIVATE_BASE: return XS_APERTURE_PRIVATE_BASE;
+	default: return XS_APERTURE_PRIVATE_BASE | 0xffffffffull; /* XS_SRC_PRIVATE_LIMIT */
 	}
 }
 
@@ -38,7 +38,7 @@ uint32_t xs_sread_special(const xs_wave *w, unsigned s)
 	if (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)
 		return xs_inline_f32[s - XS_SRC_HALF];
 	switch (s) {
-	case 235: case 236: case 237: case 238:
+	case XS_SRC_SHARED_BASE: case XS_SRC_SHARED_LIMIT: case XS_SRC_PRIVATE_BASE: case XS_SRC_PRIVATE_LIMIT:
 		/* 32-bit read of an aperture register: its high dword (the useful half) */
 		return (uint32_t)(aperture64(s) >> 32);
 	case XS_SRC_VCCZ:
@@ -58,7 +58,7 @@ uint64_t xs_sread_special64(const xs_wave *w, unsigned s)
 		return (uint64_t)(int64_t)(int32_t)xs_inline_int(s);
 	if (s >= XS_SRC_HALF && s <= XS_SRC_INV2PI)
 		return xs_inline_f64[s - XS_SRC_HALF];
-	if (s >= 235 && s <= 238)
+	if (s >= XS_SRC_SHARED_BASE && s <= XS_SRC_PRIVATE_LIMIT)
 		return aperture64(s);
 	return xs_sread_special(w, s);
 }

@@ -43,5 +43,10 @@
 	flat_load_dword v13, v[11:12]                           // LDS through flat
 	// LDS through the shared aperture
 	// CHECK: v13 = 1000 + lane
+	// the limits: each aperture's last byte (4 GiB from its base)
+	s_mov_b64 s[12:13], src_shared_limit
+	// CHECK: s[12:13] = shared_base | 0xffffffff
+	s_mov_b64 s[14:15], src_private_limit
+	// CHECK: s[14:15] = private_base | 0xffffffff
 	s_endpgm
 	// CHECK: status = ended
