@@ -34,7 +34,7 @@ import json, math, os, shutil, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mix import MIX, INPUTS, make_inputs, one_cpu, pinned, take_cpu_arg  # the kernel mix, shared with xs12_bench.py
+from mix import MIX, INPUTS, make_inputs, one_cpu, pinned, run_cmd, take_cpu_arg  # the kernel mix, shared with xs12_bench.py
 
 MODES = ("functional", "timing")
 HOST_FIELDS = {"host_seconds"}  # JSON fields measured on the host, not the simulated GPU: not compared
@@ -117,11 +117,8 @@ def out_file(args):
 def run(build, tmp, row, mode, callgrind_file=None):
     """One `xs12 run` of row in tmp: (its JSON, the output file's bytes, total Ir under callgrind or None)."""
     name, co, src, kern, groups, block, args = row
-    cmd = [os.path.join(build, "tools", "xs12"), "run", os.path.join(build, "kernels", co),
-           "--groups", str(groups), "--block", str(block), "--" + mode, "--json",
-           "--scratch-waves", "1664", "--threads", "1", "--repeat", "1" if callgrind_file else "2"]
-    for a in args:
-        cmd += ["--arg", a]
+    cmd = run_cmd(os.path.join(build, "tools", "xs12"), os.path.join(build, "kernels", co), groups, block, args,
+                  mode, repeat=1 if callgrind_file else 2)
     env = None
     if callgrind_file:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + callgrind_file] + cmd

@@ -42,10 +42,7 @@ def one_cpu(cpu, xs12):
     took = {}
     with tempfile.TemporaryDirectory(prefix="xs12_cpu_") as tmp:
         write_in64k(tmp)
-        cmd = [xs12, "run", os.path.join(kdir, co), "--groups", str(groups), "--block", str(block), "--timing",
-               "--json", "--scratch-waves", "1664", "--threads", "1"]
-        for a in args:
-            cmd += ["--arg", a]
+        cmd = run_cmd(xs12, os.path.join(kdir, co), groups, block, args, "timing")
         for _ in range(2):
             for c in cpus:
                 p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, preexec_fn=pinned(c))
@@ -56,6 +53,22 @@ def one_cpu(cpu, xs12):
     best = min(cpus, key=lambda c: took[c])
     return best, (f"host CPU {best}, the fastest on a probe (scratch_chase timing: " +
                   ", ".join(f"CPU {c} {took[c]:.3f} s" for c in cpus) + "; --cpu N to choose)")
+
+
+def run_cmd(xs12, code_object, groups, block, args, mode, threads=1, repeat=None, timing_threads=None):
+    """The `xs12 run` command line both bench scripts and the CPU probe run: code_object's kernel
+    over groups x block work-items with the `--arg` specs args, mode "functional" or "timing", JSON
+    out, the benchmark's 1,664 scratch waves, on threads host threads; --repeat and
+    --timing-threads only when given (xs12's defaults otherwise)."""
+    cmd = [xs12, "run", code_object, "--groups", str(groups), "--block", str(block), "--" + mode, "--json",
+           "--scratch-waves", "1664", "--threads", str(threads)]
+    if repeat is not None:
+        cmd += ["--repeat", str(repeat)]
+    if timing_threads is not None:
+        cmd += ["--timing-threads", str(timing_threads)]
+    for a in args:
+        cmd += ["--arg", a]
+    return cmd
 
 
 def pinned(cpu):

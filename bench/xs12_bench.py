@@ -47,7 +47,7 @@ import json, math, os, re, struct, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mix import MIX, CHECKED, SGEMM_TOL, make_inputs, one_cpu, pinned, take_cpu_arg  # the kernel mix (bench/mix.py), shared with ab.py
+from mix import MIX, CHECKED, SGEMM_TOL, make_inputs, one_cpu, pinned, run_cmd, take_cpu_arg  # the kernel mix (bench/mix.py), shared with ab.py
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if any(a in ("-h", "--help") for a in sys.argv[1:]):
@@ -84,11 +84,7 @@ def best(run):
 def xs12(tmp, co, groups, block, args, mode, threads=1, repeat=2, timing_threads=1):
     """One xs12 run's JSON: by default the second of two dispatches on the same buffers (--repeat 2),
     as PoCL's timed launch is its second; repeat=1 is the cold first dispatch."""
-    cmd = [XS12, "run", os.path.join(K, co), "--groups", str(groups), "--block", str(block), mode, "--json",
-           "--scratch-waves", "1664", "--threads", str(threads), "--repeat", str(repeat),
-           "--timing-threads", str(timing_threads)]
-    for a in args:
-        cmd += ["--arg", a]
+    cmd = run_cmd(XS12, os.path.join(K, co), groups, block, args, mode, threads, repeat, timing_threads)
     one_core = threads == 1 and timing_threads == 1
     p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, preexec_fn=pinned(CPU) if one_core else None)
     if p.returncode:
@@ -270,9 +266,9 @@ def main():
         print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
               f"{'xs12 s':>8} {'cold s':>8} {'PoCL s':>8} {'ratio':>6}")
         for name, co, src, kern, groups, block, args in MIX:
-            f = best(lambda: xs12(tmp, co, groups, block, args, "--functional"))
-            cold = best(lambda: xs12(tmp, co, groups, block, args, "--functional", repeat=1))
-            t = best(lambda: xs12(tmp, co, groups, block, args, "--timing"))
+            f = best(lambda: xs12(tmp, co, groups, block, args, "functional"))
+            cold = best(lambda: xs12(tmp, co, groups, block, args, "functional", repeat=1))
+            t = best(lambda: xs12(tmp, co, groups, block, args, "timing"))
             mine = open(os.path.join(tmp, "o.bin"), "rb").read()
             ps = best(lambda: pocl(tmp, src, kern, groups, block, args))
             if name in CHECKED:
@@ -316,7 +312,7 @@ def main():
     # only ends, launched as stream_copy is (its 8192 groups of 256 work-items).
     with tempfile.TemporaryDirectory() as tmp:
         sc = next(r for r in MIX if r[0] == "memory: stream_copy")
-        runs = {m: best(lambda: xs12(tmp, "empty.O2.w32.hsaco", sc[4], sc[5], [], "--" + m))
+        runs = {m: best(lambda: xs12(tmp, "empty.O2.w32.hsaco", sc[4], sc[5], [], m))
                 for m in ("functional", "timing")}
         nwaves = runs["functional"]["waves_launched"]  # (stream_copy's: the same groups and wave size)
         ns = {m: r["host_seconds"] / nwaves * 1e9 for m, r in runs.items()}
@@ -328,9 +324,9 @@ def main():
     ncpu = os.cpu_count() or 1
     name, co, src, kern, groups, block, args = MIX[0]
     with tempfile.TemporaryDirectory() as tmp:
-        one = xs12(tmp, co, groups, block, args, "--functional", 1)
+        one = xs12(tmp, co, groups, block, args, "functional", 1)
         a = open(os.path.join(tmp, "o.bin"), "rb").read()
-        many = xs12(tmp, co, groups, block, args, "--functional", ncpu)
+        many = xs12(tmp, co, groups, block, args, "functional", ncpu)
         same = open(os.path.join(tmp, "o.bin"), "rb").read() == a
     summary["threads"] = ncpu
     summary["thread_speedup"] = one["host_seconds"] / many["host_seconds"]
@@ -348,7 +344,7 @@ def main():
                 got = {1: [], 2: []}
                 for _ in range(REPEAT):
                     for tt in (1, 2):
-                        j = xs12(tmp, co, groups, block, args, "--timing", timing_threads=tt)
+                        j = xs12(tmp, co, groups, block, args, "timing", timing_threads=tt)
                         hs = j.pop("host_seconds")
                         got[tt].append((hs, json.dumps(j, sort_keys=True),
                                         open(os.path.join(tmp, "o.bin"), "rb").read()))
