@@ -14,7 +14,7 @@ runs (the host is shared), each of the one-core runs, xs12's and PoCL's, pinned
 to one host CPU: --cpu N, else the one on which a short probe ran fastest (mix.py's
 one_cpu). Both sides are timed warm, on the same protocol:
 PoCL's second launch, xs12's second dispatch on the same buffers (`xs12 run
---repeat 2`); the "cold s" column is xs12's first dispatch, which also
+--repeat 2`); the "cold ms" column is xs12's first dispatch, which also
 first-touches the output buffers' host pages. Targets (ISA and
 GPU-model issues): >= 100 M wave instructions/s functional, >= 10 M timing,
 <= 10x PoCL's time. For a kernel xs12 runs as built at -O0 it also prints,
@@ -264,7 +264,7 @@ def main():
         make_inputs(tmp)
         print(f"one-core runs (xs12 and PoCL): {how}")
         print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
-              f"{'xs12 s':>8} {'cold s':>8} {'PoCL s':>8} {'ratio':>6}")
+              f"{'xs12 ms':>8} {'cold ms':>8} {'PoCL ms':>8} {'ratio':>6}")
         for name, co, src, kern, groups, block, args in MIX:
             f = best(lambda: xs12(tmp, co, groups, block, args, "functional"))
             cold = best(lambda: xs12(tmp, co, groups, block, args, "functional", repeat=1))
@@ -283,7 +283,8 @@ def main():
             rows.append(row)
             print(f"{name:28} {wi:>11} {row['functional_wave_inst_per_s'] / 1e6:>9.1f} "
                   f"{row['lane_ops_per_s'] / 1e9:>9.2f} {row['timing_wave_inst_per_s'] / 1e6:>10.1f} "
-                  f"{row['xs12_seconds']:>8.3f} {row['xs12_cold_seconds']:>8.3f} {ps:>8.3f} {row['ratio']:>6.1f}")
+                  f"{row['xs12_seconds'] * 1e3:>8.2f} {row['xs12_cold_seconds'] * 1e3:>8.2f} {ps * 1e3:>8.2f} "
+                  f"{row['ratio']:>6.1f}")
     tot_wi = sum(r["wave_instructions"] for r in rows)
     tot_f = sum(r["xs12_seconds"] for r in rows)
     tot_p = sum(r["pocl_seconds"] for r in rows)
