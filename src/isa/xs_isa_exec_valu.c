@@ -591,6 +591,22 @@ static inline __attribute__((always_inline)) void dst64_lanes(xs_vctx *c, xs_wav
 		return 0;                                                       \
 	}
 SH64(v_lshlrev_b64, b << s)
+
+/* A wave's VGPR pair d = its pair s shifted left by k (shift) or plus k, in
+ * 64-bit lanes: the scalar shapes of g_v_lshlrev_b64 and g_v_mad_u64_u32,
+ * where k is the same for every lane. Lane by lane, so d may be s. */
+static inline __attribute__((always_inline)) void pair_lanes(xs_wave *w, unsigned s, unsigned d, unsigned n,
+							      uint64_t k, bool shift)
+{
+	const uint32_t *lo = w->v[s], *hi = w->v[(s + 1) & 0xff];
+	uint32_t *dlo = w->v[d], *dhi = w->v[(d + 1) & 0xff];
+	for (unsigned l = 0; l < n; l++) {
+		const uint64_t b = lo[l] | (uint64_t)hi[l] << 32, v = shift ? b << k : b + k;
+		dlo[l] = (uint32_t)v;
+		dhi[l] = (uint32_t)(v >> 32);
+	}
+}
+
 /* plain v_lshlrev_b64 over the waves of a lockstep step (a 64-bit index
  * made a byte offset) */
 static int g_v_lshlrev_b64(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in)
@@ -601,17 +617,8 @@ static int g_v_lshlrev_b64(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs
 	if (SHAPE_SV(in)) {
 		/* one shift for every lane (GN's scalar shape): no row of it */
 		const unsigned n = c_.n, s1 = in->src[1] - XS_SRC_VGPR, d = in->dst - XS_SRC_VGPR;
-		for (unsigned j = 0; j < nw; j++) {
-			xs_wave *w = ws[j];
-			const unsigned sh = gn_value(w, in, 0) & 63;
-			const uint32_t *lo = w->v[s1], *hi = w->v[(s1 + 1) & 0xff];
-			uint32_t *dlo = w->v[d], *dhi = w->v[(d + 1) & 0xff];
-			for (unsigned l = 0; l < n; l++) {
-				const uint64_t v = (lo[l] | (uint64_t)hi[l] << 32) << sh;
-				dlo[l] = (uint32_t)v;
-				dhi[l] = (uint32_t)(v >> 32);
-			}
-		}
+		for (unsigned j = 0; j < nw; j++)
+			pair_lanes(ws[j], s1, d, n, gn_value(ws[j], in, 0) & 63, true);
 		return (int)nw;
 	}
 	for (unsigned j = 0; j < nw; j++) {
@@ -679,17 +686,8 @@ static int g_v_mad_u64_u32(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs
 		 * size) added to a VGPR pair, its carries not kept (how the
 		 * compilers form a global id): one multiply a wave */
 		const unsigned n = c_.n, s2 = in->src[2] - XS_SRC_VGPR, d = in->dst - XS_SRC_VGPR;
-		for (unsigned j = 0; j < nw; j++) {
-			xs_wave *w = ws[j];
-			const uint64_t p = (uint64_t)gn_value(w, in, 0) * gn_value(w, in, 1);
-			const uint32_t *lo = w->v[s2], *hi = w->v[(s2 + 1) & 0xff];
-			uint32_t *dlo = w->v[d], *dhi = w->v[(d + 1) & 0xff];
-			for (unsigned l = 0; l < n; l++) {
-				const uint64_t v = p + (lo[l] | (uint64_t)hi[l] << 32);
-				dlo[l] = (uint32_t)v;
-				dhi[l] = (uint32_t)(v >> 32);
-			}
-		}
+		for (unsigned j = 0; j < nw; j++)
+			pair_lanes(ws[j], s2, d, n, (uint64_t)gn_value(ws[j], in, 0) * gn_value(ws[j], in, 1), false);
 		return (int)nw;
 	}
 	for (unsigned j = 0; j < nw; j++) {
