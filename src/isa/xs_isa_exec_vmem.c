@@ -565,6 +565,8 @@ static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_in
 	unsigned va = (in->src[0] - XS_SRC_VGPR) & 0xff;
 	const uint32_t *lo = w->v[va];
 	uint32_t lo0 = lo[0];
+	if (lo[1] != lo0 + bytes)
+		return NULL; /* not a row from its second lane on: a gather's usual answer, at once */
 	if ((uint64_t)lo0 + (uint64_t)(n - 1) * bytes > 0xffffffffull)
 		return NULL; /* the low dword would carry */
 	const uint32_t *hi = ac->has_saddr ? NULL : w->v[(va + 1) & 0xff];
@@ -1105,6 +1107,11 @@ static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const 
 {
 	const memdesc *d = &mdesc[in->op];
 	if (!global_dwords(d, in))
+		return;
+	/* a gather (the first wave's second lane not next to its first) has
+	 * no row to ask for: its lines are the lanes' own */
+	const uint32_t *a0 = ws[0]->v[(in->src[0] - XS_SRC_VGPR) & 0xff];
+	if (a0[1] != a0[0] + 4 * d->ndw)
 		return;
 	uint64_t lo = ~0ull, hi = 0, sum = 0;
 	for (unsigned j = 0; j < nw; j++) {
