@@ -640,6 +640,25 @@ static inline __attribute__((always_inline)) bool nan_any(const uint32_t *A, uns
 	return nan != 0;
 }
 
+/* fma32_lanes into r (n a constant), and whether a lane's result is a NaN:
+ * an operand's NaN always makes one, so none means no operand had one. */
+static inline __attribute__((always_inline)) bool fma32_lanes_nan(uint32_t *restrict r, const uint32_t *A,
+								   const uint32_t *B, const uint32_t *C, unsigned n)
+{
+	uint32_t nan = 0;
+	for (unsigned l = 0; l < n; l++) {
+		const uint32_t v = xs_f2u(fmaf(xs_u2f(A[l]), xs_u2f(B[l]), xs_u2f(C[l])));
+		r[l] = v;
+		nan |= (uint32_t)nan32_bits(v);
+	}
+	return nan != 0;
+}
+
+/* Waves of a lockstep step whose results g_v_fma_f32 holds before writing
+ * any (a group's, at most 32 wave32s; a larger step checks its operands
+ * first instead). */
+#define FMA_HELD 32
+
 /* v_fmac_f32 / v_fma_f32 with no modifiers, default MODE, full EXEC:
  * x_v_fma_f32's loops, for every wave of a lockstep step (a tiled sgemm's
  * inner loop is half of them). fma_peak's v_fma_f32 v, v, s, s takes its
@@ -678,6 +697,20 @@ static int g_v_fma_f32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst
 		/* VGPRs (sgemm's v_fmac): the rows, with no look at each source
 		 * per wave (through xs_vsrc32 below, sgemm_tiled 0.96x) */
 		const unsigned a = in->src[0] - XS_SRC_VGPR, b = in->src[1] - XS_SRC_VGPR, c = in->src[2] - XS_SRC_VGPR;
+		if (n <= FMA_HELD && lanes == 32) {
+			/* every wave's results held, then written when none is a
+			 * NaN: one pass over the sources instead of a NaN scan of
+			 * them and the fma's (v_fmac's destination is a source) */
+			_Alignas(64) uint32_t held[FMA_HELD][32];
+			bool nan = false;
+			for (unsigned j = 0; j < n; j++)
+				nan |= fma32_lanes_nan(held[j], ws[j]->v[a], ws[j]->v[b], ws[j]->v[c], 32);
+			if (nan)
+				return -1;
+			for (unsigned j = 0; j < n; j++)
+				memcpy(ws[j]->v[d], held[j], sizeof(held[j]));
+			return (int)n;
+		}
 		for (unsigned j = 0; j < n; j++) {
 			const uint32_t *A = ws[j]->v[a], *B = ws[j]->v[b], *C = ws[j]->v[c];
 			if (lanes == 32 ? nan3_any(A, B, C, 32) : nan3_any(A, B, C, XS_MAX_LANES))
