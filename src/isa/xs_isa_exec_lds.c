@@ -97,25 +97,29 @@ static inline __attribute__((always_inline)) void win_wr(lds_win m, uint32_t a, 
 static inline __attribute__((always_inline)) bool win_all_in(lds_win m, const uint32_t *addr, unsigned n,
 							      uint32_t off_max, unsigned bytes)
 {
-	uint32_t hi = 0;
+	/* hi + off_max + bytes <= size as hi <= lim: every lane compared with
+	 * lim, with no horizontal maximum (its shuffles were a fifth of a
+	 * tiled kernel's ds_read2 handler: perf, sgemm_tiled functional) */
+	if (m.size > 0x7fffffffu || (uint64_t)off_max + bytes > m.size)
+		return false;
+	const uint32_t lim = (uint32_t)(m.size - off_max - bytes);
 #if defined(__AVX512F__)
 	__m512i v = _mm512_setzero_si512();
 	for (unsigned l = 0; l < n; l += 16)
 		v = _mm512_max_epu32(v, _mm512_loadu_si512((const void *)(addr + l)));
-	hi = _mm512_reduce_max_epu32(v);
+	return _mm512_cmpgt_epu32_mask(v, _mm512_set1_epi32((int)lim)) == 0;
 #elif defined(__AVX2__)
 	__m256i v = _mm256_setzero_si256();
 	for (unsigned l = 0; l < n; l += 8)
 		v = _mm256_max_epu32(v, _mm256_loadu_si256((const __m256i *)(const void *)(addr + l)));
-	__m128i h = _mm_max_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-	h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0x4e));
-	h = _mm_max_epu32(h, _mm_shuffle_epi32(h, 0xb1));
-	hi = (uint32_t)_mm_cvtsi128_si32(h);
+	const __m256i L = _mm256_set1_epi32((int)lim); /* (no unsigned compare: max(v, L) == L) */
+	return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_max_epu32(v, L), L)) == -1;
 #else
+	uint32_t hi = 0;
 	for (unsigned l = 0; l < n; l++)
 		hi = addr[l] > hi ? addr[l] : hi;
+	return hi <= lim;
 #endif
-	return (uint64_t)hi + off_max + bytes <= m.size && m.size <= 0x7fffffffu;
 }
 
 /* Lanes per win_gather step: the host's vector width. The rows it writes
