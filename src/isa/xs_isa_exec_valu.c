@@ -91,14 +91,22 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 		if (!xs_group_plain(ws, nw, in, &c_))                           \
 			return -1;                                              \
 		const unsigned n_ = c_.n;                                       \
+		/* (the scalar shapes' lane counts constants: whole vectors, \
+		 * no loop control or remainder) */                             \
 		if ((nsrc) == 2 && SHAPE_SV(in)) {                             \
 			for (unsigned j = 0; j < nw; j++)                       \
-				LANES_SV(ws[j], in, n_, expr);                  \
+				if (n_ == 32)                                   \
+					LANES_SV(ws[j], in, 32, expr);          \
+				else                                            \
+					LANES_SV(ws[j], in, 64, expr);          \
 			return (int)nw;                                         \
 		}                                                               \
 		if ((nsrc) == 3 && SHAPE_VSS(in)) {                             \
 			for (unsigned j = 0; j < nw; j++)                       \
-				LANES_VSS(ws[j], in, n_, expr);                 \
+				if (n_ == 32)                                   \
+					LANES_VSS(ws[j], in, 32, expr);         \
+				else                                            \
+					LANES_VSS(ws[j], in, 64, expr);         \
 			return (int)nw;                                         \
 		}                                                               \
 		for (unsigned j = 0; j < nw; j++) {                             \
