@@ -133,7 +133,10 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	{                                                                       \
 		(void)x;                                                        \
 		if (SHAPE_SV(in) && v_plain(w, in)) { /* (GN's shape: no row of src0) */ \
-			LANES_SV(w, in, w->lanes, expr);                        \
+			if (w->lanes == 32)                                     \
+				LANES_SV(w, in, 32, expr);                      \
+			else                                                    \
+				LANES_SV(w, in, 64, expr);                      \
 			return 0;                                               \
 		}                                                               \
 		XS_VFRAME2;                                                     \
@@ -148,7 +151,10 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	{                                                                       \
 		(void)x;                                                        \
 		if (SHAPE_VSS(in) && v_plain(w, in)) { /* (GN's shape: no rows of the scalars) */ \
-			LANES_VSS(w, in, w->lanes, expr);                       \
+			if (w->lanes == 32)                                     \
+				LANES_VSS(w, in, 32, expr);                     \
+			else                                                    \
+				LANES_VSS(w, in, 64, expr);                     \
 			return 0;                                               \
 		}                                                               \
 		XS_VFRAME3;                                                     \
