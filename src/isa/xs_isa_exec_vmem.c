@@ -899,6 +899,25 @@ done:
  * pages than the cache holds, or a page is not wholly mapped: then the
  * per-lane loop decides. With a row (a load) the dwords are loaded into
  * it instead of the lanes' pointers stored. */
+/* gather_ptrs' offsets of n lanes: rel[l] = ((imm + voff[l]) << is_shift) +
+ * 4 * l (in 32 bits), the offsets' OR (odd) and maximum (omax), the rel's
+ * least and greatest (rlo, rhi). */
+static inline __attribute__((always_inline)) void gather_rel(uint32_t imm, const uint32_t *voff, uint32_t is_shift,
+							      unsigned n, uint32_t *rel, uint32_t *odd, uint32_t *omax,
+							      uint32_t *rlo, uint32_t *rhi)
+{
+	uint32_t od = 0, om = 0, lo = ~0u, hi = 0;
+	for (unsigned l = 0; l < n; l++) {
+		const uint32_t o = imm + voff[l], r = (o << is_shift) + 4 * l;
+		od |= o;
+		om = o > om ? o : om;
+		rel[l] = r;
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+	}
+	*odd = od, *omax = om, *rlo = lo, *rhi = hi;
+}
+
 static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, uint64_t base,
 			       const uint32_t *voff, uint32_t is_shift, bool wr, tlb *t, uint64_t *addr,
 			       uint8_t **ptr, uint32_t *row)
@@ -909,20 +928,15 @@ static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 	 * array's always are: twice the lanes a vector of the 64-bit
 	 * addresses held, and one 64-bit add a page. Offsets whose largest
 	 * shifted one does not fit go lane by lane. */
-	uint32_t off[XS_MAX_LANES], odd = 0, omax = 0;
-	for (unsigned l = 0; l < n; l++) {
-		off[l] = imm + voff[l];
-		odd |= off[l];
-		omax = off[l] > omax ? off[l] : omax;
-	}
+	uint32_t rel[XS_MAX_LANES], odd = 0, omax = 0, rlo = ~0u, rhi = 0;
+	/* one pass (a constant lane count: whole vectors); rel, rlo and rhi
+	 * are read only when the offsets pass the test after it */
+	if (n == 32)
+		gather_rel(imm, voff, is_shift, 32, rel, &odd, &omax, &rlo, &rhi);
+	else
+		gather_rel(imm, voff, is_shift, 64, rel, &odd, &omax, &rlo, &rhi);
 	if ((odd & 3) || ((uint64_t)omax << is_shift) + 4ull * n > 0xffffffffull)
 		return false;
-	uint32_t rel[XS_MAX_LANES], rlo = ~0u, rhi = 0;
-	for (unsigned l = 0; l < n; l++) {
-		rel[l] = (off[l] << is_shift) + 4 * l;
-		rlo = rel[l] < rlo ? rel[l] : rlo;
-		rhi = rel[l] > rhi ? rel[l] : rhi;
-	}
 	const uint64_t p0 = (base + rlo) & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
 	if ((base + rhi - p0) >> XS_VM_PAGE_SHIFT >= TLB_N)
 		return false;
