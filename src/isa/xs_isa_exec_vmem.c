@@ -721,7 +721,8 @@ static inline void lane_gather(uint8_t *const *host, unsigned npages, uint64_t p
 #ifdef __AVX512F__
 		/* Sixteen lanes on consecutive dwords (a tiled kernel's loads
 		 * are such runs: a tile's row, the next row 16 lanes on) are one
-		 * 64-byte copy; their bytes are the lanes' own, inside the pages. */
+		 * 64-byte copy; their bytes are the lanes' own, inside the pages.
+		 * (n, a wave's lanes, is 32 or 64.) */
 		const __m512i step = _mm512_setr_epi64(0, 4, 8, 12, 16, 20, 24, 28);
 		for (unsigned l = 0; l < n; l += 16) {
 			const uint64_t a0 = addr[l];
@@ -889,16 +890,6 @@ done:
 	return r;
 }
 
-/* The usual scratch gather (offen, full EXEC, swizzled with ADD_TID and
- * INDEX_STRIDE >= the wave size, every lane inside the range: the caller
- * checks all that), lane l's dword at base + (off[l] << is_shift) + 4 * l:
- * the addresses with no per-lane branch, then the few pages they span
- * (a 64-dword private array of a wave32 is 8 KiB) looked up once each.
- * Aligned dwords never cross a page. False (nothing done but filling the
- * translation cache) when an offset is unaligned, the lanes span more
- * pages than the cache holds, or a page is not wholly mapped: then the
- * per-lane loop decides. With a row (a load) the dwords are loaded into
- * it instead of the lanes' pointers stored. */
 /* gather_ptrs' offsets of n lanes: rel[l] = ((imm + voff[l]) << is_shift) +
  * 4 * l (in 32 bits), the offsets' OR (odd) and maximum (omax), the rel's
  * least and greatest (rlo, rhi). */
@@ -918,6 +909,16 @@ static inline __attribute__((always_inline)) void gather_rel(uint32_t imm, const
 	*odd = od, *omax = om, *rlo = lo, *rhi = hi;
 }
 
+/* The usual scratch gather (offen, full EXEC, swizzled with ADD_TID and
+ * INDEX_STRIDE >= the wave size, every lane inside the range: the caller
+ * checks all that), lane l's dword at base + (off[l] << is_shift) + 4 * l:
+ * the addresses with no per-lane branch, then the few pages they span
+ * (a 64-dword private array of a wave32 is 8 KiB) looked up once each.
+ * Aligned dwords never cross a page. False (nothing done but filling the
+ * translation cache) when an offset is unaligned, the lanes span more
+ * pages than the cache holds, or a page is not wholly mapped: then the
+ * per-lane loop decides. With a row (a load) the dwords are loaded into
+ * it instead of the lanes' pointers stored. */
 static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, uint64_t base,
 			       const uint32_t *voff, uint32_t is_shift, bool wr, tlb *t, uint64_t *addr,
 			       uint8_t **ptr, uint32_t *row)
