@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A/B comparison of two xs12 builds on the benchmark's kernel mix (bench/mix.py).
 
-  python3 bench/ab.py BUILD_A BUILD_B [--kernels NAME,...] [--modes functional,timing] [--repeat N] [--cpu N] [--callgrind]
+  python3 bench/ab.py BUILD_A BUILD_B [--kernels NAME,...] [--modes functional,timing] [--repeat N] [--cpu N]
+                      [--callgrind | --cpu-time K]
 
 For each kernel of the mix and each mode it runs BUILD_A/tools/xs12 and BUILD_B/tools/xs12 on the
 command line bench/xs12_bench.py times (`xs12 run CO --functional|--timing --json --scratch-waves 1664
@@ -29,8 +30,15 @@ host-time hang watchdog) and prints the total host instructions (Ir: the callgri
 run AVX-512: a build made with -march=native (the default) on an AVX-512 host fails under it; give
 builds configured with -Dnative=false -Dc_args=-march=x86-64-v3, as docs/performance.md's
 callgrind figures are.
+
+--cpu-time K: instead of one dispatch's host seconds, each run makes K dispatches (xs12 run
+--repeat K) and is measured by the process's CPU time (user + system, from getrusage of the
+child: set-up included, time the host gave other processes not). On a shared VM whose neighbours
+come and go, one dispatch's wall time can read 30 % apart between runs of one build where this
+reads 1-2 % apart (docs/performance.md, 2026-12-07): use it for changes of a few per cent, with
+K large enough that the dispatches outweigh the set-up (20-30 for the mix's kernels).
 """
-import json, math, os, shutil, subprocess, sys, tempfile
+import json, math, os, resource, shutil, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -49,19 +57,19 @@ def fail(msg):
 
 
 def usage(msg):
-    fail(f"{msg}\n" + __doc__.strip().splitlines()[2].strip())
+    fail(f"{msg}\n" + "\n".join(__doc__.strip().splitlines()[2:4]).strip())
 
 
 def parse_args(argv):
     """The command line as {"builds": [A, B], "kernels": [...] or None, "modes": [...], "repeat": N,
-    "callgrind": bool}."""
-    opt = {"builds": [], "kernels": None, "modes": list(MODES), "repeat": 5, "callgrind": False}
+    "callgrind": bool, "cpu_time": K or None}."""
+    opt = {"builds": [], "kernels": None, "modes": list(MODES), "repeat": 5, "callgrind": False, "cpu_time": None}
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--callgrind":
             opt["callgrind"] = True
-        elif a in ("--kernels", "--modes", "--repeat"):
+        elif a in ("--kernels", "--modes", "--repeat", "--cpu-time"):
             if i + 1 >= len(argv):
                 usage(f"{a} needs a value")
             v = argv[i + 1]
@@ -75,8 +83,8 @@ def parse_args(argv):
                     usage(f"--modes: {', '.join(bad) or 'none given'}: not functional or timing")
             else:
                 if not v.isdigit() or int(v) < 1:
-                    usage(f"--repeat {v}: not a count of 1 or more")
-                opt["repeat"] = int(v)
+                    usage(f"{a} {v}: not a count of 1 or more")
+                opt["repeat" if a == "--repeat" else "cpu_time"] = int(v)
         elif a.startswith("-"):
             usage(f"unknown option {a}")
         else:
@@ -84,6 +92,8 @@ def parse_args(argv):
         i += 1
     if len(opt["builds"]) != 2:
         usage("give two build directories, A and B")
+    if opt["callgrind"] and opt["cpu_time"]:
+        usage("--callgrind and --cpu-time: one measure at a time")
     for b in opt["builds"]:
         if not os.path.exists(os.path.join(b, "tools", "xs12")):
             fail(f"no {os.path.join(b, 'tools', 'xs12')}: build first, or give the build directory")
@@ -114,11 +124,12 @@ def out_file(args):
     return None
 
 
-def run(build, tmp, row, mode, callgrind_file=None):
-    """One `xs12 run` of row in tmp: (its JSON, the output file's bytes, total Ir under callgrind or None)."""
+def run(build, tmp, row, mode, callgrind_file=None, repeat=2):
+    """One `xs12 run` of row in tmp, repeat dispatches (one under callgrind): (its JSON, the output file's
+    bytes, the total Ir under callgrind, else the process's CPU seconds, user + system)."""
     name, co, src, kern, groups, block, args = row
     cmd = run_cmd(os.path.join(build, "tools", "xs12"), os.path.join(build, "kernels", co), groups, block, args,
-                  mode, repeat=1 if callgrind_file else 2)
+                  mode, repeat=1 if callgrind_file else repeat)
     env = None
     if callgrind_file:
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + callgrind_file] + cmd
@@ -126,7 +137,10 @@ def run(build, tmp, row, mode, callgrind_file=None):
     out = out_file(args)
     if out and os.path.exists(os.path.join(tmp, out)):
         os.remove(os.path.join(tmp, out))
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, env=env, preexec_fn=pinned(CPU))
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
     if p.returncode and callgrind_file and "Unrecognised instruction" in p.stderr:
         fail(f"valgrind cannot run {cmd[3]}: it has instructions valgrind does not know (AVX-512, "
                  "from -march=native). For --callgrind, compare builds configured with -Dnative=false "
@@ -138,7 +152,7 @@ def run(build, tmp, row, mode, callgrind_file=None):
     except ValueError:
         fail(f"{name} ({mode}) in {build}: no JSON on stdout:\n{p.stdout[:500]}")
     data = open(os.path.join(tmp, out), "rb").read() if out else b""
-    return js, data, callgrind_total(callgrind_file) if callgrind_file else None
+    return js, data, callgrind_total(callgrind_file) if callgrind_file else cpu
 
 
 def callgrind_total(path):
@@ -221,10 +235,13 @@ def main():
     if cg and not shutil.which("valgrind"):
         fail("--callgrind needs valgrind")
     n = 1 if cg else opt["repeat"]
+    ct = opt["cpu_time"]
     print(f"A: {build_a}\nB: {build_b}\n{how}")
     print("callgrind: total host instructions (Ir) of one run each (xs12 run --repeat 1)" if cg else
+          f"best of {n} CPU seconds of a process making {ct} dispatches (xs12 run --repeat {ct}; set-up "
+          "included), A and B run alternately" if ct else
           f"best of {n} host seconds (xs12 run --repeat 2, the second dispatch), A and B run alternately")
-    unit = ("A Ir", "B Ir") if cg else ("A s", "B s")
+    unit = ("A Ir", "B Ir") if cg else ("A CPU s", "B CPU s") if ct else ("A s", "B s")
     print(f"{'kernel':28} {'mode':10} {unit[0]:>14} {unit[1]:>14} {'A/B':>7}  check", flush=True)
     ratios, differ = [], 0
     with tempfile.TemporaryDirectory(prefix="xs12_ab_") as tmp:
@@ -248,7 +265,7 @@ def main():
                 for i in range(n):
                     for s, build in (("A", build_a), ("B", build_b)):
                         cgf = os.path.join(tmp, f"callgrind.{s}.out") if cg else None
-                        runs[s].append(run(build, side[s], row, mode, cgf))
+                        runs[s].append(run(build, side[s], row, mode, cgf, ct or 2))
                 diffs = {}
                 ref = runs["A"][0]
                 for s in ("A", "B"):
@@ -258,6 +275,9 @@ def main():
                 if cg:
                     va, vb = runs["A"][0][2], runs["B"][0][2]
                     shown = (f"{va:>14,}", f"{vb:>14,}")
+                elif ct:
+                    va, vb = min(r[2] for r in runs["A"]), min(r[2] for r in runs["B"])
+                    shown = (f"{va:>14.3f}", f"{vb:>14.3f}")
                 else:
                     va = min(r[0]["host_seconds"] for r in runs["A"])
                     vb = min(r[0]["host_seconds"] for r in runs["B"])
