@@ -37,6 +37,11 @@ child: set-up included, time the host gave other processes not). On a shared VM 
 come and go, one dispatch's wall time can read 30 % apart between runs of one build where this
 reads 1-2 % apart (docs/performance.md, 2026-12-07): use it for changes of a few per cent, with
 K large enough that the dispatches outweigh the set-up (20-30 for the mix's kernels).
+
+The "paired" column (with --repeat 3 or more, without --callgrind): the median of the N ratios of
+each A run to the B run right after it, and their interquartile range. Neighbours that come and go
+slow both runs of a pair alike, so when the best-of-N figures of two batches disagree this one
+often does not (docs/performance.md uses it for changes of a few per cent).
 """
 import json, math, os, resource, shutil, subprocess, sys, tempfile
 
@@ -203,6 +208,13 @@ def compare(ref, other, who, diffs, notes):
             diffs["output"] = f"output bytes: {n} of {len(a)} differ, first at 0x{first:x} ({who})"
 
 
+def pair_ratios(runs, cpu_time):
+    """A's measure over B's for each run i of A and the run of B made right after it."""
+    def measure(r):
+        return r[2] if cpu_time else r[0]["host_seconds"]
+    return [measure(a) / measure(b) if measure(b) else float("inf") for a, b in zip(runs["A"], runs["B"])]
+
+
 def verdict(diffs):
     """SAME, or DIFFER: the outputs' difference first, then the first SHOWN fields, the rest counted."""
     if not diffs:
@@ -242,7 +254,9 @@ def main():
           "included), A and B run alternately" if ct else
           f"best of {n} host seconds (xs12 run --repeat 2, the second dispatch), A and B run alternately")
     unit = ("A Ir", "B Ir") if cg else ("A CPU s", "B CPU s") if ct else ("A s", "B s")
-    print(f"{'kernel':28} {'mode':10} {unit[0]:>14} {unit[1]:>14} {'A/B':>7}  check", flush=True)
+    paired = not cg and n >= 3
+    print(f"{'kernel':28} {'mode':10} {unit[0]:>14} {unit[1]:>14} {'A/B':>7}" +
+          (f"  {'paired (IQR)':>19}" if paired else "") + "  check", flush=True)
     ratios, differ = [], 0
     with tempfile.TemporaryDirectory(prefix="xs12_ab_") as tmp:
         inputs = os.path.join(tmp, "inputs")
@@ -285,7 +299,12 @@ def main():
                 ratio = va / vb if vb else float("inf")
                 ratios.append(ratio)
                 differ += bool(diffs)
-                print(f"{name:28} {mode:10} {shown[0]} {shown[1]} {ratio:>6.2f}x  {verdict(diffs)}", flush=True)
+                pair = ""
+                if paired:
+                    pr = sorted(pair_ratios(runs, ct))
+                    pair = f"  {pr[len(pr) // 2] if len(pr) % 2 else (pr[len(pr) // 2 - 1] + pr[len(pr) // 2]) / 2:>6.3f}x " \
+                           f"({pr[len(pr) // 4]:.3f}-{pr[(3 * len(pr)) // 4]:.3f})"
+                print(f"{name:28} {mode:10} {shown[0]} {shown[1]} {ratio:>6.2f}x{pair}  {verdict(diffs)}", flush=True)
             for note in sorted(notes):
                 print(f"  note ({name}): {note}")
     geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if all(0 < r < float("inf") for r in ratios) \
