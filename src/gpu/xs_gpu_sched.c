@@ -1434,7 +1434,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 				evq_push(g, gw);
 			} else {
 				xs_gpu_pipe *pp = &sm->pipe[pipe];
-				pp->waitq |= (uint64_t)gw->slot << (4 * pp->waitq_n++);
+				pp->waitq |= (uint64_t)xs_gpu_wave_slot(g, gw) << (4 * pp->waitq_n++);
 			}
 			return XS_OK;
 		}
