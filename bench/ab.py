@@ -2,7 +2,7 @@
 """A/B comparison of two xs12 builds on the benchmark's kernel mix (bench/mix.py).
 
   python3 bench/ab.py BUILD_A BUILD_B [--kernels NAME,...] [--modes functional,timing] [--repeat N] [--cpu N]
-                      [--callgrind | --cpu-time K]
+                      [--callgrind | --cache-sim | --cpu-time K]
 
 For each kernel of the mix and each mode it runs BUILD_A/tools/xs12 and BUILD_B/tools/xs12 on the
 command line bench/xs12_bench.py times (`xs12 run CO --functional|--timing --json --scratch-waves 1664
@@ -38,7 +38,14 @@ come and go, one dispatch's wall time can read 30 % apart between runs of one bu
 reads 1-2 % apart (docs/performance.md, 2026-12-07): use it for changes of a few per cent, with
 K large enough that the dispatches outweigh the set-up (20-30 for the mix's kernels).
 
-The "paired" column (with --repeat 3 or more, without --callgrind): the median of the N ratios of
+--cache-sim: as --callgrind, with valgrind's cache simulation (a 32 KiB 8-way L1 and a 1 MiB
+16-way last level, 64-byte lines: this host's L1 and L2) over the dispatches only (callgrind's
+--toggle-collect=xs_gpu_execute), and prints the reads that missed the last level (DLmr). A count
+that repeats exactly, for a change meant to touch fewer cold lines: the timing model waits on its
+records' lines more than it executes (docs/performance.md). The simulation has no hardware
+prefetcher and ignores prefetch instructions, so it cannot judge a prefetch.
+
+The "paired" column (with --repeat 3 or more, without --callgrind or --cache-sim): the median of the N ratios of
 each A run to the B run right after it, and their interquartile range. Neighbours that come and go
 slow both runs of a pair alike, so when the best-of-N figures of two batches disagree this one
 often does not (docs/performance.md uses it for changes of a few per cent).
@@ -67,13 +74,16 @@ def usage(msg):
 
 def parse_args(argv):
     """The command line as {"builds": [A, B], "kernels": [...] or None, "modes": [...], "repeat": N,
-    "callgrind": bool, "cpu_time": K or None}."""
-    opt = {"builds": [], "kernels": None, "modes": list(MODES), "repeat": 5, "callgrind": False, "cpu_time": None}
+    "callgrind": bool, "cache_sim": bool (callgrind too), "cpu_time": K or None}."""
+    opt = {"builds": [], "kernels": None, "modes": list(MODES), "repeat": 5, "callgrind": False, "cache_sim": False,
+           "cpu_time": None}
     i = 0
     while i < len(argv):
         a = argv[i]
         if a == "--callgrind":
             opt["callgrind"] = True
+        elif a == "--cache-sim":
+            opt["callgrind"] = opt["cache_sim"] = True
         elif a in ("--kernels", "--modes", "--repeat", "--cpu-time"):
             if i + 1 >= len(argv):
                 usage(f"{a} needs a value")
@@ -98,7 +108,7 @@ def parse_args(argv):
     if len(opt["builds"]) != 2:
         usage("give two build directories, A and B")
     if opt["callgrind"] and opt["cpu_time"]:
-        usage("--callgrind and --cpu-time: one measure at a time")
+        usage(f"{'--cache-sim' if opt['cache_sim'] else '--callgrind'} and --cpu-time: one measure at a time")
     for b in opt["builds"]:
         if not os.path.exists(os.path.join(b, "tools", "xs12")):
             fail(f"no {os.path.join(b, 'tools', 'xs12')}: build first, or give the build directory")
@@ -129,15 +139,22 @@ def out_file(args):
     return None
 
 
-def run(build, tmp, row, mode, callgrind_file=None, repeat=2):
+# valgrind's options for --cache-sim: this host's L1 and L2 (32 KiB 8-way, 1 MiB 16-way, 64-byte lines),
+# the dispatches alone counted
+CACHE_SIM = ["--cache-sim=yes", "--D1=32768,8,64", "--LL=1048576,16,64", "--toggle-collect=xs_gpu_execute"]
+
+
+def run(build, tmp, row, mode, callgrind_file=None, repeat=2, cache_sim=False):
     """One `xs12 run` of row in tmp, repeat dispatches (one under callgrind): (its JSON, the output file's
-    bytes, the total Ir under callgrind, else the process's CPU seconds, user + system)."""
+    bytes, under callgrind the total Ir or with cache_sim the last level's read misses, else the
+    process's CPU seconds, user + system)."""
     name, co, src, kern, groups, block, args = row
     cmd = run_cmd(os.path.join(build, "tools", "xs12"), os.path.join(build, "kernels", co), groups, block, args,
                   mode, repeat=1 if callgrind_file else repeat)
     env = None
     if callgrind_file:
-        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + callgrind_file] + cmd
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + callgrind_file] + \
+              (CACHE_SIM if cache_sim else []) + cmd
         env = dict(os.environ, XS12_HANG_HOST_MS=os.environ.get("XS12_HANG_HOST_MS", "3600000"))
     out = out_file(args)
     if out and os.path.exists(os.path.join(tmp, out)):
@@ -157,20 +174,29 @@ def run(build, tmp, row, mode, callgrind_file=None, repeat=2):
     except ValueError:
         fail(f"{name} ({mode}) in {build}: no JSON on stdout:\n{p.stdout[:500]}")
     data = open(os.path.join(tmp, out), "rb").read() if out else b""
-    return js, data, callgrind_total(callgrind_file) if callgrind_file else cpu
+    return js, data, callgrind_total(callgrind_file, "DLmr" if cache_sim else None) if callgrind_file else cpu
 
 
-def callgrind_total(path):
-    """The first event's (Ir's) total of a callgrind output file: its "totals:" line, else "summary:"."""
-    found = {}
+def callgrind_total(path, event=None):
+    """An event's total in a callgrind output file (its "totals:" line, else "summary:"): the named event's
+    (its place in the "events:" line), or the first's (Ir) when event is None."""
+    found, names = {}, []
     with open(path) as f:
         for line in f:
+            if line.startswith("events:"):
+                names = line.split()[1:]
             for key in ("totals:", "summary:"):
                 if line.startswith(key):
-                    found[key] = int(line.split()[1])
+                    found[key] = line.split()[1:]
     if not found:
         fail(f"no totals: or summary: line in {path}")
-    return found.get("totals:", found.get("summary:"))
+    i = 0
+    if event is not None:
+        if event not in names:
+            fail(f"no {event} event in {path} (events: {' '.join(names) or 'none'})")
+        i = names.index(event)
+    vals = found.get("totals:", found.get("summary:"))
+    return int(vals[i]) if i < len(vals) else 0  # (callgrind leaves trailing zeroes out)
 
 
 def flatten(js, prefix=""):
@@ -243,17 +269,19 @@ def main():
         fail(str(e))
     build_a, build_b = opt["builds"]
     rows = pick_kernels(opt["kernels"])
-    cg = opt["callgrind"]
+    cg, cs = opt["callgrind"], opt["cache_sim"]
     if cg and not shutil.which("valgrind"):
-        fail("--callgrind needs valgrind")
+        fail(f"{'--cache-sim' if cs else '--callgrind'} needs valgrind")
     n = 1 if cg else opt["repeat"]
     ct = opt["cpu_time"]
     print(f"A: {build_a}\nB: {build_b}\n{how}")
-    print("callgrind: total host instructions (Ir) of one run each (xs12 run --repeat 1)" if cg else
+    print("callgrind --cache-sim: the dispatch's reads that missed a 1 MiB last-level cache (DLmr), one run each "
+          "(xs12 run --repeat 1)" if cs else
+          "callgrind: total host instructions (Ir) of one run each (xs12 run --repeat 1)" if cg else
           f"best of {n} CPU seconds of a process making {ct} dispatches (xs12 run --repeat {ct}; set-up "
           "included), A and B run alternately" if ct else
           f"best of {n} host seconds (xs12 run --repeat 2, the second dispatch), A and B run alternately")
-    unit = ("A Ir", "B Ir") if cg else ("A CPU s", "B CPU s") if ct else ("A s", "B s")
+    unit = ("A LL rd miss", "B LL rd miss") if cs else ("A Ir", "B Ir") if cg else ("A CPU s", "B CPU s") if ct else ("A s", "B s")
     paired = not cg and n >= 3
     print(f"{'kernel':28} {'mode':10} {unit[0]:>14} {unit[1]:>14} {'A/B':>7}" +
           (f"  {'paired (IQR)':>19}" if paired else "") + "  check", flush=True)
@@ -279,7 +307,7 @@ def main():
                 for i in range(n):
                     for s, build in (("A", build_a), ("B", build_b)):
                         cgf = os.path.join(tmp, f"callgrind.{s}.out") if cg else None
-                        runs[s].append(run(build, side[s], row, mode, cgf, ct or 2))
+                        runs[s].append(run(build, side[s], row, mode, cgf, ct or 2, cs))
                 diffs = {}
                 ref = runs["A"][0]
                 for s in ("A", "B"):
