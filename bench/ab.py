@@ -45,12 +45,12 @@ that repeats exactly, for a change meant to touch fewer cold lines: the timing m
 records' lines more than it executes (docs/performance.md). The simulation has no hardware
 prefetcher and ignores prefetch instructions, so it cannot judge a prefetch.
 
-The "paired" column (with --repeat 3 or more, without --callgrind or --cache-sim): the median of the N ratios of
-each A run to the B run right after it, and their interquartile range. Neighbours that come and go
-slow both runs of a pair alike, so when the best-of-N figures of two batches disagree this one
-often does not (docs/performance.md uses it for changes of a few per cent).
+The "paired" column (with --repeat 3 or more, without --callgrind or --cache-sim): the median of
+the N ratios of each A run to the B run right after it, and their interquartile range. Neighbours
+that come and go slow both runs of a pair alike, so when the best-of-N figures of two batches
+disagree this one often does not (docs/performance.md uses it for changes of a few per cent).
 """
-import json, math, os, resource, shutil, subprocess, sys, tempfile
+import json, math, os, resource, shutil, statistics, subprocess, sys, tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -196,6 +196,8 @@ def callgrind_total(path, event=None):
             fail(f"no {event} event in {path} (events: {' '.join(names) or 'none'})")
         i = names.index(event)
     vals = found.get("totals:", found.get("summary:"))
+    if event is not None and not int(vals[0]):
+        fail(f"{path}: no instruction counted: the binary has no xs_gpu_execute symbol for --toggle-collect")
     return int(vals[i]) if i < len(vals) else 0  # (callgrind leaves trailing zeroes out)
 
 
@@ -281,7 +283,8 @@ def main():
           f"best of {n} CPU seconds of a process making {ct} dispatches (xs12 run --repeat {ct}; set-up "
           "included), A and B run alternately" if ct else
           f"best of {n} host seconds (xs12 run --repeat 2, the second dispatch), A and B run alternately")
-    unit = ("A LL rd miss", "B LL rd miss") if cs else ("A Ir", "B Ir") if cg else ("A CPU s", "B CPU s") if ct else ("A s", "B s")
+    unit = (("A LL rd miss", "B LL rd miss") if cs else ("A Ir", "B Ir") if cg else
+            ("A CPU s", "B CPU s") if ct else ("A s", "B s"))
     paired = not cg and n >= 3
     print(f"{'kernel':28} {'mode':10} {unit[0]:>14} {unit[1]:>14} {'A/B':>7}" +
           (f"  {'paired (IQR)':>19}" if paired else "") + "  check", flush=True)
@@ -330,8 +333,7 @@ def main():
                 pair = ""
                 if paired:
                     pr = sorted(pair_ratios(runs, ct))
-                    pair = f"  {pr[len(pr) // 2] if len(pr) % 2 else (pr[len(pr) // 2 - 1] + pr[len(pr) // 2]) / 2:>6.3f}x " \
-                           f"({pr[len(pr) // 4]:.3f}-{pr[(3 * len(pr)) // 4]:.3f})"
+                    pair = f"  {statistics.median(pr):>6.3f}x ({pr[len(pr) // 4]:.3f}-{pr[(3 * len(pr)) // 4]:.3f})"
                 print(f"{name:28} {mode:10} {shown[0]} {shown[1]} {ratio:>6.2f}x{pair}  {verdict(diffs)}", flush=True)
             for note in sorted(notes):
                 print(f"  note ({name}): {note}")

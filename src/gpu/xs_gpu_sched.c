@@ -1537,10 +1537,9 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	 * addresses are in the wave's first host line, in the caches at this
 	 * point, and the issues of every other ready wave (1,664 resident) come
 	 * before this one's next. The entry's load was a tenth of scratch_chase's
-	 * timing samples; with this, paired runs: scratch_chase 1.04-1.08x,
-	 * stream_copy 1.09-1.13x, sgemm_tiled 1.05x, fma_peak 1.00x. (The L2
-	 * model's tags fetched with its sets, as the gather's loop in vmem_cost
-	 * does for the sets: 0.99x.) */
+	 * timing samples; with this, paired runs in three batches: scratch_chase
+	 * 1.03-1.08x, stream_copy 1.09-1.18x, sgemm_tiled 1.05x, fma_peak 1.00x
+	 * (the batches disagreed by a few per cent; docs/performance.md). */
 	__builtin_prefetch(&gw->ra[gw->ra_head]);
 	__builtin_prefetch(gw->ra_lines + gw->ra_line);
 	if (en->flags & XS_GPU_RA_ENDED) {
