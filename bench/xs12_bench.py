@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """xs12 benchmark: a fixed kernel mix run in xs12 and on PoCL in the same run.
 
-  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--cpu N] [--mix-only | --calls-only | --bvh-only | --soak-only | --rays-only]
+  python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--cpu N] [--runs N]
+                              [--mix-only | --calls-only | --bvh-only | --soak-only | --rays-only]
 
 For each kernel (compute-bound, memory-bound, scratch-heavy, a small
 streaming one, and an LDS-bound tiled SGEMM whose result must match PoCL's) it runs `xs12 run --functional` and `xs12 run --timing` on one
@@ -42,8 +43,13 @@ DispatchRays and of DispatchRaysX on rings of 1-64 waves, 320x180 in timing
 mode (the small scene when the model is missing); --rays-only runs just that.
 
 --mix-only runs the kernel mix and the host-thread line, and stops there.
+
+--runs N runs the kernel table N times in a row (each with its MET / MISS lines and
+a time stamp), then says for each target in how many of the N runs it was met and,
+for the kernels that missed it, the range of their figures: the issue's "met run
+after run" as one command (the references after the table come from the last run).
 """
-import json, math, os, re, struct, subprocess, sys, tempfile
+import json, math, os, re, struct, subprocess, sys, tempfile, time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -228,8 +234,87 @@ def targets(rows, summary):
     return met
 
 
+def mix_table(tmp):
+    """The kernel table (inputs made in tmp): prints it and the mix line, returns its rows."""
+    rows = []
+    print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
+          f"{'xs12 ms':>8} {'cold ms':>8} {'PoCL ms':>8} {'ratio':>6}")
+    for name, co, src, kern, groups, block, args in MIX:
+        f = best(lambda: xs12(tmp, co, groups, block, args, "functional"))
+        cold = best(lambda: xs12(tmp, co, groups, block, args, "functional", repeat=1))
+        t = best(lambda: xs12(tmp, co, groups, block, args, "timing"))
+        mine = open(os.path.join(tmp, "o.bin"), "rb").read()
+        ps = best(lambda: pocl(tmp, src, kern, groups, block, args))
+        if name in CHECKED:
+            check_against_pocl(name, mine, open(os.path.join(tmp, "o.bin"), "rb").read())
+        wi = f["wave_instructions"]
+        row = {"kernel": name, "wave_instructions": wi,
+               "functional_wave_inst_per_s": wi / f["host_seconds"],
+               "lane_ops_per_s": wi * 32 / f["host_seconds"],
+               "timing_wave_inst_per_s": t["wave_instructions"] / t["host_seconds"],
+               "xs12_seconds": f["host_seconds"], "xs12_cold_seconds": cold["host_seconds"], "pocl_seconds": ps,
+               "ratio": f["host_seconds"] / ps, "simulated_cycles": t["cycles"], "timing_seconds": t["host_seconds"]}
+        rows.append(row)
+        print(f"{name:28} {wi:>11} {row['functional_wave_inst_per_s'] / 1e6:>9.1f} "
+              f"{row['lane_ops_per_s'] / 1e9:>9.2f} {row['timing_wave_inst_per_s'] / 1e6:>10.1f} "
+              f"{row['xs12_seconds'] * 1e3:>8.2f} {row['xs12_cold_seconds'] * 1e3:>8.2f} {ps * 1e3:>8.2f} "
+              f"{row['ratio']:>6.1f}")
+    return rows
+
+
+def mix_summary(rows):
+    """The mix line's figures of a table's rows, printed; then its MET / MISS lines (summary["targets"])."""
+    tot_wi = sum(r["wave_instructions"] for r in rows)
+    tot_f = sum(r["xs12_seconds"] for r in rows)
+    tot_p = sum(r["pocl_seconds"] for r in rows)
+    geo = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
+    tot_t = sum(r["timing_seconds"] for r in rows)
+    summary = {"functional_wave_inst_per_s": tot_wi / tot_f, "timing_wave_inst_per_s": tot_wi / tot_t,
+               "ratio_total": tot_f / tot_p, "ratio_geomean": geo}
+    print(f"\nmix: {summary['functional_wave_inst_per_s'] / 1e6:.1f} M wave instructions/s functional, "
+          f"{summary['timing_wave_inst_per_s'] / 1e6:.1f} M timing (one core); "
+          f"xs12/PoCL time {summary['ratio_total']:.1f}x in total, {geo:.1f}x geometric mean per kernel")
+    summary["targets"] = targets(rows, summary)
+    return summary
+
+
+def run_after_run(tables):
+    """For tables (each (rows, summary) of one run): per target, the runs that met it and the range of the
+    figures of the kernels that missed it in any; printed, and returned as {target: {"met_runs", "runs", "missed"}}."""
+    n = len(tables)
+    print(f"\nrun after run ({n} runs):")
+    out = {}
+    for name, ok, show in TARGETS:
+        met = sum(all(ok(r) for r in rows) for rows, _ in tables)
+        missed = {}
+        for rows, _ in tables:
+            for r in rows:
+                if not ok(r):
+                    missed.setdefault(r["kernel"], []).append(r)
+        parts = []
+        for kern, rs in missed.items():
+            shown = sorted((show(r) for r in rs), key=lambda v: float(v.split()[0].rstrip("x")))
+            rng = shown[0] if len(shown) == 1 or shown[0] == shown[-1] else f"{shown[0]} .. {shown[-1]}"
+            parts.append(f"{kern.split(': ')[-1]} missed in {len(rs)} ({rng})")
+        out[name] = {"met_runs": met, "runs": n, "missed": {k: len(v) for k, v in missed.items()}}
+        print(f"  {name}: met in {met} of {n}" + (f"; {', '.join(parts)}" if parts else ""))
+    name = "xs12 <= 5x PoCL's time on the mix"
+    met = sum(s["targets"][name] for _, s in tables)
+    vals = sorted(s["ratio_total"] for _, s in tables)
+    out[name] = {"met_runs": met, "runs": n}
+    print(f"  {name}: met in {met} of {n} ({vals[0]:.1f}x .. {vals[-1]:.1f}x)")
+    return out
+
+
 def main():
     out_json = sys.argv[sys.argv.index("--json") + 1] if "--json" in sys.argv else None
+    nruns = 1
+    if "--runs" in sys.argv:
+        i = sys.argv.index("--runs")
+        v = sys.argv[i + 1] if i + 1 < len(sys.argv) else ""
+        if not v.isdigit() or int(v) < 1:
+            sys.exit(f"xs12_bench: --runs {v or '(none)'}: not a count of 1 or more")
+        nruns = int(v)
     if "--bvh-only" in sys.argv:
         rows = bvh_build()
         if out_json:
@@ -259,43 +344,20 @@ def main():
         CPU, how = one_cpu(CPU_ARG, XS12)
     except RuntimeError as e:
         sys.exit(f"xs12_bench: {e}")
-    rows = []
+    tables = []
     with tempfile.TemporaryDirectory() as tmp:
         make_inputs(tmp)
         print(f"one-core runs (xs12 and PoCL): {how}")
-        print(f"{'kernel':28} {'wave insts':>11} {'func M/s':>9} {'lane G/s':>9} {'timing M/s':>10} "
-              f"{'xs12 ms':>8} {'cold ms':>8} {'PoCL ms':>8} {'ratio':>6}")
-        for name, co, src, kern, groups, block, args in MIX:
-            f = best(lambda: xs12(tmp, co, groups, block, args, "functional"))
-            cold = best(lambda: xs12(tmp, co, groups, block, args, "functional", repeat=1))
-            t = best(lambda: xs12(tmp, co, groups, block, args, "timing"))
-            mine = open(os.path.join(tmp, "o.bin"), "rb").read()
-            ps = best(lambda: pocl(tmp, src, kern, groups, block, args))
-            if name in CHECKED:
-                check_against_pocl(name, mine, open(os.path.join(tmp, "o.bin"), "rb").read())
-            wi = f["wave_instructions"]
-            row = {"kernel": name, "wave_instructions": wi,
-                   "functional_wave_inst_per_s": wi / f["host_seconds"],
-                   "lane_ops_per_s": wi * 32 / f["host_seconds"],
-                   "timing_wave_inst_per_s": t["wave_instructions"] / t["host_seconds"],
-                   "xs12_seconds": f["host_seconds"], "xs12_cold_seconds": cold["host_seconds"], "pocl_seconds": ps, "ratio": f["host_seconds"] / ps,
-                   "simulated_cycles": t["cycles"], "timing_seconds": t["host_seconds"]}
-            rows.append(row)
-            print(f"{name:28} {wi:>11} {row['functional_wave_inst_per_s'] / 1e6:>9.1f} "
-                  f"{row['lane_ops_per_s'] / 1e9:>9.2f} {row['timing_wave_inst_per_s'] / 1e6:>10.1f} "
-                  f"{row['xs12_seconds'] * 1e3:>8.2f} {row['xs12_cold_seconds'] * 1e3:>8.2f} {ps * 1e3:>8.2f} "
-                  f"{row['ratio']:>6.1f}")
-    tot_wi = sum(r["wave_instructions"] for r in rows)
-    tot_f = sum(r["xs12_seconds"] for r in rows)
-    tot_p = sum(r["pocl_seconds"] for r in rows)
-    geo = math.exp(sum(math.log(r["ratio"]) for r in rows) / len(rows))
-    tot_t = sum(r["timing_seconds"] for r in rows)
-    summary = {"functional_wave_inst_per_s": tot_wi / tot_f, "timing_wave_inst_per_s": tot_wi / tot_t,
-               "ratio_total": tot_f / tot_p, "ratio_geomean": geo}
-    print(f"\nmix: {summary['functional_wave_inst_per_s'] / 1e6:.1f} M wave instructions/s functional, "
-          f"{summary['timing_wave_inst_per_s'] / 1e6:.1f} M timing (one core); "
-          f"xs12/PoCL time {summary['ratio_total']:.1f}x in total, {geo:.1f}x geometric mean per kernel")
-    summary["targets"] = targets(rows, summary)
+        for i in range(nruns):
+            if nruns > 1:
+                print(f"{'' if i == 0 else chr(10)}run {i + 1} of {nruns} ({time.strftime('%H:%M:%S', time.gmtime())} UTC)")
+            rows = mix_table(tmp)
+            tables.append((rows, mix_summary(rows)))
+    rows, summary = tables[-1]
+    if nruns > 1:
+        runs_json = [{"rows": r, "summary": dict(s)} for r, s in tables]  # (copies: the last is summary)
+        summary["run_after_run"] = run_after_run(tables)
+        summary["runs"] = runs_json
     # For reference, not a target: a kernel xs12 runs as clang built it at -O0 set beside PoCL
     # compiling the same source unoptimised (-cl-opt-disable). The target rows compare with
     # PoCL's optimised build, which keeps such a kernel's private array out of memory.
