@@ -44,7 +44,10 @@ static inline double xs_bvh_box_area(const xs_bvh_box *b)
 		if (!(d[k] > 0))
 			d[k] = 0;
 	}
-	return 2 * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0]);
+	/* an infinite extent times a flat one is NaN: such a box is as large
+	 * as any (the builder compares areas, and a NaN compares false) */
+	double a = 2 * (d[0] * d[1] + d[1] * d[2] + d[2] * d[0]);
+	return a == a ? a : __builtin_inf();
 }
 
 #endif

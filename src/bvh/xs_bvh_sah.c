@@ -169,13 +169,22 @@ xs_status xs_bvh_tree_build(const xs_bvh_box *boxes, uint32_t n, xs_bvh_tree *t,
 		range part[4] = { w.r };
 		uint32_t np = w.r.e > w.r.b ? 1 : 0;
 		while (np && np < 4) {
+			/* The widest part of two or more primitives; one is always
+			 * picked, whatever the areas compare to: a part left whole
+			 * became a node with itself as its only child, again and
+			 * again, past the node bound (a fuzzed TLAS whose boxes had
+			 * NaN areas, fuzz-accel, 2026-12-07). */
 			int pick = -1;
-			double area = -1;
-			for (uint32_t i = 0; i < np; i++)
-				if (part[i].e - part[i].b > 1 && xs_bvh_box_area(&part[i].box) > area) {
-					area = xs_bvh_box_area(&part[i].box);
+			double area = 0;
+			for (uint32_t i = 0; i < np; i++) {
+				if (part[i].e - part[i].b < 2)
+					continue;
+				double a = xs_bvh_box_area(&part[i].box);
+				if (pick < 0 || a > area) {
+					area = a;
 					pick = (int)i;
 				}
+			}
 			if (pick < 0)
 				break;
 			range r = part[pick];

@@ -297,6 +297,57 @@ static void degenerate_input(void **state)
 	free(t);
 }
 
+/* Boxes with infinite or NaN coordinates (a vertex or a transform of
+ * inf / NaN: an application's bad data, or a fuzzed one): the build ends,
+ * within the prebuild's node bound, each primitive in one leaf. An
+ * infinite extent beside a flat one made a NaN area, and the builder
+ * then never split a part: nodes past the bound's allocation (ASan,
+ * fuzz-accel, 2026-12-07). */
+static void nonfinite_boxes(void **state)
+{
+	const float inf = __builtin_inff(), nan = __builtin_nanf("");
+	static const uint32_t counts[] = { 2, 3, 5, 17, 64 };
+	for (unsigned c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		uint32_t n = counts[c];
+		xs_bvh_triangle *t = calloc(n, sizeof(*t));
+		assert_non_null(t);
+		for (uint32_t i = 0; i < n; i++) {
+			/* x from -inf to inf, flat in y: an area of inf * 0 */
+			float v[3][3] = { { -inf, 0, (float)i }, { inf, 0, (float)i }, { 0, 0, (float)i + 1 } };
+			memcpy(t[i].v, v, sizeof(v));
+			t[i].triangle_id = i;
+		}
+		xs_bvh_stats st;
+		uint8_t *as = build(t, n, &st); /* (the node bound is checked there) */
+		check_structure(as, &st, t, n);
+		free(as);
+
+		/* the same through instances: a scale of inf on a BLAS box flat
+		 * in y, and every third one a NaN translation (no containment
+		 * to check for those: the counts and the bound) */
+		xs_bvh_instance *in = calloc(n, sizeof(*in));
+		assert_non_null(in);
+		for (uint32_t i = 0; i < n; i++) {
+			const float m[12] = { inf, 0, 0, 0, 0, 1, 0, i % 3 == 1 ? nan : 0, 0, 0, 1, (float)i };
+			memcpy(in[i].otw, m, sizeof(m));
+			in[i].instance_id = i;
+			in[i].blas_box = (xs_bvh_box){ { -1, 0, -1 }, { 1, 0, 1 } };
+		}
+		size_t cap = (size_t)xs_bvh_max_size(XS_BVH_TYPE_TOP, n);
+		uint8_t *top = aligned_alloc(64, XS_ALIGN_UP(cap, 64));
+		assert_non_null(top);
+		xs_err e;
+		if (xs_bvh_build_instances(in, n, n, 0, top, cap, &st, &e))
+			fail_msg("%s", e.msg);
+		assert_true(st.bytes <= cap);
+		assert_true(st.box_nodes <= xs_bvh_max_box_nodes(n));
+		assert_int_equal(st.leaves, n);
+		free(top);
+		free(in);
+		free(t);
+	}
+}
+
 /* The SAH tree is better than chance: a soup's cost stays within a
  * few times its leaf count's log (a random 4-wide split would not). */
 static void sah_quality(void **state)
@@ -420,6 +471,7 @@ int main(void)
 		cmocka_unit_test(random_soups),
 		cmocka_unit_test(sphere_mesh),
 		cmocka_unit_test(degenerate_input),
+		cmocka_unit_test(nonfinite_boxes),
 		cmocka_unit_test(real_meshes),
 		cmocka_unit_test(sah_quality),
 		cmocka_unit_test(room_and_bounds),
