@@ -8,6 +8,7 @@
 #include "gpu/xs_gpu_override.h"
 #include "pm4/xs_pm4_parse.h"
 
+#include <assert.h>
 #include <signal.h>
 #include <stddef.h>
 
@@ -482,7 +483,9 @@ static inline xs_gpu_wave *xs_gpu_slot_wave(const xs_gpu *g, uint32_t simd, uint
  * twelfth of scratch_chase's reads past a 1 MiB cache, callgrind). */
 static inline uint32_t xs_gpu_wave_slot(const xs_gpu *g, const xs_gpu_wave *gw)
 {
-	return (uint32_t)(gw - g->waves) - gw->simd * g->info->wave_slots_per_simd;
+	uint32_t slot = (uint32_t)(gw - g->waves) - gw->simd * g->info->wave_slots_per_simd;
+	assert(slot == gw->slot); /* (the launches take the record from xs_gpu_slot_wave) */
+	return slot;
 }
 
 /* How many dispatches and draws are in flight. */

@@ -929,7 +929,7 @@ static inline bool gather_ptrs(xs_exec *x, const xs_wave *w, const xs_inst *in, 
 	 * array's always are: twice the lanes a vector of the 64-bit
 	 * addresses held, and one 64-bit add a page. Offsets whose largest
 	 * shifted one does not fit go lane by lane. */
-	uint32_t rel[XS_MAX_LANES], odd = 0, omax = 0, rlo = ~0u, rhi = 0;
+	uint32_t rel[XS_MAX_LANES], odd, omax, rlo, rhi; /* (gather_rel sets them all) */
 	/* one pass (a constant lane count: whole vectors); rel, rlo and rhi
 	 * are read only when the offsets pass the test after it */
 	if (n == 32)
