@@ -598,10 +598,7 @@ static inline __attribute__((always_inline)) void dst64_lanes(xs_vctx *c, xs_wav
 		xs_vbegin(w, &c_);                                              \
 		uint32_t t0[LANES];                                             \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		if (c_.n == 32)                                                 \
-			name##_lanes(&c_, w, in, A, 32);                        \
-		else                                                            \
-			name##_lanes(&c_, w, in, A, 64);                        \
+		XS_BY_LANES(c_.n, name##_lanes, &c_, w, in, A);                 \
 		return 0;                                                       \
 	}
 SH64(v_lshlrev_b64, b << s)
@@ -639,10 +636,7 @@ static int g_v_lshlrev_b64(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs
 		xs_wave *w = ws[j];
 		uint32_t t0[LANES];
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
-		if (c_.n == 32)
-			v_lshlrev_b64_lanes(&c_, w, in, A, 32);
-		else
-			v_lshlrev_b64_lanes(&c_, w, in, A, 64);
+		XS_BY_LANES(c_.n, v_lshlrev_b64_lanes, &c_, w, in, A);
 	}
 	return (int)nw;
 }
@@ -678,8 +672,7 @@ SH64(v_ashrrev_i64, (uint64_t)((int64_t)b >> s))
 		uint32_t t0[LANES], t1[LANES];                                  \
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		uint64_t co = c_.n == 32 ? name##_lanes(&c_, w, in, A, B, 32)   \
-					 : name##_lanes(&c_, w, in, A, B, 64);  \
+		uint64_t co = XS_BY_LANES(c_.n, name##_lanes, &c_, w, in, A, B); \
 		xs_wr_mask(w, in->sdst, co & c_.mask);                          \
 		return 0;                                                       \
 	}
@@ -709,8 +702,7 @@ static int g_v_mad_u64_u32(xs_exec *x, xs_wave *const *ws, unsigned nw, const xs
 		uint32_t t0[LANES], t1[LANES];
 		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
-		uint64_t co = c_.n == 32 ? v_mad_u64_u32_lanes(&c_, w, in, A, B, 32)
-					 : v_mad_u64_u32_lanes(&c_, w, in, A, B, 64);
+		uint64_t co = XS_BY_LANES(c_.n, v_mad_u64_u32_lanes, &c_, w, in, A, B);
 		xs_wr_mask(w, in->sdst, co & c_.mask);
 	}
 	return (int)nw;

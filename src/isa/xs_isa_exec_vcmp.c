@@ -211,7 +211,7 @@ static int x_vcmp(xs_exec *x, xs_wave *w, const xs_inst *in)
 		const unsigned s0 = in->src[0], r1 = in->src[1] - XS_SRC_VGPR;
 		const uint64_t k = w->s[s0] | (uint64_t)w->s[(s0 + 1) & 127] << 32;
 		const uint32_t *lo = w->v[r1 & 0xff], *hi = w->v[(r1 + 1) & 0xff];
-		m = accept(n == 32 ? masks64_k(d.type, k, lo, hi, 32) : masks64_k(d.type, k, lo, hi, 64), p, n);
+		m = accept(XS_BY_LANES(n, masks64_k, d.type, k, lo, hi), p, n);
 	} else if (d.type == T_F64 || d.type == T_I64 || d.type == T_U64) {
 		uint64_t a[XS_MAX_LANES], b[XS_MAX_LANES];
 		xs_vsrc64(w, in, 0, a);

@@ -570,7 +570,7 @@ static inline uint8_t *fast_global_row(xs_exec *x, const xs_wave *w, const xs_in
 	if ((uint64_t)lo0 + (uint64_t)(n - 1) * bytes > 0xffffffffull)
 		return NULL; /* the low dword would carry */
 	const uint32_t *hi = ac->has_saddr ? NULL : w->v[(va + 1) & 0xff];
-	if (n == 32 ? !row_coalesced(lo, hi, bytes, 32) : !row_coalesced(lo, hi, bytes, 64))
+	if (!XS_BY_LANES(n, row_coalesced, lo, hi, bytes))
 		return NULL;
 	uint64_t addr = global_addr(w, in, ac, 0);
 	if (flat_not_global(in, addr) || flat_not_global(in, addr + (uint64_t)n * bytes - 1))

@@ -270,6 +270,11 @@ const uint32_t *xs_vsrc32_slow(xs_vctx *c, const xs_wave *w, const xs_inst *in, 
 #define XS_VSRC_MODS(i) (XS_MOD_ABS(i) | XS_MOD_NEG(i) | XS_MOD_OPSEL(i) | XS_MOD_SDWA | \
 			 XS_MOD_DPP16 | XS_MOD_DPP8)
 
+/* f(args..., n) with a wave's lane count n (32 or 64) passed as a constant,
+ * so that an always-inline lane loop is compiled for each width; a value
+ * (or void) either way. */
+#define XS_BY_LANES(n, f, ...) ((n) == 32 ? f(__VA_ARGS__, 32) : f(__VA_ARGS__, 64))
+
 /* Broadcast of one value to n (32 or 64) lanes of tmp; fixed trip counts so
  * the stores are full vectors (the body's vector loads then forward). */
 static inline __attribute__((always_inline)) const uint32_t *xs_vbcast32(uint32_t *tmp, uint32_t k, unsigned n)
