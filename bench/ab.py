@@ -28,27 +28,27 @@ xs12 run --repeat 1; XS12_HANG_HOST_MS raised so that valgrind's slowness does n
 host-time hang watchdog) and prints the total host instructions (Ir: the callgrind output's
 "totals:" or "summary:" line) of A and B and the ratio A/B. The check is the same. valgrind cannot
 run AVX-512: a build made with -march=native (the default) on an AVX-512 host fails under it; give
-builds configured with -Dnative=false -Dc_args=-march=x86-64-v3, as docs/performance.md's
+builds configured with -Dnative=false -Dc_args=-march=x86-64-v3, as docs/performance-log.md's
 callgrind figures are.
 
 --cpu-time K: instead of one dispatch's host seconds, each run makes K dispatches (xs12 run
 --repeat K) and is measured by the process's CPU time (user + system, from getrusage of the
 child: set-up included, time the host gave other processes not). On a shared VM whose neighbours
 come and go, one dispatch's wall time can read 30 % apart between runs of one build where this
-reads 1-2 % apart (docs/performance.md, 2026-12-07): use it for changes of a few per cent, with
+reads 1-2 % apart (docs/performance-log.md, 2026-12-07): use it for changes of a few per cent, with
 K large enough that the dispatches outweigh the set-up (20-30 for the mix's kernels).
 
 --cache-sim: as --callgrind, with valgrind's cache simulation (a 32 KiB 8-way L1 and a 1 MiB
 16-way last level, 64-byte lines: this host's L1 and L2) over the dispatches only (callgrind's
 --toggle-collect=xs_gpu_execute), and prints the reads that missed the last level (DLmr). A count
 that repeats exactly, for a change meant to touch fewer cold lines: the timing model waits on its
-records' lines more than it executes (docs/performance.md). The simulation has no hardware
+records' lines more than it executes (docs/performance-log.md). The simulation has no hardware
 prefetcher and ignores prefetch instructions, so it cannot judge a prefetch.
 
 The "paired" column (with --repeat 3 or more, without --callgrind or --cache-sim): the median of
 the N ratios of each A run to the B run right after it, and their interquartile range. Neighbours
 that come and go slow both runs of a pair alike, so when the best-of-N figures of two batches
-disagree this one often does not (docs/performance.md uses it for changes of a few per cent).
+disagree this one often does not (docs/performance-log.md uses it for changes of a few per cent).
 """
 import json, math, os, resource, shutil, statistics, subprocess, sys, tempfile
 

@@ -105,7 +105,7 @@ typedef struct xs_device_desc {
 	 * instructions run ahead on a second thread while the model issues
 	 * them. Cycles, counters and bytes are the same as one thread's for
 	 * kernels whose waves share data only across barriers; for others,
-	 * another legal interleaving, the same in every run (docs/performance.md). */
+	 * another legal interleaving, the same in every run (docs/performance-log.md). */
 	uint32_t timing_threads;
 } xs_device_desc;
 

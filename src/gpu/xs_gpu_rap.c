@@ -80,7 +80,7 @@ static inline void rap_backoff(uint32_t spin)
  * first waits for the FIFO to empty), early enough that the run is made
  * before it is needed. Waves of a uniform kernel ask at nearly the same
  * time: fma_peak's waited for half their runs with 64, a sixth with 192
- * (docs/performance.md). */
+ * (docs/performance-log.md). */
 #define RAP_ASK_LEFT 192
 
 static void *rap_main(void *arg)

@@ -1539,7 +1539,7 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	 * before this one's next. The entry's load was a tenth of scratch_chase's
 	 * timing samples; with this, paired runs in three batches: scratch_chase
 	 * 1.03-1.08x, stream_copy 1.09-1.18x, sgemm_tiled 1.05x, fma_peak 1.00x
-	 * (the batches disagreed by a few per cent; docs/performance.md). */
+	 * (the batches disagreed by a few per cent; docs/performance-log.md). */
 	__builtin_prefetch(&gw->ra[gw->ra_head]);
 	__builtin_prefetch(gw->ra_lines + gw->ra_line);
 	if (en->flags & XS_GPU_RA_ENDED) {

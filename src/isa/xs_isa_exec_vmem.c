@@ -481,7 +481,7 @@ static inline void row_copy(void *restrict dst, const void *restrict src, unsign
  * private rows in order (a private array's set-up, spills): the row two
  * on is asked for now, so that its lines arrive before that store waits
  * on them (scratch_chase functional 1.10x; one and four rows on gained
- * less: docs/performance.md). A prefetch past the slot or the page changes
+ * less: docs/performance-log.md). A prefetch past the slot or the page changes
  * nothing but the host cache. */
 static inline void row_store_ahead(uint8_t *p, const uint32_t *row, unsigned n)
 {
@@ -1136,7 +1136,7 @@ static inline __attribute__((always_inline)) void prefetch_range(xs_vm *vm, uint
  * When the rows tile one span (a streaming kernel's group), the span after
  * it is asked for too: the next group in the dispatch usually moves it, and
  * its lines then arrive while this group runs (stream_copy functional 1.12x:
- * docs/performance.md). At most four pages of it. */
+ * docs/performance-log.md). At most four pages of it. */
 static void g_prefetch(const xs_exec *x, xs_wave *const *ws, unsigned nw, const xs_inst *in, bool wr)
 {
 	const memdesc *d = &mdesc[in->op];
