@@ -215,15 +215,26 @@ def rays_scene():
     return rows
 
 
+def down1(v):
+    """v to one decimal, rounded down: a rate that misses its target never reads as the target (9.99 M/s
+    of a 10 M/s target shows 9.9, not 10.0)."""
+    return f"{math.floor(v * 10) / 10:.1f}"
+
+
+def up1(v):
+    """v to one decimal, rounded up: the same for a ratio that must stay under its target."""
+    return f"{math.ceil(v * 10) / 10:.1f}"
+
+
 # Issue 13's speed targets, one host core: (name, the row's figure it tests, test of a row, what is shown).
 MIX_TARGET = "xs12 <= 5x PoCL's time on the mix"  # (the one target of a table's total, not of its rows)
 TARGETS = [
     ("functional >= 100 M wave instructions/s on every kernel", lambda r: r["functional_wave_inst_per_s"],
-     lambda r: r["functional_wave_inst_per_s"] >= 100e6, lambda r: f"{r['functional_wave_inst_per_s'] / 1e6:.1f} M/s"),
+     lambda r: r["functional_wave_inst_per_s"] >= 100e6, lambda r: f"{down1(r['functional_wave_inst_per_s'] / 1e6)} M/s"),
     ("timing >= 10 M wave instructions/s on every kernel", lambda r: r["timing_wave_inst_per_s"],
-     lambda r: r["timing_wave_inst_per_s"] >= 10e6, lambda r: f"{r['timing_wave_inst_per_s'] / 1e6:.1f} M/s"),
+     lambda r: r["timing_wave_inst_per_s"] >= 10e6, lambda r: f"{down1(r['timing_wave_inst_per_s'] / 1e6)} M/s"),
     ("xs12 <= 10x PoCL's time on every kernel", lambda r: r["ratio"], lambda r: r["ratio"] <= 10,
-     lambda r: f"{r['ratio']:.1f}x"),
+     lambda r: f"{up1(r['ratio'])}x"),
 ]
 
 
