@@ -3,6 +3,7 @@
 
   python3 bench/xs12_bench.py BUILD_DIR [--json FILE] [--cpu N] [--runs N]
                               [--mix-only | --calls-only | --bvh-only | --soak-only | --rays-only]
+  python3 bench/xs12_bench.py --gather FILE...      (saved --json outputs, judged run after run)
 
 For each kernel (compute-bound, memory-bound, scratch-heavy, a small
 streaming one, and an LDS-bound tiled SGEMM whose result must match PoCL's) it runs `xs12 run --functional` and `xs12 run --timing` on one
