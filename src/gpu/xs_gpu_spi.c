@@ -55,12 +55,19 @@ xs_status xs_gpu_spi_decode(xs_gpu *g, const uint32_t *sh, uint32_t initiator, x
 			return xs_err_set(e, XS_E_INVALID_ARG,
 					  "COMPUTE_NUM_THREAD_%c.NUM_THREAD_FULL is 0", "XYZ"[i]);
 	}
-	d->group_threads = d->block[0] * d->block[1] * d->block[2];
-	d->waves_per_group = XS_DIV_ROUND_UP(d->group_threads, d->wave_size);
-	if (d->waves_per_group > di->max_waves_per_group)
+	/* In 64 bits: each NUM_THREAD_FULL is 16 bits, so the product reaches
+	 * 2^48, and 32768 x 32768 x 4 wrapped to a group of 0 threads, 0 waves,
+	 * which every CU took (no slot needed) and none ever retired. */
+	const uint64_t threads = (uint64_t)d->block[0] * d->block[1] * d->block[2];
+	const uint64_t waves = XS_DIV_ROUND_UP(threads, d->wave_size);
+	if (waves > di->max_waves_per_group)
 		return xs_err_set(e, XS_E_INVALID_ARG,
-				  "a thread group of %u threads is %u wave%u waves: at most %u (SPEC S3.5)",
-				  d->group_threads, d->waves_per_group, d->wave_size, di->max_waves_per_group);
+				  "a thread group of %u x %u x %u = %llu threads is %llu wave%u waves: at most %u "
+				  "(SPEC S3.5)",
+				  d->block[0], d->block[1], d->block[2], (unsigned long long)threads,
+				  (unsigned long long)waves, d->wave_size, di->max_waves_per_group);
+	d->group_threads = (uint32_t)threads;
+	d->waves_per_group = (uint32_t)waves;
 	uint32_t vgprs = xs_gpu_vgprs_from_rsrc1(di, d->wave_size, d->rsrc1);
 	if (d->wave_size == 64)
 		vgprs += G_00B8A0_SHARED_VGPR_CNT(d->rsrc3) * 8;

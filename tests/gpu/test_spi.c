@@ -552,6 +552,17 @@ static void rejects_state_that_never_launches(void **state)
 	assert_int_equal(begin_status(f, &k, &e), XS_E_INVALID_ARG);
 	assert_non_null(strstr(e.msg, "S3.5"));
 
+	/* 32768 x 32768 x 4 is 2^32 threads: a 32-bit product wrapped to a
+	 * group of no waves, which every CU took and none retired (a crash) */
+	e = (xs_err){ 0 };
+	program(f, &ok);
+	xs_gpu_set_sh_reg(f->g, Q, R_00B81C_COMPUTE_NUM_THREAD_X, S_00B81C_NUM_THREAD_FULL(32768));
+	xs_gpu_set_sh_reg(f->g, Q, R_00B820_COMPUTE_NUM_THREAD_Y, S_00B81C_NUM_THREAD_FULL(32768));
+	xs_gpu_set_sh_reg(f->g, Q, R_00B824_COMPUTE_NUM_THREAD_Z, S_00B81C_NUM_THREAD_FULL(4));
+	assert_int_equal(xs_gpu_dispatch_begin(f->g, Q, 4, 1, 1, initiator(&ok), &f->r[3], &e), XS_E_INVALID_ARG);
+	assert_non_null(strstr(e.msg, "4294967296 threads"));
+	assert_non_null(strstr(e.msg, "S3.5"));
+
 	k = ok, k.user_sgprs = 17, e = (xs_err){ 0 };
 	assert_int_equal(begin_status(f, &k, &e), XS_E_INVALID_ARG);
 	assert_non_null(strstr(e.msg, "COMPUTE_PGM_RSRC2.USER_SGPR"));
