@@ -481,6 +481,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			cp->results = s->results;
 			cp->nresults = s->nresults;
 			cp->next_result = 0;
+			cp->fetches = 1;
 			cp->sub_head++;
 			cp->state = XS_CP_RUN;
 			if ((st = cp_push(g, cp, q, s->va, s->ndw, e)))
@@ -720,6 +721,11 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 		case PKT3_INDIRECT_BUFFER: {
 			uint64_t va = (uint64_t)b[0] | ((uint64_t)b[1] << 32);
 			uint32_t n = G_3F2_IB_SIZE(b[2]);
+			if (++cp->fetches > XS_GPU_CP_MAX_FETCHES)
+				return xs_err_set(e, XS_E_DEVICE_REMOVED,
+						  "device removed: hang: queue %u: IB 0x%llx dword %zu: INDIRECT_BUFFER: over %u "
+						  "command buffers in one submission (a loop?)", q, (unsigned long long)ib->va,
+						  p.index, XS_GPU_CP_MAX_FETCHES);
 			if (G_3F2_CHAIN(b[2]))
 				cp_pop(cp); /* a chained IB replaces the current one */
 			if ((st = cp_push(g, cp, q, va, n, e))) {

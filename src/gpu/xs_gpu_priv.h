@@ -284,6 +284,11 @@ struct xs_gpu_disp {
 
 /* Command processor state of one queue (xs_gpu_cp.c). */
 #define XS_GPU_CP_MAX_DEPTH 3
+/* Command buffers one submission may fetch (its own, and every IB it calls
+ * or chains to): a chain that leads back to itself never ends, as on the
+ * GPU, where the OS's timeout detection removes the device; the runtime's
+ * submissions fetch one IB per work item. */
+#define XS_GPU_CP_MAX_FETCHES (1u << 20)
 #define XS_GPU_CP_MAX_SUBS 1024   /* the ring a doorbell writes into: submissions pending per queue */
 #define XS_GPU_CP_MAX_RELEASES 256 /* end-of-pipe writes pending (fences, DRED breadcrumbs) */
 
@@ -316,6 +321,7 @@ typedef struct xs_gpu_cp {
 	uint32_t sub_head, sub_tail;
 	xs_gpu_cp_ib ib[XS_GPU_CP_MAX_DEPTH];
 	uint32_t depth;
+	uint32_t fetches;        /* IBs the current submission fetched (XS_GPU_CP_MAX_FETCHES) */
 	xs_gpu_dispatch_result *results, scratch_result;
 	uint32_t nresults, next_result;
 	uint32_t wait_id;        /* WAIT_IDLE: dispatches below this id */

@@ -125,6 +125,28 @@ static void indirect_buffers(void **state)
 	assert_int_equal(rd32(f, f->mem + 260), 4);
 }
 
+/* An IB that chains to itself never ends on the GPU either: the CP counts
+ * the submission's command buffers and removes the device as hung. */
+static void chain_loop_is_a_hang(void **state)
+{
+	fx *f = *state;
+	uint64_t va;
+	assert_int_equal(xs_vm_alloc(f->vm, 4096, 256, &va, NULL), XS_OK);
+	xs_pm4_indirect_buffer(&f->b, va, 4, true); /* 4 dwords: itself */
+	assert_int_equal(f->b.cdw, 4);
+	assert_true(xs_vm_write(f->vm, va, f->b.dw, 16, NULL));
+	xs_pm4_builder_reset(&f->b);
+	assert_int_equal(xs_gpu_submit(f->gpu, 2, va, 4, NULL, 0, NULL), XS_OK);
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "hang: queue 2"));
+	assert_non_null(strstr(e.msg, "command buffers in one submission"));
+	xs_pm4_fence(&f->b, f->mem + 136, 2, false);
+	submit(f, 2);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
+	assert_int_equal(rd32(f, f->mem + 136), 2);
+}
+
 static void malformed_and_unsupported(void **state)
 {
 	fx *f = *state;
@@ -279,6 +301,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(cross_queue_wait, setup, teardown),
 		cmocka_unit_test_setup_teardown(wait_forever_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(indirect_buffers, setup, teardown),
+		cmocka_unit_test_setup_teardown(chain_loop_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_and_unsupported, setup, teardown),
 		cmocka_unit_test_setup_teardown(build_as, setup, teardown),
 		cmocka_unit_test_setup_teardown(build_as_counts_need_memory, setup, teardown),
