@@ -169,6 +169,7 @@ void xs_gpu_destroy(xs_gpu *g)
 }
 
 void xs_gpu_set_watchdog(xs_gpu *g, uint64_t n) { g->watchdog = n ? n : UINT64_MAX; }
+void xs_gpu_set_results_recorded(xs_gpu *g, bool on) { g->results_recorded = on; }
 void xs_gpu_set_hang_limits(xs_gpu *g, uint64_t gpu_cycles, double host_seconds)
 {
 	g->hang_cycles = gpu_cycles;

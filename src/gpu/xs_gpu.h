@@ -115,6 +115,11 @@ void xs_gpu_set_watchdog(xs_gpu *gpu, uint64_t wave_insts);
  * dispatch with waves resident completes no thread group for gpu_cycles
  * simulated cycles or host_seconds of host time; 0 = that limit off. */
 void xs_gpu_set_hang_limits(xs_gpu *gpu, uint64_t gpu_cycles, double host_seconds);
+/* A replay: every dispatch and draw of a submission has its result slot
+ * (xs_gpu_submit's results, bounded by their limits); one past them leaves
+ * the recording and removes the device, where a live run gives it a
+ * scratch slot. */
+void xs_gpu_set_results_recorded(xs_gpu *gpu, bool on);
 /* Stops the running work at the next check (any thread; only sets a
  * flag): the run returns XS_E_INTERRUPTED. */
 void xs_gpu_interrupt(xs_gpu *gpu);

@@ -424,6 +424,28 @@ static xs_status unsupported(unsigned q, const xs_gpu_cp_ib *ib, const xs_pm4_pa
 			  "command processor", q, (unsigned long long)ib->va, p->index, p->info->name);
 }
 
+/* The result slot of the submission's next dispatch or draw (p): the
+ * submitter's, or past them the CP's scratch slot; in a replay every one
+ * was recorded, and one more has left the recording (its bounds are the
+ * recorded results': a scratch slot has none, so a dispatch of 2^32 groups
+ * there ran for hours). */
+static xs_status cp_result(xs_gpu *g, xs_gpu_cp *cp, unsigned q, const xs_gpu_cp_ib *ib, const xs_pm4_packet *p,
+			   xs_gpu_dispatch_result **res, xs_err *e)
+{
+	if (cp->next_result < cp->nresults) {
+		*res = &cp->results[cp->next_result++];
+		return XS_OK;
+	}
+	if (g->results_recorded)
+		return xs_err_set(e, XS_E_DEVICE_REMOVED,
+				  "device removed: the replay left its recording: queue %u: IB 0x%llx dword %zu: %s is "
+				  "the submission's work item %u, but %u were recorded", q, (unsigned long long)ib->va,
+				  p->index, p->info->name, cp->next_result + 1, cp->nresults);
+	cp->next_result++;
+	*res = &cp->scratch_result;
+	return XS_OK;
+}
+
 /* Runs queue q's packets until it blocks, ends, or fails. *progress is set
  * when anything happened. */
 static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
@@ -548,9 +570,9 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 				if (!xs_vm_read(g->vm, va, dim, sizeof(dim), NULL))
 					return removed_at(g, q, &p, va, "reads", e);
 			}
-			xs_gpu_dispatch_result *res = cp->next_result < cp->nresults ? &cp->results[cp->next_result]
-										      : &cp->scratch_result;
-			cp->next_result++;
+			xs_gpu_dispatch_result *res = NULL;
+			if ((st = cp_result(g, cp, q, ib, &p, &res, e)))
+				return st;
 			st = xs_gpu_dispatch_begin(g, q, dim[0], dim[1], dim[2], initiator, res, e);
 			if (st) {
 				xs_err_prefix(e, "queue %u: IB 0x%llx dword %zu: DISPATCH", q, (unsigned long long)ib->va,
@@ -689,9 +711,9 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			xs_gpu_draw_args a;
 			if ((st = xs_gpu_cp_draw_args(g, q, ib->va, &p, &a, e)))
 				return st;
-			xs_gpu_dispatch_result *res = cp->next_result < cp->nresults ? &cp->results[cp->next_result]
-										      : &cp->scratch_result;
-			cp->next_result++;
+			xs_gpu_dispatch_result *res = NULL;
+			if ((st = cp_result(g, cp, q, ib, &p, &res, e)))
+				return st;
 			if ((st = xs_gpu_draw_begin(g, q, &a, res, e))) {
 				xs_err_prefix(e, "queue %u: IB 0x%llx dword %zu: %s", q, (unsigned long long)ib->va, p.index,
 					      p.info->name);

@@ -386,6 +386,7 @@ struct xs_gpu {
 	volatile sig_atomic_t interrupt; /* xs_gpu_interrupt */
 	bool timing;
 	bool no_ahead;           /* functional run-ahead off (xs_gpu_set_run_ahead) */
+	bool results_recorded;   /* xs_gpu_set_results_recorded */
 	uint32_t threads;        /* host threads for functional mode */
 	uint32_t timing_threads; /* host threads for timing mode: 2 pipelines the run-ahead (xs_gpu_rap.c) */
 	bool rap_on;             /* that pipeline's thread runs (within one xs_gpu_run_until) */

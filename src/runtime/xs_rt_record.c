@@ -351,6 +351,7 @@ static xs_status replay_batch(reader *r, const xs_rt_replay_opts *o, xs_replay_r
 	/* What came out bounds the run, so that a damaged or hostile recording
 	 * (a dispatch of 2^32 groups, a loop) ends in seconds with the
 	 * difference named, not after hours. */
+	xs_gpu_set_results_recorded(gpu, !ovr);
 	for (uint32_t i = 0; i < b->nres && !ovr; i++) {
 		res[i].limit_waves = XS_MAX(b->rec[i].waves_launched, 1u);
 		res[i].limit_cycles = b->rec[i].cycles > (UINT64_MAX >> 2) ? 0 : 2 * b->rec[i].cycles + REPLAY_SLACK_CYCLES;

@@ -147,6 +147,22 @@ static void chain_loop_is_a_hang(void **state)
 	assert_int_equal(rd32(f, f->mem + 136), 2);
 }
 
+/* A replay gives every dispatch its recorded result (whose limits bound
+ * it); a dispatch past them has left the recording, where a live run gives
+ * it the CP's scratch slot (and no bound: 2^32 groups ran for hours). */
+static void replay_dispatch_past_its_results(void **state)
+{
+	fx *f = *state;
+	xs_gpu_set_results_recorded(f->gpu, true);
+	xs_pm4_dispatch_direct(&f->b, 65535, 65535, 1, S_00B800_COMPUTE_SHADER_EN(1));
+	submit(f, 1);
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "the replay left its recording"));
+	assert_non_null(strstr(e.msg, "DISPATCH_DIRECT is the submission's work item 1, but 0 were recorded"));
+	xs_gpu_set_results_recorded(f->gpu, false);
+}
+
 static void malformed_and_unsupported(void **state)
 {
 	fx *f = *state;
@@ -302,6 +318,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wait_forever_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(indirect_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(chain_loop_is_a_hang, setup, teardown),
+		cmocka_unit_test_setup_teardown(replay_dispatch_past_its_results, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_and_unsupported, setup, teardown),
 		cmocka_unit_test_setup_teardown(build_as, setup, teardown),
 		cmocka_unit_test_setup_teardown(build_as_counts_need_memory, setup, teardown),
