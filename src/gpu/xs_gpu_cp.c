@@ -169,17 +169,21 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 	uint64_t dims_va = VA(1), params_va = VA(3), out_va = VA(5), aql_va = VA(7), karg_va = VA(9);
 #undef VA
 	uint32_t dims[3], block[3] = { b[11] & 0xffff, b[11] >> 16, b[12] };
-	uint32_t lds = b[13] + b[14], static_lds = b[13];
+	/* in 64 bits: static 0xfffffff0 plus dynamic 0x20 wrapped to 0x10 and
+	 * passed the S3.3 check below */
+	uint64_t lds = (uint64_t)b[13] + b[14];
+	const uint32_t static_lds = b[13];
 	uint32_t wave = G_XS_LAUNCH_WAVE_SIZE(b[0]) ? G_XS_LAUNCH_WAVE_SIZE(b[0]) : 64;
 	uint32_t max_flat = G_XS_LAUNCH_MAX_FLAT(b[0]);
-	if (!xs_vm_read(g->vm, G_XS_LAUNCH_DIMS_INDIRECT(b[0]) ? dims_va : out_va, dims, 12, NULL))
-		return removed_at(g, q, p, G_XS_LAUNCH_DIMS_INDIRECT(b[0]) ? dims_va : out_va, "reads", e);
+	const uint64_t dims_at = G_XS_LAUNCH_DIMS_INDIRECT(b[0]) ? dims_va : out_va; /* where the counts are read */
+	if (!xs_vm_read(g->vm, dims_at, dims, 12, NULL))
+		return removed_at(g, q, p, dims_at, "reads", e);
 	for (int i = 0; i < 3; i++)
 		if (dims[i] > 65535)
 			return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: queue %u: XS_LAUNCH at dword %zu: "
 					  "D3D12: the indirect dispatch at 0x%llx has ThreadGroupCount%c = %u, over 65535 "
 					  "(D3D12_CS_DISPATCH_MAX_THREAD_GROUPS_PER_DIMENSION)", q, p->index,
-					  (unsigned long long)dims_va, "XYZ"[i], dims[i]);
+					  (unsigned long long)dims_at, "XYZ"[i], dims[i]);
 	bool override = false;
 	if (G_XS_LAUNCH_PARAMS_INDIRECT(b[0])) {
 		uint32_t lp[2];
@@ -231,7 +235,8 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 		snprintf(why, sizeof(why), "S3.7: a %ux%ux%u group, but the kernel was compiled for "
 			 "reqd_work_group_size(%u,%u,%u)", block[0], block[1], block[2], b[15] & 0xffff, b[15] >> 16, b[16]);
 	else if (lds > di->lds_max_per_group)
-		snprintf(why, sizeof(why), "S3.3: %u bytes of LDS per group, over %u", lds, di->lds_max_per_group);
+		snprintf(why, sizeof(why), "S3.3: %llu bytes of LDS per group, over %u", (unsigned long long)lds,
+			 di->lds_max_per_group);
 	for (int i = 0; i < 3 && !why[0]; i++)
 		if ((uint64_t)dims[i] * block[i] > UINT32_MAX)
 			snprintf(why, sizeof(why), "D3D12: %u groups of %u threads in %c is over 2^32 work-items", dims[i],
@@ -262,8 +267,10 @@ static xs_status cp_xs_launch(xs_gpu *g, unsigned q, const xs_pm4_packet *p, xs_
 		put(aql, 12 + 4 * i, (uint64_t)dims[i] * block[i], 4);
 	}
 	put(aql, 28, lds, 4);
-	if (!xs_vm_write(g->vm, aql_va, aql, sizeof(aql), NULL) || !xs_vm_write(g->vm, out_va, dims, 12, NULL))
+	if (!xs_vm_write(g->vm, aql_va, aql, sizeof(aql), NULL))
 		return removed_at(g, q, p, aql_va, "writes", e);
+	if (!xs_vm_write(g->vm, out_va, dims, 12, NULL))
+		return removed_at(g, q, p, out_va, "writes", e);
 	for (uint32_t k = 0; k < b[17]; k++) {
 		uint32_t w = b[18 + k], kind = G_XS_PATCH_KIND(w);
 		uint64_t v = 0;

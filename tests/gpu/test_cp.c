@@ -163,6 +163,35 @@ static void replay_dispatch_past_its_results(void **state)
 	xs_gpu_set_results_recorded(f->gpu, false);
 }
 
+/* XS_LAUNCH's rules on what the packet and memory say: static plus
+ * dynamic LDS is summed without wrapping (0xfffffff0 + 0x20 passed S3.3 as
+ * 16 bytes), and a group count over 65535 names the address it was read
+ * from (the recorded counts at the output when none are given). */
+static void xs_launch_rules(void **state)
+{
+	fx *f = *state;
+	const uint32_t dims[3] = { 70000, 1, 1 }, ok[3] = { 1, 1, 1 };
+	uint64_t out = f->mem + 1024, aql = f->mem + 2048, karg = f->mem + 4096;
+	assert_true(xs_vm_write(f->vm, out, ok, sizeof(ok), NULL));
+	xs_pm4_launch_desc d = { .dims_out_va = out, .aql_va = aql, .kernarg_va = karg, .wave_size = 32,
+				 .block = { 64, 1, 1 }, .static_lds = 0xfffffff0u, .dynamic_lds = 0x20 };
+	xs_pm4_xs_launch(&f->b, &d);
+	submit(f, 1);
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "S3.3: 4294967312 bytes of LDS per group"));
+
+	assert_true(xs_vm_write(f->vm, out, dims, sizeof(dims), NULL));
+	d.static_lds = d.dynamic_lds = 0;
+	xs_pm4_xs_launch(&f->b, &d);
+	submit(f, 1);
+	e = (xs_err){ 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	char at[64];
+	snprintf(at, sizeof(at), "dispatch at 0x%llx has ThreadGroupCountX = 70000", (unsigned long long)out);
+	assert_non_null(strstr(e.msg, at));
+}
+
 static void malformed_and_unsupported(void **state)
 {
 	fx *f = *state;
@@ -319,6 +348,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(indirect_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(chain_loop_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(replay_dispatch_past_its_results, setup, teardown),
+		cmocka_unit_test_setup_teardown(xs_launch_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_and_unsupported, setup, teardown),
 		cmocka_unit_test_setup_teardown(build_as, setup, teardown),
 		cmocka_unit_test_setup_teardown(build_as_counts_need_memory, setup, teardown),
