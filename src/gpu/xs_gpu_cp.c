@@ -658,7 +658,11 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 								   PKT3_IT_OPCODE_G(h) == PKT3_DISPATCH_INDIRECT ||
 								   is_draw(PKT3_IT_OPCODE_G(h))))
 						cp->next_result++;
-					at += PKT_TYPE_G(h) == 3 && PKT_COUNT_G(h) != PKT3_COUNT_MAX ? PKT_COUNT_G(h) + 2 : 1;
+					/* (only a NOP of count 0x3FFF is a header alone, as the parser has it) */
+					at += PKT_TYPE_G(h) == 3 && !(PKT3_IT_OPCODE_G(h) == PKT3_NOP &&
+								      PKT_COUNT_G(h) == PKT3_COUNT_MAX)
+						      ? PKT_COUNT_G(h) + 2
+						      : 1;
 				}
 				ib->it.pos = end;
 			}
@@ -733,7 +737,10 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			if (sel != V_370_MEM && sel != V_370_TC_L2)
 				return unsupported(q, ib, &p, e);
 			uint64_t va = (uint64_t)b[1] | ((uint64_t)b[2] << 32);
-			if (!xs_vm_write(g->vm, va, b + 3, (size_t)(p.body_len - 3) * 4, NULL))
+			/* WR_ONE_ADDR: every dword to the one address, so the last one stays */
+			const bool one = G_370_WR_ONE_ADDR(b[0]);
+			if (!xs_vm_write(g->vm, va, one ? b + p.body_len - 1 : b + 3, one ? 4 : (size_t)(p.body_len - 3) * 4,
+					 NULL))
 				return removed_at(g, q, &p, va, "writes", e);
 			break;
 		}

@@ -340,6 +340,7 @@ enum { XS_AS_INFO_COMPACTED_SIZE = 0, XS_AS_INFO_CURRENT_SIZE = 1 };
 #define V_370_TC_L2 2
 #define V_370_MEM 5
 #define S_370_WR_ONE_ADDR(x) XS_FIELD_S(x, 16, 1)
+#define G_370_WR_ONE_ADDR(x) XS_FIELD_G(x, 16, 1)
 #define S_370_WR_CONFIRM(x) XS_FIELD_S(x, 20, 1)
 #define S_370_ENGINE_SEL(x) XS_FIELD_S(x, 30, 2)
 #define V_370_ME 0

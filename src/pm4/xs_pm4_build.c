@@ -113,6 +113,13 @@ static uint32_t *begin(xs_pm4_builder *b, unsigned opcode, size_t n, unsigned fl
 		    n, MAX_BODY);
 		return NULL;
 	}
+	/* a NOP's count 0x3FFF is the header-only NOP (PKT3_NOP_PAD): its
+	 * 0x4000 dwords would decode as packets */
+	if (opcode == PKT3_NOP && n > PKT3_COUNT_MAX) {
+		bad(b, XS_E_INVALID_ARG, "%s: a NOP of %zu payload dwords; at most %u (count 0x3FFF means "
+		    "header-only)", what, n, PKT3_COUNT_MAX);
+		return NULL;
+	}
 	uint32_t *p = reserve(b, n + 1, what);
 	if (!p)
 		return NULL;
@@ -406,11 +413,6 @@ void xs_pm4_nop(xs_pm4_builder *b, const uint32_t *payload, size_t n)
 		uint32_t *p = reserve(b, 1, "NOP");
 		if (p)
 			p[0] = PKT3_NOP_PAD | (b->predicate ? XS_PM4_F_PREDICATE : 0);
-		return;
-	}
-	if (n > PKT3_COUNT_MAX) {
-		bad(b, XS_E_INVALID_ARG, "NOP: %zu payload dwords; at most %u (count 0x3FFF means "
-		    "header-only)", n, PKT3_COUNT_MAX);
 		return;
 	}
 	uint32_t *p = begin(b, PKT3_NOP, n, 0, "NOP");

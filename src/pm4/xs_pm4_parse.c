@@ -287,11 +287,16 @@ static int check_body(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
 		if (!G_COND_WRITE_POLL_SPACE(b[0]) || G_COND_WRITE_WRITE_SPACE(b[0]) != 1)
 			return fail(it, err, d, "COND_WRITE polls or writes a register or GDS: xs12 models memory to "
 				    "memory only (poll_space 1, write_space 1)");
-		if ((b[1] & 3) || (b[5] & 3))
-			return fail(it, err, d + 1, "COND_WRITE addresses 0x%" PRIx64 ", 0x%" PRIx64
-				    " are not 4-byte aligned", va64(b[1], b[2]), va64(b[5], b[6]));
-		if ((b[2] | b[6]) >> (XS_PM4_VA_BITS - 32))
-			return fail(it, err, d + 2, "COND_WRITE address above the 48-bit VA range");
+		/* each address's own dwords: poll 1-2, write 5-6 */
+		for (unsigned k = 1; k <= 5; k += 4) {
+			const char *which = k == 1 ? "poll" : "write";
+			if (b[k] & 3)
+				return fail(it, err, d + k, "COND_WRITE %s address 0x%" PRIx64 " is not 4-byte aligned",
+					    which, va64(b[k], b[k + 1]));
+			if (b[k + 1] >> (XS_PM4_VA_BITS - 32))
+				return fail(it, err, d + k + 1, "COND_WRITE %s address 0x%" PRIx64 " is above the 48-bit "
+					    "VA range", which, va64(b[k], b[k + 1]));
+		}
 		break;
 	}
 	case PKT3_COND_EXEC: {
@@ -317,8 +322,12 @@ static int check_body(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
 		if (G_415_SAIC(b[5]) || G_415_DAIC(b[5]))
 			return fail(it, err, d + 5, "DMA_DATA with a non-incrementing address (SAIC/DAIC) is a register "
 				    "copy: not modelled");
-		if (((ss != V_411_DATA ? b[2] : 0) | b[4]) >> (XS_PM4_VA_BITS - 32))
-			return fail(it, err, d + 1, "DMA_DATA address above the 48-bit VA range");
+		if (ss != V_411_DATA && b[2] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 2, "DMA_DATA source address 0x%" PRIx64 " is above the 48-bit VA "
+				    "range", va64(b[1], b[2]));
+		if (b[4] >> (XS_PM4_VA_BITS - 32))
+			return fail(it, err, d + 4, "DMA_DATA destination address 0x%" PRIx64 " is above the 48-bit VA "
+				    "range", va64(b[3], b[4]));
 		break;
 	}
 	case PKT3_XS_LAUNCH: {
@@ -405,8 +414,12 @@ static int check_body(xs_pm4_iter *it, xs_pm4_packet *p, xs_err *err)
 		if ((pitch & 3) || (rows > 1 && pitch < row))
 			return fail(it, err, d + 2, "XS_FILL pitch %" PRIu32 " is not 4-byte aligned or is below "
 				    "row_bytes %" PRIu32, pitch, row);
-		if ((uint64_t)pitch * (rows - 1) + row > XS_FILL_MAX_BYTES ||
-		    va64(b[0], b[1]) + (uint64_t)pitch * (rows - 1) + row > (1ull << XS_PM4_VA_BITS))
+		const uint64_t extent = (uint64_t)pitch * (rows - 1) + row;
+		if (extent > XS_FILL_MAX_BYTES)
+			return fail(it, err, d + 4, "XS_FILL region of %" PRIu32 " rows x %" PRIu32 " bytes spans %" PRIu64
+				    " bytes, over the packet's %llu", rows, pitch, extent,
+				    (unsigned long long)XS_FILL_MAX_BYTES);
+		if (va64(b[0], b[1]) + extent > (1ull << XS_PM4_VA_BITS))
 			return fail(it, err, d + 4, "XS_FILL region of %" PRIu32 " rows x %" PRIu32 " bytes leaves the "
 				    "48-bit VA range", rows, pitch);
 		break;

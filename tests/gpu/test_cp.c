@@ -76,6 +76,17 @@ static void registers_and_fences(void **state)
 	assert_int_equal(xs_gpu_get_sh_reg(f->gpu, 0, R_00B860_COMPUTE_TMPRING_SIZE), 0); /* per queue */
 	assert_int_equal(rd32(f, f->mem), 7);
 	assert_int_equal(rd32(f, f->mem + 20), 0x22222222);
+	/* WRITE_DATA with WR_ONE_ADDR writes every dword to the one address:
+	 * the last stays, the next dwords are untouched */
+	uint64_t one = f->mem + 32;
+	const uint32_t wd[6] = { S_370_DST_SEL(V_370_MEM) | S_370_WR_ONE_ADDR(1), (uint32_t)one,
+				 (uint32_t)(one >> 32), 0xa, 0xb, 0xc };
+	xs_pm4_emit_pkt3(&f->b, PKT3_WRITE_DATA, wd, 6, 0);
+	submit(f, 1);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
+	assert_int_equal(rd32(f, one), 0xc);
+	assert_int_equal(rd32(f, one + 4), 0);
+	assert_int_equal(rd32(f, one + 8), 0);
 }
 
 static void cross_queue_wait(void **state)

@@ -491,6 +491,16 @@ static void test_driver_packets(void **state)
 	uint32_t m5[PKT3_XS_LAUNCH_FIXED_DW + 2] = { PKT3(PKT3_XS_LAUNCH, PKT3_XS_LAUNCH_FIXED_DW, 0) };
 	m5[1 + 17] = 2; /* two patches announced, one dword of room */
 	expect_error(m5, XS_ARRAY_SIZE(m5), 18, "XS_LAUNCH says 2 hidden-argument patches", NULL);
+	/* each address named at its own dword: COND_WRITE's write address
+	 * (dwords 6-7), DMA_DATA's destination (4-5) */
+	uint32_t m6[] = { PKT3(PKT3_COND_WRITE, 7, 0), S_COND_WRITE_FUNCTION(3) | S_COND_WRITE_POLL_SPACE(1) |
+			  S_COND_WRITE_WRITE_SPACE(1), 0x1000, 0, 0, 0, 0x2002, 0, 1 };
+	expect_error(m6, XS_ARRAY_SIZE(m6), 6, "COND_WRITE write address 0x2002 is not 4-byte aligned", NULL);
+	uint32_t m7[] = { PKT3(PKT3_DMA_DATA, 5, 0), 0, 0x1000, 0, 0x2000, 0x10000, 4 };
+	expect_error(m7, XS_ARRAY_SIZE(m7), 5, "DMA_DATA destination address 0x1000000002000", NULL);
+	/* an XS_FILL over the packet's bound inside the VA range says so */
+	uint32_t m8[] = { PKT3(PKT3_XS_FILL, 6, 0), 0, 1, 0xfffffffc, 4, 300, 1, 0 };
+	expect_error(m8, XS_ARRAY_SIZE(m8), 5, "spans 1284195220312 bytes, over the packet's", NULL);
 	xs_pm4_builder_free(&b);
 }
 
@@ -539,6 +549,7 @@ static void test_builder_bad_arguments(void **state)
 		{ 9, "needs an address" }, { 10, "not inside the UCONFIG space" }, { 11, "1..16381" },
 		{ 12, "at most 16383" }, { 13, "index 16 does not fit" }, { 14, "bits outside 12..23" },
 		{ 15, "bits above 18" }, { 16, "base_index 0" }, { 17, "not inside the SH space" },
+		{ 18, "at most 16383" },
 	};
 	for (size_t i = 0; i < XS_ARRAY_SIZE(cases); i++) {
 		xs_pm4_builder b;
@@ -566,6 +577,11 @@ static void test_builder_bad_arguments(void **state)
 		case 15: xs_pm4_acquire_mem(&b, XS_GCR_CNTL_MASK + 1); break;   /* bit 19: past GCR_CNTL */
 		case 16: xs_pm4_set_base(&b, 0, 0x1000); break;
 		case 17: xs_pm4_set_sh_reg(&b, 0xAFFC, v, 1); break;
+		case 18: { /* a raw NOP of count 0x3FFF would be the header-only one */
+			static const uint32_t big[0x4000];
+			xs_pm4_emit_pkt3(&b, PKT3_NOP, big, 0x4000, 0);
+			break;
+		}
 		}
 		expect_builder_error(&b, XS_E_INVALID_ARG, cases[i].msg);
 		assert_int_equal(b.cdw, before); /* nothing partial */
