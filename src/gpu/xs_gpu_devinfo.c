@@ -91,6 +91,7 @@ static const xs_devinfo devinfo_table[] = {
 		.num_cu = 52,
 		.sclk_mhz = 1825,           /* [E] fixed clock */
 		.mem_bandwidth_gbs = 560,   /* [E] the 10 GB GPU-optimal pool */
+		.memory_bytes = 16ull << 30, /* [E] 16 GB GDDR6: the 10 GB pool and a 6 GB one */
 		.l2_bytes = 5 * 1024 * 1024, /* [E] unverified */
 	},
 	{
@@ -105,6 +106,7 @@ static const xs_devinfo devinfo_table[] = {
 		.num_cu = 20,
 		.sclk_mhz = 1565,           /* [E] */
 		.mem_bandwidth_gbs = 224,   /* [E] the 8 GB pool */
+		.memory_bytes = 10ull << 30, /* [E] 10 GB GDDR6: the 8 GB pool and a 2 GB one */
 		.l2_bytes = 2 * 1024 * 1024, /* [model] */
 	},
 };

@@ -64,6 +64,7 @@ typedef struct xs_devinfo {
 	/* Clocks and memory. */
 	uint32_t sclk_mhz;
 	uint32_t mem_bandwidth_gbs;
+	uint64_t memory_bytes;         /* GDDR6 in all: what the allocations may span (xs_vm_set_limit) */
 	uint32_t l2_bytes;
 
 	/* Timing, in shader-clock cycles (see xs_gpu_devinfo.c for sources). */

@@ -187,6 +187,21 @@ static bool reserve_record(xs_vm *vm)
 	return true;
 }
 
+void xs_vm_set_limit(xs_vm *vm, uint64_t bytes)
+{
+	vm->limit = bytes;
+}
+
+/* Whether a span of `span` bytes more stays within the limit. */
+static xs_status within_limit(const xs_vm *vm, uint64_t span, xs_err *e)
+{
+	if (vm->limit && span > vm->limit - XS_MIN(vm->reserved, vm->limit))
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "GPU memory: an allocation of %llu bytes would bring the "
+				  "allocations to %llu bytes, over the device's %llu", (unsigned long long)span,
+				  (unsigned long long)(vm->reserved + span), (unsigned long long)vm->limit);
+	return XS_OK;
+}
+
 xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs_err *e)
 {
 	if (size == 0)
@@ -202,11 +217,15 @@ xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs
 	if (size > limit || base > limit - span)
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "GPU virtual address space (48-bit) exhausted by a %llu-byte allocation",
 				  (unsigned long long)size);
+	xs_status st = within_limit(vm, span, e);
+	if (st)
+		return st;
 	if (!reserve_record(vm))
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	/* Bump allocation keeps the list sorted; a guard page separates
 	 * allocations so that running off the end of one faults. */
 	vm->allocs[vm->nallocs++] = (xs_vm_alloc_rec){ base, span, size, NULL, NULL, NULL };
+	vm->reserved += span;
 	vm->next_va = base + span + XS_VM_PAGE_SIZE;
 	*va = base;
 	return XS_OK;
@@ -384,6 +403,7 @@ xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e)
 		return xs_err_set(e, XS_E_INVALID_ARG, "0x%llx is not the start of a GPU allocation",
 				  (unsigned long long)va);
 	size_t i = (size_t)(r - vm->allocs);
+	vm->reserved -= r->size;
 	unmap_range(vm, r->va, r->size, r->host != NULL);
 	if (r->host)
 		munmap(r->host, r->size);
@@ -539,11 +559,15 @@ xs_status xs_vm_alloc_at(xs_vm *vm, uint64_t va, uint64_t size, xs_err *e)
 	    (i < vm->nallocs && va + span > vm->allocs[i].va))
 		return xs_err_set(e, XS_E_INVALID_ARG, "allocation 0x%llx+0x%llx overlaps another",
 				  (unsigned long long)va, (unsigned long long)size);
+	xs_status st = within_limit(vm, span, e);
+	if (st)
+		return st;
 	if (!reserve_record(vm))
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
 	memmove(&vm->allocs[i + 1], &vm->allocs[i], (vm->nallocs - i) * sizeof(*vm->allocs));
 	vm->allocs[i] = (xs_vm_alloc_rec){ va, span, size, NULL, NULL, NULL };
 	vm->nallocs++;
+	vm->reserved += span;
 	vm->next_va = XS_MAX(vm->next_va, va + span + XS_VM_PAGE_SIZE);
 	return XS_OK;
 }

@@ -71,6 +71,8 @@ typedef struct xs_vm {
 	xs_vm_alloc_rec *allocs;           /* sorted by va */
 	size_t nallocs, cap;
 	uint64_t backed_pages;             /* host pages in use */
+	uint64_t reserved;                 /* bytes the allocations span (whole pages) */
+	uint64_t limit;                    /* most they may span: the device's memory; 0 = none */
 	/* recently freed allocations, for fault reports (a ring) */
 	xs_vm_alloc_rec freed[8];
 	unsigned nfreed;
@@ -87,6 +89,12 @@ extern const uint8_t xs_vm_zero_page[XS_VM_PAGE_SIZE];
 
 xs_vm *xs_vm_create(void);
 void xs_vm_destroy(xs_vm *vm);
+/* The most bytes the allocations may span together: the simulated
+ * device's memory (xs_devinfo.memory_bytes), so that what a program or a
+ * recording allocates, and so what host memory its writes may take, is
+ * bounded as on the console. An allocation past it fails with
+ * XS_E_OUT_OF_MEMORY. 0 (the default) = no limit. */
+void xs_vm_set_limit(xs_vm *vm, uint64_t bytes);
 xs_status xs_vm_alloc(xs_vm *vm, uint64_t size, uint64_t align, uint64_t *va, xs_err *e);
 xs_status xs_vm_free(xs_vm *vm, uint64_t va, xs_err *e);
 /* An allocation backed at once by one contiguous, zeroed host mapping that

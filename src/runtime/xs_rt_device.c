@@ -26,6 +26,8 @@ xs_status xs_rt_device_create(const xs_rt_config *cfg, xs_rt_device **out, xs_er
 	/* S1.8: by default one ring sized for a few waves per SIMD. */
 	d->scratch_waves = cfg->scratch_waves ? cfg->scratch_waves : info->default_scratch_waves_per_cu * info->num_cu;
 	d->vm = xs_vm_create();
+	if (d->vm)
+		xs_vm_set_limit(d->vm, info->memory_bytes);
 	d->gpu = d->vm ? xs_gpu_create(info, d->vm) : NULL;
 	d->queues = xs_calloc(XS_GPU_MAX_QUEUES, sizeof(*d->queues));
 	uint8_t *host;

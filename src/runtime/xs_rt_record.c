@@ -252,6 +252,10 @@ static xs_status read_batch(reader *r, batch *b)
 		return xs_err_set(e, XS_E_INVALID_ARG, "%s: unknown machine %u", r->path, b->machine);
 	if (!(b->vm = xs_vm_create()))
 		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	/* what the recorded allocations may span: the machine's memory, as when
+	 * they were made (a crafted file's 1 TiB allocation, filled by one
+	 * XS_FILL, took a gigabyte of host memory a second) */
+	xs_vm_set_limit(b->vm, xs_devinfo_get((xs_machine)b->machine)->memory_bytes);
 	uint32_t nalloc, npage;
 	if (!rd32(r, &nalloc, "allocation count") || !bounded(r, nalloc, MAX_ALLOCS, 16, "allocations"))
 		goto fail;

@@ -315,6 +315,29 @@ static void huge_requests_fail_cleanly(void **state)
 	xs_vm_destroy(vm);
 }
 
+/* With the device's memory as the limit, the allocations together span at
+ * most that (whole pages): one past it fails whatever its address, and a
+ * free gives its span back. */
+static void limit_bounds_what_allocations_span(void **state)
+{
+	(void)state;
+	xs_vm *vm = xs_vm_create();
+	xs_vm_set_limit(vm, 16 * XS_VM_PAGE_SIZE);
+	uint64_t a, b;
+	xs_err e = { 0 };
+	assert_int_equal(xs_vm_alloc(vm, 10 * XS_VM_PAGE_SIZE, 0, &a, &e), XS_OK);
+	assert_int_equal(xs_vm_alloc(vm, 6 * XS_VM_PAGE_SIZE + 1, 0, &b, &e), XS_E_OUT_OF_MEMORY); /* 7 pages */
+	assert_non_null(strstr(e.msg, "over the device's 65536"));
+	assert_int_equal(xs_vm_alloc_at(vm, XS_VM_HEAP_BASE + (1ull << 40), 7 * XS_VM_PAGE_SIZE, &e),
+			 XS_E_OUT_OF_MEMORY);
+	assert_int_equal(xs_vm_alloc(vm, 6 * XS_VM_PAGE_SIZE, 0, &b, &e), XS_OK); /* exactly full */
+	assert_int_equal(xs_vm_alloc(vm, 1, 0, &b, &e), XS_E_OUT_OF_MEMORY);
+	assert_int_equal(xs_vm_free(vm, a, &e), XS_OK);
+	assert_int_equal(xs_vm_alloc_at(vm, XS_VM_HEAP_BASE + (1ull << 40), 10 * XS_VM_PAGE_SIZE, &e), XS_OK);
+	assert_int_equal(vm->nallocs, 2);
+	xs_vm_destroy(vm);
+}
+
 /* Pages first written in any order are consecutive on the host within
  * each 64 KiB block inside an allocation (xs_vm.h: what a gather over a
  * wave's scratch slot relies on), the page table still backs only what was
@@ -391,6 +414,7 @@ int main(void)
 		cmocka_unit_test(first_touch_reads_zero),
 		cmocka_unit_test(huge_requests_fail_cleanly),
 		cmocka_unit_test(blocks_back_consecutive_pages),
+		cmocka_unit_test(limit_bounds_what_allocations_span),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
