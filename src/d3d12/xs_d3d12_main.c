@@ -46,22 +46,28 @@ XS_D3D12_EXPORT HRESULT WINAPI D3D12CreateDevice(IUnknown *adapter, D3D_FEATURE_
 	if (!out)
 		return S_FALSE; /* "would succeed", as D3D12 answers a NULL ppDevice */
 	*out = NULL;
-	pthread_mutex_lock(&default_lock);
+	/* The reference taken here is dropped only after default_lock is
+	 * released: when QueryInterface fails (an IID the device does not
+	 * answer) it can be the last one, and device_Release then calls
+	 * d3d12_device_forget, which takes default_lock (not recursive). */
+	d3d12_device *held = NULL;
 	HRESULT hr;
+	pthread_mutex_lock(&default_lock);
 	if (default_device && try_addref(default_device)) {
-		hr = d3d12_device_query(default_device, riid, out);
-		d3d12_device_release(default_device);
+		held = default_device;
+		hr = d3d12_device_query(held, riid, out);
 	} else {
 		XS12_DEVICE_DESC desc = { .Machine = XS12_MACHINE_SERIES_X };
 		void *dev = NULL;
 		hr = d3d12_device_create(&desc, &IID_ID3D12Device, &dev);
 		if (SUCCEEDED(hr)) {
-			default_device = container_of(dev, d3d12_device, iface);
-			hr = d3d12_device_query(default_device, riid, out);
-			ID3D12Device_Release((ID3D12Device *)dev);
+			held = default_device = container_of(dev, d3d12_device, iface);
+			hr = d3d12_device_query(held, riid, out);
 		}
 	}
 	pthread_mutex_unlock(&default_lock);
+	if (held)
+		d3d12_device_release(held);
 	return hr;
 }
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 static const char *vadd_path;
@@ -345,6 +347,36 @@ static void create_device_returns_the_live_one(void **state)
 	ID3D12Device_Release(b);
 }
 
+static void create_device_hung(int sig)
+{
+	(void)sig;
+	static const char m[] = "D3D12CreateDevice did not return in 20 s (deadlock)\n";
+	(void)!write(2, m, sizeof m - 1);
+	_exit(1);
+}
+
+/* D3D12CreateDevice for an interface the device does not implement answers
+ * E_NOINTERFACE and a NULL pointer, whether it made the device (whose last
+ * reference then goes inside the call) or found the live one, and keeps no
+ * reference: a deadlock here ends the test by SIGALRM. */
+static void create_device_unknown_interface(void **state)
+{
+	(void)state;
+	void (*old)(int) = signal(SIGALRM, create_device_hung);
+	alarm(20);
+	void *p = (void *)1;
+	assert_int_equal(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_11_0, &IID_ID3D12Fence, &p), E_NOINTERFACE);
+	assert_null(p);
+	ID3D12Device *a = NULL;
+	assert_int_equal(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_0, &IID_ID3D12Device, (void **)&a), S_OK);
+	p = (void *)1;
+	assert_int_equal(D3D12CreateDevice(NULL, D3D_FEATURE_LEVEL_12_0, &IID_ID3D12Fence, &p), E_NOINTERFACE);
+	assert_null(p);
+	assert_int_equal(ID3D12Device_Release(a), 0);
+	alarm(0);
+	signal(SIGALRM, old);
+}
+
 /* Fences: host signals, queue waits on them, events. */
 static void fences_and_events(void **state)
 {
@@ -471,6 +503,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(d3d12_rules),
 		cmocka_unit_test(timestamps_and_statistics),
 		cmocka_unit_test(create_device_returns_the_live_one),
+		cmocka_unit_test(create_device_unknown_interface),
 		cmocka_unit_test(fences_and_events),
 		cmocka_unit_test(info_queue_limits),
 		cmocka_unit_test(copy_list_refuses_dispatches),
