@@ -68,8 +68,10 @@ static ULONG STDMETHODCALLTYPE alloc_Release(ID3D12CommandAllocator *This)
 			d3d12_message(a->obj.device, XS_MSG_ALLOCATOR_IN_FLIGHT,
 				      "releasing %s while lists recorded from it are in flight on hardware queue %u",
 				      d3d12_object_label(&a->obj, lab, sizeof(lab)), hw);
+			d3d12_dred_allocator_gone(a->obj.device, a, true);
 			xs_rt_cmdmem_abandon(&a->mem);
 		} else {
+			d3d12_dred_allocator_gone(a->obj.device, a, false);
 			xs_rt_cmdmem_free(&a->mem);
 		}
 		d3d12_object_fini(&a->obj);
@@ -96,6 +98,7 @@ static HRESULT STDMETHODCALLTYPE alloc_Reset(ID3D12CommandAllocator *This)
 			      "Reset of %s while a command list records into it", d3d12_object_label(&a->obj, lab, sizeof(lab)));
 		return E_FAIL;
 	}
+	d3d12_dred_allocator_gone(a->obj.device, a, false);
 	xs_rt_cmdmem_reset(&a->mem);
 	return S_OK;
 }

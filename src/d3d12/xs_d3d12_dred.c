@@ -78,6 +78,35 @@ static D3D12_DRED_ALLOCATION_TYPE allocation_type(const char *name)
 	return D3D12_DRED_ALLOCATION_TYPE_HEAP; /* the driver's own memory (default scratch, ...) */
 }
 
+/* A breadcrumb entry reads the count the GPU reached through a pointer
+ * (word) into the command memory of the allocator its list was recorded
+ * from, and completed entries stay until the next ExecuteCommandLists with
+ * breadcrumbs prunes them. So when that memory is reset or freed, the
+ * entries of the allocator copy the count into completed and drop the
+ * pointer (word NULL: completed holds it): no entry outlives the memory it
+ * points into, and another list recorded into the Reset allocator's bytes
+ * cannot show its count through an old entry. The copy is final: Reset and
+ * the freeing Release happen only once the allocator's lists completed
+ * (in flight, Reset is refused and Release abandons the memory, which
+ * stays until the device goes: those entries keep their pointer and only
+ * forget the allocator, whose address may be reused). The lock is the
+ * removal's, which reads the words too. */
+void d3d12_dred_allocator_gone(d3d12_device *d, const d3d12_allocator *a, bool kept)
+{
+	pthread_mutex_lock(&d->submit_lock);
+	for (UINT i = 0; i < d->ncrumbs; i++) {
+		d3d12_breadcrumb_list *c = &d->crumbs[i];
+		if (c->alloc != a)
+			continue;
+		c->alloc = NULL;
+		if (!kept && c->word) {
+			c->completed = *c->word;
+			c->word = NULL;
+		}
+	}
+	pthread_mutex_unlock(&d->submit_lock);
+}
+
 /* Allocation nodes near va: a chain of up to 4 in nodes[first...]. */
 static const D3D12_DRED_ALLOCATION_NODE1 *fault_chain(d3d12_device *d, uint64_t va, bool freed, unsigned first)
 {
@@ -111,7 +140,9 @@ void d3d12_device_note_removal(d3d12_device *d)
 	/* Breadcrumbs: the executions in flight, with the count the GPU reached. */
 	for (UINT i = 0; i < d->ncrumbs; i++) {
 		d3d12_breadcrumb_list *c = &d->crumbs[i];
-		c->completed = *c->word;
+		if (c->word) /* NULL: its allocator's memory went, completed holds the copy */
+			c->completed = *c->word;
+		c->word = NULL;
 		c->node.pLastBreadcrumbValue = &c->completed;
 		/* the names SetName gave, as D3D12's DRED has them */
 		c->node.pCommandListDebugNameA = c->list_debug_name[0] ? c->list_debug_name : NULL;

@@ -128,7 +128,8 @@ typedef struct d3d12_breadcrumb_list {
 	D3D12_AUTO_BREADCRUMB_NODE1 node;
 	D3D12_AUTO_BREADCRUMB_NODE node0; /* the same for GetAutoBreadcrumbsOutput */
 	D3D12_AUTO_BREADCRUMB_OP *ops;
-	const volatile UINT *word;     /* the list's breadcrumb word: ops the GPU completed */
+	const volatile UINT *word;     /* the list's breadcrumb word: ops the GPU completed (NULL: copied) */
+	const struct d3d12_allocator *alloc; /* whose command memory holds *word (d3d12_dred_allocator_gone) */
 	unsigned hw;
 	uint64_t seq;                  /* the execution's work item on hardware queue hw */
 	UINT completed;                /* what node.pLastBreadcrumbValue points at after a removal */
@@ -185,6 +186,9 @@ HRESULT d3d12_device_create(const XS12_DEVICE_DESC *desc, REFIID riid, void **ou
 /* The device goes: D3D12CreateDevice no longer returns it (xs_d3d12_main.c). */
 void d3d12_device_forget(d3d12_device *d);
 const char *d3d12_breadcrumb_op_name(D3D12_AUTO_BREADCRUMB_OP op);
+/* DRED: the allocator's command memory is reset or freed (kept: abandoned,
+ * it stays until the device goes); no breadcrumb points into it after. */
+void d3d12_dred_allocator_gone(d3d12_device *d, const struct d3d12_allocator *a, bool kept);
 HRESULT d3d12_device_query(d3d12_device *d, REFIID riid, void **out);
 /* Our device behind an ID3D12Device pointer a program passes, or NULL. */
 d3d12_device *d3d12_device_from_iface(ID3D12Device *iface);

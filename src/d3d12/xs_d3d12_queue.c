@@ -203,6 +203,7 @@ static void note_breadcrumbs(d3d12_queue *q, d3d12_list *l, uint64_t seq)
 	c->node.pCommandList = (ID3D12GraphicsCommandList *)(void *)&l->iface;
 	c->node.pCommandQueue = &q->iface;
 	c->word = l->crumb;
+	c->alloc = l->allocator; /* l->crumb is in its memory (d3d12_dred_allocator_gone) */
 	c->hw = q->hw;
 	c->seq = seq;
 	c->node.pLastBreadcrumbValue = (const UINT *)l->crumb; /* live until a removal copies it */

@@ -239,6 +239,72 @@ static void deadlock_is_reported(void **state)
 	t_close(&c);
 }
 
+/* A device with DRED's breadcrumbs, whose list copied a buffer and completed
+ * (its breadcrumb entry stays until the next execution with ops). */
+static void copy_and_complete(t_ctx *c, ID3D12Resource **a, ID3D12Resource **b)
+{
+	enable_dred(true);
+	t_open(c, false, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enable_dred(false);
+	*a = t_buffer(c, D3D12_HEAP_TYPE_DEFAULT, 256);
+	*b = t_buffer(c, D3D12_HEAP_TYPE_DEFAULT, 256);
+	ID3D12GraphicsCommandList6_CopyBufferRegion(c->list, *b, 0, *a, 0, 256);
+	assert_int_equal(t_run(c), S_OK);
+}
+
+/* A host wait nothing can satisfy removes the device (DEVICE_HUNG); DRED
+ * still has the completed copy's node, with the count it reached: 1 of 1. */
+static void remove_and_expect_the_copy(t_ctx *c)
+{
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(c->fence, 100, NULL), S_OK);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(c->dev), DXGI_ERROR_DEVICE_HUNG);
+	ID3D12DeviceRemovedExtendedData2 *dred;
+	assert_int_equal(ID3D12Device_QueryInterface(c->dev, &IID_ID3D12DeviceRemovedExtendedData2, (void **)&dred), S_OK);
+	D3D12_DRED_AUTO_BREADCRUMBS_OUTPUT1 bc;
+	assert_int_equal(ID3D12DeviceRemovedExtendedData2_GetAutoBreadcrumbsOutput1(dred, &bc), S_OK);
+	const D3D12_AUTO_BREADCRUMB_NODE1 *n = bc.pHeadAutoBreadcrumbNode;
+	assert_non_null(n);
+	assert_null(n->pNext);
+	assert_int_equal(n->BreadcrumbCount, 1);
+	assert_int_equal(n->pCommandHistory[0], D3D12_AUTO_BREADCRUMB_OP_COPYBUFFERREGION);
+	assert_int_equal(*n->pLastBreadcrumbValue, 1);
+	ID3D12DeviceRemovedExtendedData2_Release(dred);
+}
+
+/* The list and its allocator released after their execution completed,
+ * then a removal: DRED reads no breadcrumb out of the freed memory. */
+static void dred_after_allocator_freed(void **state)
+{
+	(void)state;
+	t_ctx c;
+	ID3D12Resource *a, *b;
+	copy_and_complete(&c, &a, &b);
+	ID3D12GraphicsCommandList6_Release(c.list);
+	ID3D12CommandAllocator_Release(c.alloc);
+	c.list = NULL;
+	c.alloc = NULL;
+	remove_and_expect_the_copy(&c);
+	ID3D12Resource_Release(a);
+	ID3D12Resource_Release(b);
+	t_close(&c);
+}
+
+/* The allocator Reset and reused by a list without ops (no new entry, no
+ * pruning), whose execution zeroes its breadcrumb word in the same bytes:
+ * DRED does not show that count as the completed copy's. */
+static void dred_after_allocator_reset(void **state)
+{
+	(void)state;
+	t_ctx c;
+	ID3D12Resource *a, *b;
+	copy_and_complete(&c, &a, &b); /* t_run reset the allocator and the list */
+	assert_int_equal(t_run(&c), S_OK);
+	remove_and_expect_the_copy(&c);
+	ID3D12Resource_Release(a);
+	ID3D12Resource_Release(b);
+	t_close(&c);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -252,6 +318,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(cp_page_fault),
 		cmocka_unit_test(hang_is_device_hung),
 		cmocka_unit_test(deadlock_is_reported),
+		cmocka_unit_test(dred_after_allocator_freed),
+		cmocka_unit_test(dred_after_allocator_reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
