@@ -21,6 +21,19 @@ typedef struct copy_loc {
 	const d3d12_format *fmt;
 } copy_loc;
 
+/* Do height rows of row_bytes each, pitch apart from off on, lie inside
+ * size bytes? Compared without wrapping: Offset is any UINT64 a program
+ * passes, and a sum past 2^64 would look small and let the copy write
+ * another resource. */
+static bool footprint_inside(uint64_t off, uint64_t pitch, uint32_t height, uint64_t row_bytes, uint64_t size)
+{
+	uint64_t extent;
+	if (off > size || __builtin_mul_overflow(pitch, (uint64_t)height - 1, &extent) ||
+	    __builtin_add_overflow(extent, row_bytes, &extent))
+		return false;
+	return extent <= size - off;
+}
+
 static bool loc_of(d3d12_list *l, const D3D12_TEXTURE_COPY_LOCATION *t, copy_loc *c, const char *which)
 {
 	c->r = t ? d3d12_resource_from_iface(t->pResource) : NULL;
@@ -44,7 +57,7 @@ static bool loc_of(d3d12_list *l, const D3D12_TEXTURE_COPY_LOCATION *t, copy_loc
 	if (t->Type != D3D12_TEXTURE_COPY_TYPE_PLACED_FOOTPRINT || c->r->fmt || !fmt || f->Depth != 1 ||
 	    off % D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT || f->RowPitch % D3D12_TEXTURE_DATA_PITCH_ALIGNMENT ||
 	    (uint64_t)f->Width * fmt->bpp > f->RowPitch || !f->Height ||
-	    off + (uint64_t)f->RowPitch * (f->Height - 1) + (uint64_t)f->Width * fmt->bpp > c->r->size) {
+	    !footprint_inside(off, f->RowPitch, f->Height, (uint64_t)f->Width * fmt->bpp, c->r->size)) {
 		d3d12_list_error(l, XS_MSG_COPY_TEXTURE,
 				 "CopyTextureRegion: the %s footprint (type %d, offset %llu, %ux%ux%u, row pitch %u, "
 				 "format %d) is not a buffer footprint xs12 copies: a buffer, an offset 512-aligned, "

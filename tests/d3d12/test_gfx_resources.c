@@ -288,6 +288,14 @@ static void refusals(void **state)
 	dst.PlacedFootprint.Footprint.RowPitch = 256;
 	ID3D12GraphicsCommandList6_CopyTextureRegion(c.list, &dst, 0, 0, 0, &src, NULL);
 	assert_int_equal(t_run(&c), S_OK);
+	/* an Offset whose footprint's end wraps past 2^64 to 32 bytes in: outside
+	 * the buffer (it would write the memory 64 KB before it) */
+	dst.PlacedFootprint.Offset = 0 - (UINT64)65536;
+	dst.PlacedFootprint.Footprint = (D3D12_SUBRESOURCE_FOOTPRINT){ DXGI_FORMAT_R8G8B8A8_UNORM, 8, 2, 1, 65536 };
+	ID3D12GraphicsCommandList6_CopyTextureRegion(c.list, &dst, 0, 0, 0, &src, NULL);
+	assert_int_equal(t_last_message(&c, text, sizeof(text)), XS12_MESSAGE_ID_COPY_TEXTURE);
+	assert_non_null(strstr(text, "offset 18446744073709486080"));
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG);
 	ID3D12Resource_Release(rb);
 	ID3D12Resource_Release(buf);
 	ID3D12Resource_Release(rt);
