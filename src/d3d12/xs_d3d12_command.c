@@ -886,6 +886,18 @@ static void STDMETHODCALLTYPE list_CopyResource(ID3D12GraphicsCommandList6 *This
 	list_CopyBufferRegion(This, dst, 0, src, 0, d->desc.Width);
 }
 
+/* D3D12: the command signature's root signature is the one bound when
+ * ExecuteIndirect is recorded, since its arguments are laid out for that
+ * signature's parameters (a root view's 8 bytes, constants at an offset).
+ * The same object, or one of identical parameters (made of the same blob:
+ * what Dispatch holds a list's and its pipeline's to); a parameter count
+ * alone let a view's 8 bytes land on a constant's 4. */
+static bool same_root_signature(const d3d12_root_signature *a, const d3d12_root_signature *b)
+{
+	return a == b ||
+	       (a->nparams == b->nparams && !memcmp(a->params, b->params, a->nparams * sizeof(a->params[0])));
+}
+
 /* ExecuteIndirect: per command, root arguments copied by the CP (CP DMA)
  * from the argument buffer into that command's kernarg segment, the launch
  * parameters and group counts read by the CP when it gets there; with a
@@ -913,16 +925,17 @@ static void STDMETHODCALLTYPE list_ExecuteIndirect(ID3D12GraphicsCommandList6 *T
 				 (unsigned long long)a->desc.Width);
 		return;
 	}
-	if (s->root && l->pso && l->pso->root && s->root->nparams != l->pso->root->nparams) {
-		d3d12_list_error(l, XS_MSG_INDIRECT_SIGNATURE, "ExecuteIndirect: the signature's root signature is not the "
-				 "pipeline's");
+	D3D12_INDIRECT_ARGUMENT_TYPE t0 = s->args[0].Type;
+	bool draw = t0 == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW || t0 == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
+	d3d12_root_signature *bound = draw ? l->gfx_root : l->root ? l->root : l->pso ? l->pso->root : NULL;
+	if (s->root && bound && !same_root_signature(s->root, bound)) {
+		d3d12_list_error(l, XS_MSG_INDIRECT_SIGNATURE, "ExecuteIndirect: the signature's root signature (%u "
+				 "parameters) is not the one bound (%u parameters)", s->root->nparams, bound->nparams);
 		return;
 	}
 	d3d12_list_use(l, a->va);
 	if (c)
 		d3d12_list_use(l, c->va);
-	D3D12_INDIRECT_ARGUMENT_TYPE t0 = s->args[0].Type;
-	bool draw = t0 == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW || t0 == D3D12_INDIRECT_ARGUMENT_TYPE_DRAW_INDEXED;
 	for (UINT i = 0; draw && i < max && !l->err.status; i++) {
 		/* a draw per command: DRAW_INDIRECT / DRAW_INDEX_INDIRECT, under the count's guard */
 		size_t guard = 0;

@@ -385,6 +385,14 @@ d3d12_command_signature *d3d12_command_signature_from_iface(ID3D12CommandSignatu
 	return impl_from_ID3D12CommandSignature(iface);
 }
 
+/* The root parameter type a CBV, SRV or UAV indirect argument sets. */
+static D3D12_ROOT_PARAMETER_TYPE view_param_type(D3D12_INDIRECT_ARGUMENT_TYPE t)
+{
+	return t == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW	? D3D12_ROOT_PARAMETER_TYPE_CBV
+	       : t == D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW ? D3D12_ROOT_PARAMETER_TYPE_SRV
+									: D3D12_ROOT_PARAMETER_TYPE_UAV;
+}
+
 HRESULT d3d12_command_signature_create(d3d12_device *d, const D3D12_COMMAND_SIGNATURE_DESC *desc,
 				       ID3D12RootSignature *root, REFIID riid, void **out)
 {
@@ -427,26 +435,34 @@ HRESULT d3d12_command_signature_create(d3d12_device *d, const D3D12_COMMAND_SIGN
 			break;
 		case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT:
 			needs_root = true;
-			size = 4 * a->Constant.Num32BitValuesToSet;
+			/* the range in 64 bits: DestOffset + Num in 32 would wrap past a
+			 * short parameter (and 4 * Num, the record's size, with it) */
 			if (rs && (a->Constant.RootParameterIndex >= rs->nparams ||
 				   rs->params[a->Constant.RootParameterIndex].type != D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS ||
-				   a->Constant.DestOffsetIn32BitValues + a->Constant.Num32BitValuesToSet >
+				   (uint64_t)a->Constant.DestOffsetIn32BitValues + a->Constant.Num32BitValuesToSet >
 					   rs->params[a->Constant.RootParameterIndex].num32)) {
 				d3d12_message(d, XS_MSG_INDIRECT_SIGNATURE, "CreateCommandSignature: argument %u: root parameter "
-					      "%u has no 32-bit constants %u..%u", i, a->Constant.RootParameterIndex,
+					      "%u has no 32-bit constants %u..%llu", i, a->Constant.RootParameterIndex,
 					      a->Constant.DestOffsetIn32BitValues,
-					      a->Constant.DestOffsetIn32BitValues + a->Constant.Num32BitValuesToSet - 1);
+					      (unsigned long long)a->Constant.DestOffsetIn32BitValues +
+						      a->Constant.Num32BitValuesToSet - 1);
 				return E_INVALIDARG;
 			}
+			size = 4 * a->Constant.Num32BitValuesToSet; /* at most 4 * 64 when rs checked it */
 			break;
 		case D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW:
 		case D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW:
 		case D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW:
 			needs_root = true;
 			size = 8;
-			if (rs && a->ConstantBufferView.RootParameterIndex >= rs->nparams) {
-				d3d12_message(d, XS_MSG_INDIRECT_SIGNATURE, "CreateCommandSignature: argument %u: no root "
-					      "parameter %u", i, a->ConstantBufferView.RootParameterIndex);
+			/* D3D12: a view argument sets a root descriptor of its own kind;
+			 * ExecuteIndirect copies its 8 bytes into that parameter's slot */
+			if (rs && (a->ConstantBufferView.RootParameterIndex >= rs->nparams ||
+				   rs->params[a->ConstantBufferView.RootParameterIndex].type != view_param_type(a->Type))) {
+				d3d12_message(d, XS_MSG_INDIRECT_SIGNATURE, "CreateCommandSignature: argument %u: root "
+					      "parameter %u is not a root %s", i, a->ConstantBufferView.RootParameterIndex,
+					      a->Type == D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW ? "CBV"
+					      : a->Type == D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW ? "SRV" : "UAV");
 				return E_INVALIDARG;
 			}
 			break;

@@ -87,6 +87,65 @@ static void indirect_rejects(void **state)
 	t_close(&c);
 }
 
+/* Root arguments a command signature may not carry, as D3D12 refuses them
+ * (E_INVALIDARG): constants past their parameter by a range whose 32-bit
+ * end wraps (and whose 4 * Num wraps the record's size under ByteStride),
+ * and views on a parameter of another type. At ExecuteIndirect, the
+ * signature's root signature must be the one bound: one of the same
+ * parameter count but other types is refused, not copied through. */
+static void indirect_root_arguments_rejects(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	const D3D12_ROOT_PARAMETER uav_const[2] = {
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_UAV },
+		{ .ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS, .Constants = { 0, 0, 1 } },
+	};
+	const D3D12_ROOT_PARAMETER const_uav[2] = { uav_const[1], uav_const[0] };
+	ID3D12RootSignature *rs = t_root_signature(&c, uav_const, 2), *other = t_root_signature(&c, const_uav, 2);
+	const D3D12_INDIRECT_ARGUMENT_DESC disp = { .Type = D3D12_INDIRECT_ARGUMENT_TYPE_DISPATCH };
+	const struct {
+		D3D12_INDIRECT_ARGUMENT_DESC arg;
+		UINT stride;
+	} bad[] = {
+		{ { .Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = { 1, 0xffffffffu, 1 } }, 16 },
+		{ { .Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT, .Constant = { 1, 1, 0xffffffffu } }, 8 },
+		{ { .Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = { 1 } }, 20 },
+		{ { .Type = D3D12_INDIRECT_ARGUMENT_TYPE_CONSTANT_BUFFER_VIEW, .ConstantBufferView = { 0 } }, 20 },
+		{ { .Type = D3D12_INDIRECT_ARGUMENT_TYPE_SHADER_RESOURCE_VIEW, .ShaderResourceView = { 0 } }, 20 },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		D3D12_INDIRECT_ARGUMENT_DESC ad[2] = { bad[i].arg, disp };
+		D3D12_COMMAND_SIGNATURE_DESC sd = { .ByteStride = bad[i].stride, .NumArgumentDescs = 2, .pArgumentDescs = ad };
+		void *out = (void *)1;
+		if (ID3D12Device_CreateCommandSignature(c.dev, &sd, rs, &IID_ID3D12CommandSignature, &out) != E_INVALIDARG)
+			fail_msg("case %zu: CreateCommandSignature did not return E_INVALIDARG", i);
+		assert_null(out);
+		assert_int_equal(t_last_message(&c, NULL, 0), XS12_MESSAGE_ID_INDIRECT_SIGNATURE);
+	}
+	/* a UAV argument on rs's UAV: created; executed with `other` bound, refused */
+	D3D12_INDIRECT_ARGUMENT_DESC ad[2] = {
+		{ .Type = D3D12_INDIRECT_ARGUMENT_TYPE_UNORDERED_ACCESS_VIEW, .UnorderedAccessView = { 0 } }, disp };
+	D3D12_COMMAND_SIGNATURE_DESC sd = { .ByteStride = 20, .NumArgumentDescs = 2, .pArgumentDescs = ad };
+	ID3D12CommandSignature *sig;
+	assert_int_equal(ID3D12Device_CreateCommandSignature(c.dev, &sd, rs, &IID_ID3D12CommandSignature, (void **)&sig),
+			 S_OK);
+	ID3D12Resource *args = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 20);
+	ID3D12GraphicsCommandList6_SetComputeRootSignature(c.list, other);
+	ID3D12GraphicsCommandList6_ExecuteIndirect(c.list, sig, 1, args, 0, NULL, 0);
+	list_rejected(&c, XS12_MESSAGE_ID_INDIRECT_SIGNATURE);
+	/* with rs bound the signature passes (and no pipeline is the error) */
+	ID3D12GraphicsCommandList6_SetComputeRootSignature(c.list, rs);
+	ID3D12GraphicsCommandList6_ExecuteIndirect(c.list, sig, 1, args, 0, NULL, 0);
+	list_rejected(&c, XS12_MESSAGE_ID_DISPATCH_NO_PIPELINE);
+	ID3D12Resource_Release(args);
+	ID3D12CommandSignature_Release(sig);
+	ID3D12RootSignature_Release(other);
+	ID3D12RootSignature_Release(rs);
+	t_close(&c);
+}
+
 static void removal_and_calls_after_it(void **state)
 {
 	(void)state;
@@ -132,6 +191,7 @@ int main(int argc, char **argv)
 	faults_path = argv[1];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(indirect_rejects),
+		cmocka_unit_test(indirect_root_arguments_rejects),
 		cmocka_unit_test(removal_and_calls_after_it),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
