@@ -474,9 +474,19 @@ static UINT STDMETHODCALLTYPE iq_GetStorageFilterStackSize(ID3D12InfoQueue1 *Thi
 	return impl_from_ID3D12InfoQueue1(This)->info.nstorage;
 }
 
+/* A program's category and severity: D3D12's enums, which the queue's
+ * break-on arrays are indexed by (SetBreakOnCategory/Severity refuse the
+ * same values). */
+static bool program_message_kind(D3D12_MESSAGE_CATEGORY c, D3D12_MESSAGE_SEVERITY s)
+{
+	return (unsigned)c <= D3D12_MESSAGE_CATEGORY_SHADER && (unsigned)s <= D3D12_MESSAGE_SEVERITY_MESSAGE;
+}
+
 static HRESULT STDMETHODCALLTYPE iq_AddMessage(ID3D12InfoQueue1 *This, D3D12_MESSAGE_CATEGORY c,
 					       D3D12_MESSAGE_SEVERITY s, D3D12_MESSAGE_ID id, LPCSTR text)
 {
+	if (!program_message_kind(c, s))
+		return E_INVALIDARG;
 	d3d12_info_queue_add(impl_from_ID3D12InfoQueue1(This), c, s, id, text ? text : "");
 	return S_OK;
 }
@@ -484,6 +494,8 @@ static HRESULT STDMETHODCALLTYPE iq_AddMessage(ID3D12InfoQueue1 *This, D3D12_MES
 static HRESULT STDMETHODCALLTYPE iq_AddApplicationMessage(ID3D12InfoQueue1 *This, D3D12_MESSAGE_SEVERITY s,
 							  LPCSTR text)
 {
+	if (!program_message_kind(D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, s))
+		return E_INVALIDARG;
 	d3d12_info_queue_add(impl_from_ID3D12InfoQueue1(This), D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, s,
 			     D3D12_MESSAGE_ID_STRING_FROM_APPLICATION, text ? text : "");
 	return S_OK;

@@ -49,6 +49,22 @@ static void info_queue(void **state)
 	assert_int_equal(ID3D12InfoQueue_AddMessage(q, D3D12_MESSAGE_CATEGORY_MISCELLANEOUS,
 						    D3D12_MESSAGE_SEVERITY_WARNING, (D3D12_MESSAGE_ID)4242, NULL), S_OK);
 	assert_int_equal(calls, 3);
+	/* a severity past MESSAGE or a category past SHADER is refused, not
+	 * looked up in the break-on tables (severity 5 is the byte after them) */
+	assert_int_equal(ID3D12InfoQueue_SetBreakOnCategory(q, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, TRUE), S_OK);
+	assert_int_equal(ID3D12InfoQueue_AddMessage(q, D3D12_MESSAGE_CATEGORY_STATE_CREATION, (D3D12_MESSAGE_SEVERITY)5,
+						    D3D12_MESSAGE_ID_UNKNOWN, "x"), E_INVALIDARG);
+	assert_int_equal(ID3D12InfoQueue_AddMessage(q, D3D12_MESSAGE_CATEGORY_STATE_CREATION,
+						    (D3D12_MESSAGE_SEVERITY)100000000, D3D12_MESSAGE_ID_UNKNOWN, "x"),
+			 E_INVALIDARG);
+	assert_int_equal(ID3D12InfoQueue_AddMessage(q, (D3D12_MESSAGE_CATEGORY)11, D3D12_MESSAGE_SEVERITY_INFO,
+						    D3D12_MESSAGE_ID_UNKNOWN, "x"), E_INVALIDARG);
+	assert_int_equal(ID3D12InfoQueue_AddMessage(q, (D3D12_MESSAGE_CATEGORY)-1, D3D12_MESSAGE_SEVERITY_INFO,
+						    D3D12_MESSAGE_ID_UNKNOWN, "x"), E_INVALIDARG);
+	assert_int_equal(ID3D12InfoQueue_AddApplicationMessage(q, (D3D12_MESSAGE_SEVERITY)5, "x"), E_INVALIDARG);
+	assert_int_equal(ID3D12InfoQueue_AddApplicationMessage(q, (D3D12_MESSAGE_SEVERITY)-1, "x"), E_INVALIDARG);
+	assert_int_equal(ID3D12InfoQueue_SetBreakOnCategory(q, D3D12_MESSAGE_CATEGORY_APPLICATION_DEFINED, FALSE), S_OK);
+	assert_int_equal(calls, 3); /* nothing stored or passed on */
 	assert_int_equal(ID3D12InfoQueue_GetNumStoredMessagesAllowedByRetrievalFilter(q), 3);
 	assert_int_equal(ID3D12InfoQueue1_UnregisterMessageCallback(q1, cookie), S_OK);
 	assert_int_equal(ID3D12InfoQueue1_UnregisterMessageCallback(q1, cookie), E_INVALIDARG); /* twice */
