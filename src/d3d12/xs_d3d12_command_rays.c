@@ -64,6 +64,17 @@ static xs12_rt_table table_of(const D3D12_GPU_VIRTUAL_ADDRESS_RANGE_AND_STRIDE *
 	return (xs12_rt_table){ t->StartAddress, t->SizeInBytes, t->StrideInBytes };
 }
 
+/* Is W x H x D at most D3D12_RAYTRACING_MAX_RAY_GENERATION_SHADER_THREADS?
+ * Each factor against what the others leave, by division: the product of
+ * three UINTs needs 96 bits and in 64 wraps (2^22 x 2^21 x 2^21 is 0). */
+static bool rays_within_limit(uint64_t w, uint64_t h, uint64_t d)
+{
+	const uint64_t max = D3D12_RAYTRACING_MAX_RAY_GENERATION_SHADER_THREADS;
+	if (!w || !h || !d)
+		return true; /* no rays */
+	return w <= max && h <= max / w && d <= max / (w * h);
+}
+
 /* Both methods: ring {0} is the driver's default (DispatchRays). */
 static void dispatch_rays(d3d12_list *l, const D3D12_DISPATCH_RAYS_DESC *desc, const xs_rt_ring *ring,
 			  const char *method, D3D12_AUTO_BREADCRUMB_OP op)
@@ -71,7 +82,7 @@ static void dispatch_rays(d3d12_list *l, const D3D12_DISPATCH_RAYS_DESC *desc, c
 	d3d12_device *d = l->obj.device;
 	d3d12_state_object *so = l->rtpso;
 	const uint64_t W = desc->Width, H = desc->Height, D = desc->Depth;
-	if (W * H * D > D3D12_RAYTRACING_MAX_RAY_GENERATION_SHADER_THREADS) {
+	if (!rays_within_limit(W, H, D)) {
 		d3d12_list_error(l, XS_MSG_RAYS_ARGS, "%s(%llu x %llu x %llu): more than %u rays "
 				 "(D3D12_RAYTRACING_MAX_RAY_GENERATION_SHADER_THREADS)", method, (unsigned long long)W,
 				 (unsigned long long)H, (unsigned long long)D, D3D12_RAYTRACING_MAX_RAY_GENERATION_SHADER_THREADS);

@@ -603,6 +603,45 @@ static void dispatch_rays_x_rules(void **state)
 	t_close(&c);
 }
 
+/* More rays than D3D12_RAYTRACING_MAX_RAY_GENERATION_SHADER_THREADS (2^30)
+ * are refused when recorded, by either method, whether W x H x D only
+ * passes 2^30 or, in 64 bits, wraps to 0 or to a small number. */
+static void too_many_rays(void **state)
+{
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	spill_rays s;
+	spill_setup(&c, &s);
+	ID3D12Resource *ring = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 2 * s.per_wave);
+	const UINT dims[][3] = {
+		{ (1u << 30) + 1, 1, 1 }, { 1u << 15, 1u << 15, 2 },
+		{ 1u << 22, 1u << 21, 1u << 21 }, /* 2^64: 0 in 64 bits */
+		{ 2931542417u, 17u << 20, 353 },  /* 2^20 x (2^44 + 1): 2^20 in 64 bits */
+		{ 0xffffffffu, 0xffffffffu, 0xffffffffu },
+		{ 1u << 16, 1u << 16, 1u << 16 }, /* 2^48 */
+	};
+	for (size_t i = 0; i < sizeof(dims) / sizeof(dims[0]); i++)
+		for (int x = 0; x < 2; x++) {
+			bind(&c, s.rs, s.so, s.out, 0);
+			D3D12_DISPATCH_RAYS_DESC r = rays(s.table, dims[i][0], dims[i][1], dims[i][2]);
+			D3D12XBOX_DISPATCH_RAYS_DESC rx = { r, { ID3D12Resource_GetGPUVirtualAddress(ring), 2 * s.per_wave } };
+			if (x)
+				ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &rx);
+			else
+				ID3D12GraphicsCommandList6_DispatchRays(c.list, &r);
+			char text[400];
+			if (t_last_message(&c, text, sizeof(text)) != (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RAYS_ARGS)
+				fail_msg("%s(%u x %u x %u) not refused (RAYS_ARGS)", x ? "DispatchRaysX" : "DispatchRays",
+					 dims[i][0], dims[i][1], dims[i][2]);
+			assert_non_null(strstr(text, "MAX_RAY_GENERATION_SHADER_THREADS"));
+			assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), E_INVALIDARG); /* nothing runs */
+			assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
+		}
+	ID3D12Resource_Release(ring);
+	spill_free(&s);
+	t_close(&c);
+}
+
 /* S1.10 covers DispatchRaysX's memory: the same ring on two queues, not
  * ordered, is refused by the debug layer (the second submission does not
  * run); ordered by a fence, both run and are right. */
@@ -690,6 +729,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(scratch_size),
 		cmocka_unit_test(dispatch_rays_x),
 		cmocka_unit_test(dispatch_rays_x_rules),
+		cmocka_unit_test(too_many_rays),
 		cmocka_unit_test(rays_x_reuse_across_queues),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
