@@ -607,7 +607,9 @@ static void begin(d3d12_list *l, d3d12_allocator *a, d3d12_pipeline *pso)
 	xs_err_clear(&l->err);
 	l->open = true;
 	l->pm4_va = 0;
-	l->ndispatches = 0;
+	/* the packets recorded, one result slot each at execution: counted per
+	 * recording, so ClearState (drop_state) leaves them */
+	l->ndispatches = l->ndraws = 0;
 	l->nops = l->nuses = l->nused = 0;
 	l->flush_epoch = 0;
 	l->root_set = 0;

@@ -53,7 +53,8 @@ void d3d12_list_gfx_reset(d3d12_list *l)
 	l->viewport_set = l->scissor_set = false;
 	l->nrt = 0;
 	l->has_ds = false;
-	l->ndraws = 0;
+	/* not ndraws: ClearState comes here too, and the draws recorded before
+	 * it stay in the list (begin counts from 0) */
 }
 
 /* ---- state ------------------------------------------------------------------------- */

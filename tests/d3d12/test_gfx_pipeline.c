@@ -726,6 +726,49 @@ static void depth_and_blend(void **state)
 	t_close(&c);
 }
 
+/* ClearState resets the list's state, not what it recorded: a draw, then
+ * ClearState, then a dispatch keep a result each (the draw's slot and the
+ * dispatch's), so the statistics find both. */
+static void clear_state_keeps_recorded_draws(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	enum { W = 64, H = 48 };
+	draw_setup s;
+	setup_open(&c, &s, COLOR_VS, COLOR_PS, W, H);
+	setup_state(&c, &s, W, H);
+	ID3D12GraphicsCommandList6_DrawInstanced(c.list, 3, 1, 0, 0);
+	ID3D12GraphicsCommandList6_ClearState(c.list, NULL);
+	ID3D12RootSignature *rs;
+	assert_int_equal(ID3D12Device_CreateRootSignature(c.dev, 0, bin[VADD], bin_size[VADD], &IID_ID3D12RootSignature,
+							  (void **)&rs), S_OK);
+	D3D12_COMPUTE_PIPELINE_STATE_DESC cd = { .pRootSignature = rs, .CS = code(VADD) };
+	ID3D12PipelineState *vadd;
+	assert_int_equal(ID3D12Device_CreateComputePipelineState(c.dev, &cd, &IID_ID3D12PipelineState, (void **)&vadd),
+			 S_OK);
+	ID3D12Resource *buf = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 4096);
+	D3D12_GPU_VIRTUAL_ADDRESS va = ID3D12Resource_GetGPUVirtualAddress(buf);
+	ID3D12GraphicsCommandList6_SetComputeRootSignature(c.list, rs);
+	ID3D12GraphicsCommandList6_SetPipelineState(c.list, vadd);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 0, va);
+	ID3D12GraphicsCommandList6_SetComputeRootShaderResourceView(c.list, 1, va);
+	ID3D12GraphicsCommandList6_SetComputeRootUnorderedAccessView(c.list, 2, va);
+	ID3D12GraphicsCommandList6_SetComputeRoot32BitConstant(c.list, 3, 64, 0);
+	ID3D12GraphicsCommandList6_Dispatch(c.list, 1, 1, 1);
+	assert_int_equal(t_run(&c), S_OK);
+	XS12_DISPATCH_STATISTICS st;
+	assert_int_equal(XS12GetDispatchStatistics((ID3D12GraphicsCommandList *)c.list, 0, &st), S_OK);
+	assert_true(st.WavesLaunched > 0);
+	XS12_DRAW_STATISTICS ds;
+	assert_int_equal(XS12GetDrawStatistics((ID3D12GraphicsCommandList *)c.list, 0, &ds), S_OK);
+	ID3D12Resource_Release(buf);
+	ID3D12PipelineState_Release(vadd);
+	ID3D12RootSignature_Release(rs);
+	setup_close(&s);
+	t_close(&c);
+}
+
 /* ExecuteIndirect with DRAW and DRAW_INDEXED: a DRAW_INDIRECT /
  * DRAW_INDEX_INDIRECT per command, reading the record; the triangle drawn
  * from GPU memory covers what DrawInstanced covers. */
@@ -811,6 +854,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(late_alloc_and_scratch),
 		cmocka_unit_test(triangle_renders),
 		cmocka_unit_test(indirect_draws),
+		cmocka_unit_test(clear_state_keeps_recorded_draws),
 		cmocka_unit_test(depth_and_blend),
 		cmocka_unit_test(pipeline_state_streams),
 	};
