@@ -516,7 +516,17 @@ void d3d12_list_draw(d3d12_list *l, bool indexed, UINT count, UINT instances, UI
 		int64_t first = el->per_instance ? (int64_t)start_instance : indexed ? base_vertex : 0;
 		uint64_t skip = el->offset + (uint64_t)((int64_t)vb->StrideInBytes * first);
 		uint64_t base = vb->BufferLocation + skip;
-		uint32_t records = skip < vb->SizeInBytes ? (uint32_t)(vb->SizeInBytes - skip) : 0;
+		/* NUM_RECORDS counts records (vertices) with OOB_SELECT structured:
+		 * the fetch compares the index with it, as RADV sets it for a
+		 * stride; the element's whole copies inside the view from skip on
+		 * (D3D12: a fetch past the view reads zeros), every index when the
+		 * stride is 0. In bytes, the bound was stride times too loose. */
+		uint32_t records = 0;
+		if (skip < vb->SizeInBytes && vb->SizeInBytes - skip >= el->bytes)
+			records = vb->StrideInBytes
+					  ? (uint32_t)XS_MIN((vb->SizeInBytes - skip - el->bytes) / vb->StrideInBytes + 1,
+							     (uint64_t)UINT32_MAX)
+					  : UINT32_MAX;
 		uint32_t v[8] = {
 			(uint32_t)base, S_008F04_BASE_ADDRESS_HI((uint32_t)(base >> 32)) | S_008F04_STRIDE(vb->StrideInBytes),
 			S_008F08_NUM_RECORDS(records),

@@ -319,6 +319,7 @@ typedef struct d3d12_arg_slot {
 typedef struct d3d12_input_element {
 	UINT slot, offset;             /* InputSlot, AlignedByteOffset (resolved) */
 	uint32_t buf_format;           /* V# FORMAT (gfx10 buffer format) */
+	UINT bytes;                    /* one element's bytes in its format */
 	bool per_instance;
 } d3d12_input_element;
 

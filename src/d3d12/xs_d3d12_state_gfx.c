@@ -141,7 +141,7 @@ static bool check_input_layout(d3d12_device *d, const D3D12_INPUT_LAYOUT_DESC *i
 			return false;
 		}
 		next[e->InputSlot] = off + bytes;
-		g->elems[i] = (d3d12_input_element){ e->InputSlot, off, fmt, inst };
+		g->elems[i] = (d3d12_input_element){ e->InputSlot, off, fmt, bytes, inst };
 	}
 	g->nelems = il->NumElements;
 	return true;

@@ -397,11 +397,11 @@ static void draw_pm4_is_the_contract(void **state)
 	uint64_t vb = ID3D12Resource_GetGPUVirtualAddress(s.vb);
 	assert_int_equal(e[0], (uint32_t)vb);                                      /* element 0 at +0 */
 	assert_int_equal(G_008F04_STRIDE(e[1]), 32);
-	assert_int_equal(e[2], sizeof(tri));                                       /* NUM_RECORDS: bytes */
+	assert_int_equal(e[2], 3);                             /* NUM_RECORDS: the view's 3 vertices */
 	assert_int_equal(G_008F0C_FORMAT(e[3]), 77); /* BUF_FMT_32_32_32_32_FLOAT in llvm-mc's table */
 	assert_int_equal(e[4], 0);                                                 /* per-vertex */
 	assert_int_equal(e[8], (uint32_t)vb + 16);                                 /* element 1: APPEND_ALIGNED */
-	assert_int_equal(e[10], sizeof(tri) - 16);
+	assert_int_equal(e[10], 3);
 	uint32_t rootv;
 	gpu_read(&c, root, &rootv, 4);
 	assert_int_equal(rootv, 0x3f800000u);
@@ -424,6 +424,7 @@ static void draw_pm4_is_the_contract(void **state)
 	vtx = (uint64_t)reg_value(&rf, "SPI_SHADER_USER_DATA_VS_2") | (uint64_t)reg_value(&rf, "SPI_SHADER_USER_DATA_VS_3") << 32;
 	gpu_read(&c, vtx, e, sizeof(e));
 	assert_int_equal(e[0], (uint32_t)(vb + 2 * 32)); /* BaseVertexLocation 2 records in */
+	assert_int_equal(e[2], 1);                       /* ... leaving 1 of the view's 3 */
 	setup_close(&s);
 	t_close(&c);
 }
