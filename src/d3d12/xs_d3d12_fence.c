@@ -185,8 +185,9 @@ static HRESULT STDMETHODCALLTYPE fence_SetEventOnCompletion(ID3D12Fence1 *This, 
 
 static HRESULT STDMETHODCALLTYPE fence_Signal(ID3D12Fence1 *This, UINT64 value)
 {
-	xs_rt_fence_host_signal(impl_from_ID3D12Fence1(This)->rt, value);
-	return S_OK;
+	/* a removed device's fences stay at UINT64_MAX and the call fails, as
+	 * D3D12's do (docs/architecture.md, "Removal") */
+	return xs_rt_fence_host_signal(impl_from_ID3D12Fence1(This)->rt, value) ? S_OK : DXGI_ERROR_DEVICE_REMOVED;
 }
 
 static D3D12_FENCE_FLAGS STDMETHODCALLTYPE fence_GetCreationFlags(ID3D12Fence1 *This)

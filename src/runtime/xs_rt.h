@@ -89,6 +89,8 @@ typedef struct xs_rt_device {
 	xs_gpu *gpu;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;       /* fences, submissions, removal: host waiters look again */
+	uint64_t changes;             /* host signals, submissions and completed items so far: a host wait's
+				       * host-time limit counts from the last (xs_rt_fence_wait) */
 	bool functional;
 	uint32_t threads;
 	uint64_t watchdog;            /* per-wave instruction budget, 0 = none */
@@ -342,7 +344,8 @@ void xs_rt_fence_destroy(xs_rt_fence *f);
  * advances when the host looks). UINT64_MAX after a removal. */
 uint64_t xs_rt_fence_completed(xs_rt_fence *f);
 /* The host sets the value (ID3D12Fence::Signal). */
-void xs_rt_fence_host_signal(xs_rt_fence *f, uint64_t value);
+/* false when the device is removed (the value stays UINT64_MAX) */
+bool xs_rt_fence_host_signal(xs_rt_fence *f, uint64_t value);
 /* Blocks until the fence reaches value, the device is removed, or a
  * deadlock is found (then the device is removed: DEVICE_HUNG). */
 xs_status xs_rt_fence_wait(xs_rt_fence *f, uint64_t value, xs_err *e);

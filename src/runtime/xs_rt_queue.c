@@ -77,6 +77,7 @@ static void retire(xs_rt_device *d)
 		if (k) {
 			memmove(Q->items, Q->items + k, (Q->nitems - k) * sizeof(*Q->items));
 			Q->nitems -= k;
+			d->changes++;
 		}
 		if (!Q->nitems && Q->mem.nchunks)
 			xs_rt_cmdmem_reset_locked(&Q->mem);
@@ -214,6 +215,7 @@ static xs_status submit_item(xs_rt_device *d, xs_rt_queue *Q, xs_rt_item *it, xs
 		return st;
 	Q->next_seq++;
 	Q->nitems++;
+	d->changes++;
 	pthread_cond_broadcast(&d->changed);
 	return XS_OK;
 }
@@ -394,15 +396,19 @@ uint64_t xs_rt_fence_completed(xs_rt_fence *f)
 	return v;
 }
 
-void xs_rt_fence_host_signal(xs_rt_fence *f, uint64_t value)
+bool xs_rt_fence_host_signal(xs_rt_fence *f, uint64_t value)
 {
 	xs_rt_device *d = f->dev;
 	pthread_mutex_lock(&d->lock);
 	note_thread(d);
-	if (!d->removed)
+	const bool live = !d->removed;
+	if (live && *f->value != value) {
 		*f->value = value;
+		d->changes++;
+	}
 	pthread_cond_broadcast(&d->changed);
 	pthread_mutex_unlock(&d->lock);
+	return live;
 }
 
 /* ---- waits and deadlocks --------------------------------------------------------
@@ -518,7 +524,12 @@ xs_status xs_rt_fence_wait(xs_rt_fence *f, uint64_t value, xs_err *e)
 	pthread_mutex_lock(&d->lock);
 	note_thread(d);
 	xs_status st = XS_OK;
+	/* the host-time limit counts from the last change anywhere on the
+	 * device (a signal, a submission, completed work), not from the wait's
+	 * start: a long wait on a thread while another makes progress is no
+	 * deadlock ("nothing changed within the host-time limit") */
 	double since = xs_now_seconds();
+	uint64_t seen = d->changes;
 	for (;;) {
 		if (*f->value >= value || d->removed)
 			break;
@@ -554,6 +565,10 @@ xs_status xs_rt_fence_wait(xs_rt_fence *f, uint64_t value, xs_err *e)
 			struct timespec ts;
 			deadline_in(&ts, 0.05);
 			pthread_cond_timedwait(&d->changed, &d->lock, &ts);
+			if (d->changes != seen) {
+				seen = d->changes;
+				since = xs_now_seconds();
+			}
 			timed_out = d->hang_host_s > 0 && xs_now_seconds() - since > d->hang_host_s;
 		}
 		d->host_threads_waiting--;

@@ -4,6 +4,7 @@
  * what memory lay around the faulting address, freed memory included. */
 #include "d3d12_util.h"
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -239,6 +240,50 @@ static void deadlock_is_reported(void **state)
 	t_close(&c);
 }
 
+/* A host wait longer than the host-time limit is no deadlock while another
+ * thread keeps signalling: the limit counts from the last change, not from
+ * the wait's start ("nothing changed within the host-time limit"). Once a
+ * wait with nothing changing has removed the device, a signal fails. */
+static ID3D12Fence *steps;
+
+static void *signal_steps(void *arg)
+{
+	(void)arg;
+	for (UINT64 i = 1; i <= 8; i++) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 }; /* 100 ms: 800 ms in all, over the 500 ms limit */
+		nanosleep(&ts, NULL);
+		ID3D12Fence_Signal(steps, i);
+	}
+	return NULL;
+}
+
+static void long_wait_with_progress_is_no_deadlock(void **state)
+{
+	(void)state;
+	t_ctx c;
+	XS12_DEVICE_DESC desc = { .Machine = XS12_MACHINE_SERIES_X, .HangHostMilliseconds = 500 };
+	t_open_desc(&c, &desc, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	assert_int_equal(ID3D12Device_CreateFence(c.dev, 0, D3D12_FENCE_FLAG_NONE, &IID_ID3D12Fence, (void **)&steps), S_OK);
+	/* the waiter waits for a value the GPU will write after the host's */
+	assert_int_equal(ID3D12CommandQueue_Wait(c.queue, steps, 8), S_OK);
+	assert_int_equal(ID3D12CommandQueue_Signal(c.queue, c.fence, 1), S_OK);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, signal_steps, NULL), 0);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(c.fence, 1, NULL), S_OK);
+	pthread_join(t, NULL);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(c.dev), S_OK);
+	assert_true(ID3D12Fence_GetCompletedValue(c.fence) == 1);
+	/* nothing changes now: the wait removes the device after 500 ms */
+	assert_int_equal(ID3D12CommandQueue_Wait(c.queue, steps, 9), S_OK);
+	assert_int_equal(ID3D12CommandQueue_Signal(c.queue, c.fence, 2), S_OK);
+	assert_int_equal(ID3D12Fence_SetEventOnCompletion(c.fence, 2, NULL), S_OK);
+	assert_int_equal(ID3D12Device_GetDeviceRemovedReason(c.dev), DXGI_ERROR_DEVICE_HUNG);
+	assert_int_equal(ID3D12Fence_Signal(steps, 10), DXGI_ERROR_DEVICE_REMOVED);
+	assert_true(ID3D12Fence_GetCompletedValue(steps) == UINT64_MAX);
+	ID3D12Fence_Release(steps);
+	t_close(&c);
+}
+
 /* A device with DRED's breadcrumbs, whose list copied a buffer and completed
  * (its breadcrumb entry stays until the next execution with ops). */
 static void copy_and_complete(t_ctx *c, ID3D12Resource **a, ID3D12Resource **b)
@@ -318,6 +363,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(cp_page_fault),
 		cmocka_unit_test(hang_is_device_hung),
 		cmocka_unit_test(deadlock_is_reported),
+		cmocka_unit_test(long_wait_with_progress_is_no_deadlock),
 		cmocka_unit_test(dred_after_allocator_freed),
 		cmocka_unit_test(dred_after_allocator_reset),
 	};
