@@ -846,6 +846,13 @@ static int run_main(int argc, char **argv, xs_cli_run_result *res)
 			rc = rc ? rc : 1;
 		}
 	}
+	/* the recording replaces what was at its path only now, whole (a write
+	 * that failed is an error; a run that failed first leaves the path as
+	 * it was) */
+	if (g.record && xs_device_record(dev, NULL)) {
+		fprintf(stderr, "xs12 run: --record: %s\n", xs_last_error(dev));
+		rc = rc ? rc : 1;
+	}
 	for (int j = 0; j < njobs; j++) {
 		for (int i = 0; i < jobs[j].parsed; i++) {
 			if (jobs[j].ra[i].va)

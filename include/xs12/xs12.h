@@ -427,7 +427,11 @@ XS_API void xs_profile_destroy(xs_profile *p);
 /* ---- recording and replay ------------------------------------------------ */
 
 /* Records every following batch (GPU memory at submission, the PM4 command
- * buffers, and what came out) to path; NULL stops. */
+ * buffers, and what came out) to path; NULL stops. The file is written
+ * beside path and replaces it when the recording stops (NULL, another
+ * path, or the device's destruction) with at least one batch and every
+ * write done: a run that failed before the GPU ran, or a full disk, leaves
+ * what was at path. Stopping returns XS_E_IO when a write failed. */
 XS_API xs_status xs_device_record(xs_device *dev, const char *path);
 
 typedef struct xs_replay_report {

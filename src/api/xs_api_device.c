@@ -168,10 +168,11 @@ XS_API xs_status xs_device_record(xs_device *dev, const char *path)
 {
 	if (!dev)
 		return xs_api_failf(NULL, XS_E_INVALID_ARG, "xs_device_record: NULL device");
-	xs_rt_record_close(dev->rt);
+	xs_err e;
+	if (xs_rt_record_close(dev->rt, &e))
+		return xs_api_fail(dev, &e);
 	if (!path)
 		return XS_OK;
-	xs_err e;
 	return xs_rt_record_open(dev->rt, path, &e) ? xs_api_fail(dev, &e) : XS_OK;
 }
 

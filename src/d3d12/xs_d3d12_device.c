@@ -79,6 +79,9 @@ static ULONG STDMETHODCALLTYPE device_Release(ID3D12Device5 *This)
 			fprintf(stderr, "xs12 D3D12: XS12_TRACE: cannot write %s\n", d->trace_path);
 		free(d->trace_path);
 	}
+	xs_err re;
+	if (xs_rt_record_close(d->rt, &re)) /* (RecordPath / XS12_RECORD: the path keeps what it had) */
+		fprintf(stderr, "xs12 D3D12: %s\n", re.msg);
 	xs_rt_device_destroy(d->rt);
 	d3d12_info_queue_fini(&d->info);
 	for (UINT i = 0; i < d->ncrumbs; i++)

@@ -117,8 +117,12 @@ typedef struct xs_rt_device {
 	xs_fault removed_fault;       /* kind of the fault (hang, VM, ...) */
 	xs_err removed_report;
 	char removed_positions[480];  /* the CPs' IB positions at the removal */
-	/* recording (xs_rt_record_*) */
+	/* recording (xs_rt_record_*): written to record_tmp beside record_path,
+	 * which it replaces at the close when whole */
 	FILE *record;
+	char *record_path, *record_tmp;
+	uint32_t record_batches;
+	int record_errno;             /* the first write's failure, 0 = none */
 	struct xs_rt_module *modules; /* loaded code objects, newest first */
 	/* Modules freed while a profile was on: their code objects stay (not
 	 * their GPU memory) so that the profile can still name and disassemble
@@ -391,7 +395,11 @@ void xs_rt_remove(xs_rt_device *d, const xs_err *e);
 /* ---- recording (xs12 replay) ---------------------------------------------------------------- */
 
 xs_status xs_rt_record_open(xs_rt_device *d, const char *path, xs_err *e);
-void xs_rt_record_close(xs_rt_device *d);
+/* Ends the recording: when at least one batch was written and every write
+ * worked, the file replaces what was at the path; otherwise the path keeps
+ * what it had (a run that failed before any GPU work does not empty an
+ * earlier recording there) and a write error is returned. */
+xs_status xs_rt_record_close(xs_rt_device *d, xs_err *e);
 /* Is this a recording (its magic)? */
 bool xs_rt_is_recording(const void *bytes, size_t size);
 /* Reads a recording batch by batch and calls fn for each submission: its

@@ -78,7 +78,8 @@ void xs_rt_device_destroy(xs_rt_device *d)
 {
 	if (!d)
 		return;
-	xs_rt_record_close(d);
+	xs_err re;
+	xs_rt_record_close(d, &re); /* (a write error: the path keeps what it had) */
 	xs_rt_queues_fini(d);
 	while (d->fences)
 		xs_rt_fence_destroy(d->fences);

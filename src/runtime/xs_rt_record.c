@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAGIC "XS12RPL1"
 #define VERSION 3
@@ -87,14 +89,61 @@ static uint64_t memory_digest(const xs_vm *vm)
 	return c.h;
 }
 
+/* The process's file mode mask, read without changing it (umask() sets it:
+ * another thread creating a file meanwhile would get the wrong mode). */
+static mode_t process_umask(void)
+{
+	unsigned m = 022;
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Umask: %o", &m) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (mode_t)m;
+}
+
+/* A write failed (disk full, a file size limit): the first error is kept,
+ * and the recording is not kept at the close. */
+static void note_write(xs_rt_device *d)
+{
+	if (!d->record_errno && (fflush(d->record) || ferror(d->record)))
+		d->record_errno = errno ? errno : EIO;
+}
+
 xs_status xs_rt_record_open(xs_rt_device *d, const char *path, xs_err *e)
 {
-	xs_rt_record_close(d);
-	if (!path)
-		return XS_OK;
-	d->record = fopen(path, "wb");
-	if (!d->record)
-		return xs_err_set(e, XS_E_IO, "%s: cannot write: %s", path, strerror(errno));
+	xs_status st = xs_rt_record_close(d, e);
+	if (st || !path)
+		return st;
+	/* a temporary file in the same folder, renamed over path at the close:
+	 * nothing at path is lost when the run fails or a write does */
+	size_t n = strlen(path);
+	d->record_path = xs_strdup(path);
+	d->record_tmp = malloc(n + 16);
+	if (!d->record_path || !d->record_tmp) {
+		free(d->record_path), free(d->record_tmp);
+		d->record_path = d->record_tmp = NULL;
+		return xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
+	}
+	snprintf(d->record_tmp, n + 16, "%s.tmp.XXXXXX", path);
+	int fd = mkstemp(d->record_tmp);
+	if (fd >= 0)
+		fchmod(fd, 0666 & ~process_umask()); /* as fopen would have made it (mkstemp: 0600) */
+	d->record = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!d->record) {
+		int err = errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(d->record_tmp);
+		}
+		free(d->record_path), free(d->record_tmp);
+		d->record_path = d->record_tmp = NULL;
+		return xs_err_set(e, XS_E_IO, "%s: cannot write: %s", path, strerror(err));
+	}
+	d->record_batches = 0;
+	d->record_errno = 0;
 	/* A recording is of a deterministic run: functional mode on several
 	 * threads would hand out scratch slots (and so scratch bytes) in host
 	 * order. */
@@ -102,14 +151,30 @@ xs_status xs_rt_record_open(xs_rt_device *d, const char *path, xs_err *e)
 	xs_gpu_set_threads(d->gpu, 1);
 	fwrite(MAGIC, 1, 8, d->record);
 	w32(d->record, VERSION);
+	note_write(d);
 	return XS_OK;
 }
 
-void xs_rt_record_close(xs_rt_device *d)
+xs_status xs_rt_record_close(xs_rt_device *d, xs_err *e)
 {
-	if (d->record)
-		fclose(d->record);
+	if (!d->record)
+		return XS_OK;
+	xs_status st = XS_OK;
+	note_write(d);
+	if (fclose(d->record) && !d->record_errno)
+		d->record_errno = errno ? errno : EIO;
 	d->record = NULL;
+	if (d->record_errno)
+		st = xs_err_set(e, XS_E_IO, "%s: writing the recording failed: %s (%s keeps what it had)",
+				d->record_tmp, strerror(d->record_errno), d->record_path);
+	else if (d->record_batches && rename(d->record_tmp, d->record_path))
+		st = xs_err_set(e, XS_E_IO, "%s: cannot replace it with the recording: %s", d->record_path,
+				strerror(errno));
+	if (st || !d->record_batches)
+		unlink(d->record_tmp);
+	free(d->record_path), free(d->record_tmp);
+	d->record_path = d->record_tmp = NULL;
+	return st;
 }
 
 /* The submissions of this run: every item not recorded yet, queue by queue. */
@@ -184,7 +249,8 @@ void xs_rt_record_after(xs_rt_device *d, xs_status st, bool blocked)
 			}
 		}
 	w64(f, memory_digest(d->vm));
-	fflush(f);
+	note_write(d);
+	d->record_batches++;
 }
 
 /* ---- replay ------------------------------------------------------------- */
@@ -203,6 +269,25 @@ static bool rd(reader *r, void *dst, size_t n, const char *what)
 	xs_err_set(r->e, XS_E_INVALID_ARG, "%s: truncated at byte %ld reading %s", r->path, ftell(r->f), what);
 	return false;
 }
+
+/* Is a batch next? False at the file's end, and (*st set) when what
+ * follows is not a batch's tag: a partial one too (1-3 bytes after the
+ * last batch were taken for the end). */
+static bool next_batch(reader *r, xs_status *st)
+{
+	uint32_t tag;
+	long at = ftell(r->f);
+	size_t n = fread(&tag, 1, 4, r->f);
+	if (n == 0 && feof(r->f))
+		return false;
+	if (n < 4 || tag != 'B') {
+		*st = xs_err_set(r->e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch%s", r->path, at,
+				 n < 4 ? " (the file ends inside its tag)" : "");
+		return false;
+	}
+	return true;
+}
+
 
 static bool rd32(reader *r, uint32_t *v, const char *what) { return rd(r, v, 4, what); }
 static bool rd64(reader *r, uint64_t *v, const char *what) { return rd(r, v, 8, what); }
@@ -452,15 +537,11 @@ bool xs_rt_is_recording(const void *bytes, size_t size)
 static xs_status walk(reader *r, xs_status st, xs_rt_walk_fn fn, void *user, xs_err *err)
 {
 	xs_err *e = r->e;
-	uint32_t tag, nb = 0;
+	uint32_t nb = 0;
 	batch *b = st ? NULL : xs_malloc(sizeof(*b));
 	if (!st && !b)
 		st = xs_err_set(e, XS_E_OUT_OF_MEMORY, "host out of memory");
-	while (!st && fread(&tag, 4, 1, r->f) == 1) {
-		if (tag != 'B') {
-			st = xs_err_set(e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", r->path, ftell(r->f) - 4);
-			break;
-		}
+	while (!st && next_batch(r, &st)) {
 		if ((st = read_batch(r, b)))
 			break;
 		uint64_t digest;
@@ -520,14 +601,8 @@ xs_status xs_rt_replay_ex(const char *path, const xs_rt_replay_opts *o, xs_repla
 	*rep = (xs_replay_report){ .identical = true };
 	reader r;
 	xs_status st = open_recording(path, &r, &e);
-	uint32_t tag;
-	while (!st && fread(&tag, 4, 1, r.f) == 1) {
-		if (tag != 'B') {
-			st = xs_err_set(&e, XS_E_INVALID_ARG, "%s: byte %ld: expected a batch", path, ftell(r.f) - 4);
-			break;
-		}
+	while (!st && next_batch(&r, &st))
 		st = replay_batch(&r, o, rep);
-	}
 	if (r.f)
 		fclose(r.f);
 	if (!st && rep->batches == 0)

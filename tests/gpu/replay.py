@@ -44,5 +44,30 @@ with tempfile.TemporaryDirectory() as tmp:
             check(p.returncode == 1 and "xs12 replay:" in p.stderr, f"{mode}: cut at {cut}: {p.stderr.strip()[:120]}")
     p = subprocess.run([XS12, "replay", os.path.join(KDIR, "vadd.O2.w32.hsaco")], capture_output=True, text=True)
     check(p.returncode == 1 and "not an xs12 recording" in p.stderr, "a code object is not a recording")
+    # Nothing already written is lost: a run that fails before the GPU ran
+    # leaves an earlier recording at the path as it was, and no temporary
+    # file beside it; a recording that cannot be written is an error.
+    rec = os.path.join(tmp, "r--functional.xsr")
+    before = open(rec, "rb").read()
+    p = subprocess.run([XS12, "run", os.path.join(KDIR, "vadd.O2.w32.hsaco"), "--groups", "1", "--block", "64",
+                        "--arg", "in:missing.bin", "--arg", "in:in.bin", "--arg", "out:o.bin:256", "--arg", "u32:64",
+                        "--record", rec], cwd=tmp, capture_output=True, text=True)
+    check(p.returncode == 1 and open(rec, "rb").read() == before,
+          f"a failed run keeps the recording at its path ({p.stderr.strip()[:100]})")
+    check(not [n for n in os.listdir(tmp) if ".tmp." in n], "no temporary recording is left beside it")
+    def small_files():  # a 4 KiB file size limit, the write failing (not SIGXFSZ)
+        import resource, signal
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+    p = subprocess.run([XS12, "run", os.path.join(KDIR, "vadd.O2.w32.hsaco"), "--groups", "1", "--block", "64",
+                        "--arg", "in:in.bin", "--arg", "in:in.bin", "--arg", "out:o.bin:256", "--arg", "u32:64",
+                        "--record", rec + ".x"], cwd=tmp, capture_output=True, text=True, preexec_fn=small_files)
+    check(p.returncode == 1 and "writing the recording failed" in p.stderr and not os.path.exists(rec + ".x")
+          and not [n for n in os.listdir(tmp) if ".tmp." in n],
+          f"a recording over the file size limit is an error, and not left: {p.stderr.strip()[-160:]}")
+    # Bytes after the last batch are not a recording's end.
+    open(rec + ".tail", "wb").write(before + b"XYZ")
+    p = subprocess.run([XS12, "replay", rec + ".tail"], capture_output=True, text=True)
+    check(p.returncode == 1 and "byte" in p.stderr, f"trailing bytes are an error: {p.stderr.strip()[:120]}")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
