@@ -194,10 +194,14 @@ XS_EXEC(s_bfe_i64)
 	return 0;
 }
 
+/* RDNA2 ISA S_ABSDIFF_I32: D.i = S0.i - S1.i; if D.i < 0 then D.i = -D.i,
+ * all in 32 bits: the difference wraps before the sign test (the guide's
+ * examples: (0x80000000, 1) => 0x7fffffff, (0x80000000, 0) => 0x80000000).
+ * Unsigned arithmetic for the wrap, without signed overflow in C. */
 XS_EXEC(s_absdiff_i32)
 {
-	int64_t d = (int64_t)(int32_t)S0 - (int32_t)S1;
-	uint32_t r = (uint32_t)(d < 0 ? -d : d);
+	uint32_t d = S0 - S1;
+	uint32_t r = (int32_t)d < 0 ? 0u - d : d;
 	xs_swrite(w, in->dst, r);
 	w->scc = r != 0;
 	return 0;

@@ -77,8 +77,14 @@
 	// CHECK: s16 = 0x80000000
 	s_cselect_b32 s17, 1, 0
 	// CHECK: s17 = 1
-	s_absdiff_i32 s18, s2, s0            // 2^32 - 1 = 0xffffffff
-	// CHECK: s18 = 0xffffffff
+	s_absdiff_i32 s18, s2, s0            // 32-bit: INT_MAX - INT_MIN wraps to -1, |-1| = 1
+	// CHECK: s18 = 1
+	s_absdiff_i32 s30, s0, 1             // INT_MIN - 1 wraps to INT_MAX (ISA example): 0x7fffffff
+	// CHECK: s30 = 0x7fffffff
+	s_absdiff_i32 s31, s0, 0             // |INT_MIN| wraps (ISA example): 0x80000000, SCC = 1
+	// CHECK: s31 = 0x80000000
+	s_cselect_b32 s32, 1, 0
+	// CHECK: s32 = 1
 	s_mov_b32 s19, s2
 	s_addk_i32 s19, 0x1                  // INT_MAX + 1 wraps: 0x80000000, SCC = 1
 	// CHECK: s19 = 0x80000000
