@@ -533,7 +533,23 @@ F2(v_mul_f32, a * b, K_MUL)
 F2(v_mul_legacy_f32, mul_legacy(a, b), K_MULLEG)
 F2(v_min_f32, fmin_hw(a, b, ieee), K_EXACT)
 F2(v_max_f32, fmax_hw(a, b, ieee), K_EXACT)
-F2(v_ldexp_f32, ldexp_f(a, xs_f2u(b), rm_), K_EXACT)
+/* V_LDEXP_F32: D.f = S0.f * 2^S1.i (RDNA2 ISA). S1 is a signed integer:
+ * only S0 and the result follow MODE's f32 denormal flushing (F2 would
+ * flush S1 as a float, and small exponents like 5 are denormals' bits). */
+XS_EXEC(v_ldexp_f32)
+{
+	XS_VFRAME2;
+	if (XS_LIKELY(!fp_slow(w))) {
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++)
+			r[l] = xs_f2u(ldexp_f(xs_u2f(A[l]), B[l], RM_NE));
+	} else {
+		const unsigned rm_ = rm32(w), dn_ = dn32(w);
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++)
+			r[l] = xs_f2u(fout32(ldexp_f(fin32(xs_u2f(A[l]), dn_), B[l], rm_), dn_));
+	}
+	(void)x;
+	XS_VFRAME_END;
+}
 /* Fused multiply-add lanes: hardware fma when the host has it (ifunc picks
  * the clone once), else libm's exact software fmaf. Not under
  * ThreadSanitizer: it instruments the ifunc resolver target_clones makes,

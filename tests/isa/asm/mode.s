@@ -84,5 +84,15 @@
 	s_round_mode 0x0
 	v_add_f32 v31, v32, v32              // nearest: +inf
 	// CHECK: v31 = 0x7f800000
+	s_denorm_mode 0xc                    // f32 denormals flushed (-cl-denorms-are-zero)
+	v_mov_b32 v34, 5
+	v_ldexp_f32 v33, 1.0, v34            // S1 is an integer, never flushed: 2^5 = 32.0
+	// CHECK: v33 = 0x42000000
+	v_ldexp_f32 v35, s0, s4              // s4 = 1 (a denormal's bits): 2.0
+	// CHECK: v35 = 0x40000000
+	v_ldexp_f32 v36, s0, -3              // 0.125
+	// CHECK: v36 = 0x3e000000
+	v_ldexp_f32 v37, s4, 10              // S0 flushed: +0
+	// CHECK: v37 = 0
 	s_endpgm
 	// CHECK: status = ended
