@@ -851,6 +851,8 @@ XS_EXEC(v_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 /* ---- VOP3P packed integer ops: each half with its own op_sel / op_sel_hi. ---- */
 static inline uint32_t pk_half(uint32_t v, bool hi) { return hi ? v >> 16 : v & 0xffff; }
 
+/* Results without a saturation (shifts, min/max, the low half of a
+ * product): expr over the uint32_t halves a, b, c. */
 #define PK(name, expr)                                                          \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
@@ -877,13 +879,49 @@ static inline uint32_t pk_half(uint32_t v, bool hi) { return hi ? v >> 16 : v & 
 		xs_vstore_rows(xs_vrow(w, in->dst), r, c_.mask, c_.n);          \
 		return 0;                                                       \
 	}
-PK(v_pk_mad_i16, (int16_t)a * (int16_t)b + (int16_t)c)
-PK(v_pk_mad_u16, a * b + c)
+/* expr over the halves a, b, c of type T, computed in int64_t; with clamp
+ * the exact result saturates to [lo, hi] (the ISA's integer clamp, as for
+ * the VOP3 v_add_nc_* in ADDSUB; LLVM selects v_pk_add_u16 ... clamp for
+ * uadd.sat.v2i16), else its low 16 bits are kept. */
+#define PK_T(name, T, expr, lo, hi)                                             \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		xs_vctx c_;                                                     \
+		xs_vbegin(w, &c_);                                              \
+		uint32_t t0[LANES], t1[LANES], t2[LANES], r[LANES];             \
+		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
+		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
+		const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);               \
+		uint32_t m = in->mods;                                          \
+		bool clamp = (m & XS_MOD_CLAMP) != 0;                           \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+			uint32_t res = 0;                                       \
+			for (unsigned h = 0; h < 2; h++) {                      \
+				uint32_t sel = h ? m >> 10 : m >> 6;            \
+				int64_t a = (T)pk_half(A[l], sel & 1);          \
+				int64_t b = (T)pk_half(B[l], (sel >> 1) & 1);   \
+				int64_t c = (T)pk_half(C[l], (sel >> 2) & 1);   \
+				(void)c;                                        \
+				int64_t v = (expr);                             \
+				if (clamp)                                      \
+					v = v < (lo) ? (lo) : v > (hi) ? (hi) : v; \
+				res |= ((uint32_t)v & 0xffff) << (16 * h);      \
+			}                                                       \
+			r[l] = res;                                             \
+		}                                                               \
+		xs_vstore_rows(xs_vrow(w, in->dst), r, c_.mask, c_.n);          \
+		return 0;                                                       \
+	}
+#define PK_U(name, expr) PK_T(name, uint16_t, expr, 0, 0xffff)
+#define PK_I(name, expr) PK_T(name, int16_t, expr, INT16_MIN, INT16_MAX)
+PK_I(v_pk_mad_i16, a * b + c)
+PK_U(v_pk_mad_u16, a * b + c)
 PK(v_pk_mul_lo_u16, a * b)
-PK(v_pk_add_i16, (int16_t)a + (int16_t)b)
-PK(v_pk_sub_i16, (int16_t)a - (int16_t)b)
-PK(v_pk_add_u16, a + b)
-PK(v_pk_sub_u16, a - b)
+PK_I(v_pk_add_i16, a + b)
+PK_I(v_pk_sub_i16, a - b)
+PK_U(v_pk_add_u16, a + b)
+PK_U(v_pk_sub_u16, a - b)
 PK(v_pk_lshlrev_b16, b << (a & 15))
 PK(v_pk_lshrrev_b16, b >> (a & 15))
 PK(v_pk_ashrrev_i16, (int16_t)b >> (a & 15))

@@ -1,4 +1,4 @@
-// Packed f16 (VOP3P op_sel / op_sel_hi / neg_lo / neg_hi, LLVM VOP3P
+// Packed f16 and 16-bit integers (VOP3P op_sel / op_sel_hi / neg_lo / neg_hi, LLVM VOP3P
 // syntax), fused multiply-adds rounded once to binary16 (IEEE 754 fma;
 // a binary32 fma rounded again to binary16 differs for these operands:
 // 0x40e1 * 0x3b4e + 0x0721 is 0x4075, double rounding gives 0x4074), the
@@ -27,5 +27,25 @@
 	// CHECK: v15 = 0x3e005678
 	v_pk_fma_f16 v18, v1, v1, v2 clamp                       // {1 * 1 + 0.5, 2 * 2 - 3} clamped: {1.0, 1.0} = 0x3c003c00
 	// CHECK: v18 = 0x3c003c00
+// Packed 16-bit integers with clamp: each half saturates to its type's
+// range (LLVM selects v_pk_add_u16 ... clamp for uadd.sat.v2i16).
+	v_mov_b32 v24, 0xfff07ff0                                // {0x7ff0, 0xfff0 (-16)}
+	v_mov_b32 v25, 0x00200020                                // {0x20, 0x20}
+	v_pk_add_u16 v26, v24, v25 clamp                         // {0x8010, 0x10010 -> 0xffff}
+	// CHECK: v26 = 0xffff8010
+	v_pk_add_i16 v27, v24, v25 clamp                         // {0x8010 -> 0x7fff, -16 + 32 = 0x10}
+	// CHECK: v27 = 0x00107fff
+	v_pk_sub_u16 v28, v25, v24 clamp                         // {0x20 - 0x7ff0, 0x20 - 0xfff0}: both < 0 -> 0
+	// CHECK: v28 = 0
+	v_pk_sub_i16 v29, v25, v24 clamp                         // {32 - 32752 = 0x8030, 32 + 16 = 0x30}: in range
+	// CHECK: v29 = 0x00308030
+	v_pk_sub_i16 v30, v24, v25 op_sel:[1,1] op_sel_hi:[0,0] clamp // {-16 - 32, 0x7ff0 - 32} = {0xffd0, 0x7fd0}
+	// CHECK: v30 = 0x7fd0ffd0
+	v_pk_add_u16 v31, v24, v25                               // no clamp: wraps {0x8010, 0x0010}
+	// CHECK: v31 = 0x00108010
+	v_pk_mad_u16 v32, v24, v25, v25 clamp                    // {0x7ff0 * 32 + 32, 0xfff0 * 32 + 32} -> {0xffff, 0xffff}
+	// CHECK: v32 = 0xffffffff
+	v_pk_mad_i16 v33, v24, v25, v25 clamp                    // {32752 * 32 + 32 -> 0x7fff, -16 * 32 + 32 = -480 (0xfe20)}
+	// CHECK: v33 = 0xfe207fff
 	s_endpgm
 	// CHECK: status = ended
