@@ -930,9 +930,19 @@ PK(v_pk_min_i16, imin((int16_t)a, (int16_t)b))
 PK(v_pk_max_u16, umax(a, b))
 PK(v_pk_min_u16, umin(a, b))
 
-/* VOP3P dot products (no op_sel on the 32-bit accumulator). */
-V3(v_dot2_i32_i16, dot2_i16(a, b) + c)
-V3(v_dot2_u32_u16, dot2_u16(a, b) + c)
+/* VOP3P dot products. The 16-bit dots select each source's halves as the
+ * packed ops do (LLVM types their sources v2i16 and emits op_sel:[0,1,0]
+ * for sdot2 with a shuffled operand): op_sel[i] picks the half of source i
+ * for the low product, op_sel_hi[i] for the high one. dot2_sel repacks
+ * them as {low, high}. The 8- and 4-bit dots have no halves to select (LLVM
+ * rejects op_sel on them: "op_sel not allowed in dot opcodes with 4- or
+ * 8-bit packed data"), nor has the 32-bit accumulator. */
+static inline uint32_t dot2_sel(uint32_t v, uint32_t mods, unsigned i)
+{
+	return pk_half(v, (mods & XS_MOD_OPSEL(i)) != 0) | pk_half(v, (mods & XS_MOD_OPSEL_HI(i)) != 0) << 16;
+}
+V3(v_dot2_i32_i16, dot2_i16(dot2_sel(a, in->mods, 0), dot2_sel(b, in->mods, 1)) + c)
+V3(v_dot2_u32_u16, dot2_u16(dot2_sel(a, in->mods, 0), dot2_sel(b, in->mods, 1)) + c)
 V3(v_dot4_i32_i8, dot4_i8(a, b) + c)
 V3(v_dot4_u32_u8, dot4_u8(a, b) + c)
 V3(v_dot8_i32_i4, dot8_i4(a, b) + c)

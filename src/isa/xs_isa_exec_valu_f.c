@@ -1571,7 +1571,11 @@ XS_EXEC(v_fma_mix_f32) { return fma_mix(x, w, in, 0); }
 XS_EXEC(v_fma_mixlo_f16) { return fma_mix(x, w, in, 1); }
 XS_EXEC(v_fma_mixhi_f16) { return fma_mix(x, w, in, 2); }
 
-/* dot2 of f16 pairs accumulated in f32 */
+/* dot2 of f16 pairs accumulated in f32. The f16 sources take op_sel /
+ * op_sel_hi and neg_lo / neg_hi per half as the packed f16 ops do (pk_f16:
+ * op_sel and neg_lo for the low product, op_sel_hi and neg_hi for the
+ * high one). v_dot2c_f32_f16 (VOP2) has no modifiers: its halves are the
+ * VOP3P defaults (op_sel_hi = 1). */
 XS_EXEC(v_dot2_f32_f16)
 {
 	(void)x;
@@ -1581,8 +1585,10 @@ XS_EXEC(v_dot2_f32_f16)
 	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
 	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
 	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);
+	const uint32_t m = in->enc == XS_ENC_VOP3P ? in->mods : XS_MOD_OPSEL_HI(0) | XS_MOD_OPSEL_HI(1);
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++) {
-		float s = h2f(A[l]) * h2f(B[l]) + h2f(A[l] >> 16) * h2f(B[l] >> 16);
+		float s = pk_f16(A[l], m, 0, false) * pk_f16(B[l], m, 1, false) +
+			  pk_f16(A[l], m, 0, true) * pk_f16(B[l], m, 1, true);
 		r[l] = xs_f2u(s + xs_u2f(C[l]));
 	}
 	xs_vstore_rows(xs_vrow(w, in->dst), r, c_.mask, c_.n);

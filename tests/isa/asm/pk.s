@@ -47,5 +47,21 @@
 	// CHECK: v32 = 0xffffffff
 	v_pk_mad_i16 v33, v24, v25, v25 clamp                    // {32752 * 32 + 32 -> 0x7fff, -16 * 32 + 32 = -480 (0xfe20)}
 	// CHECK: v33 = 0xfe207fff
+// Dot products of 16-bit halves take each source's halves as the packed
+// ops do: op_sel[i] for the low product, op_sel_hi[i] for the high one
+// (LLVM emits op_sel:[0,1,0] for sdot2 with a shuffled operand).
+	v_mov_b32 v34, 0x00030002                                // {2, 3}
+	v_mov_b32 v35, 0x00050004                                // {4, 5}
+	v_dot2_i32_i16 v36, v34, v35, 0 op_sel:[0,1,0]           // 2 * 5 + 3 * 5 = 25 (without op_sel 23)
+	// CHECK: v36 = 25
+	v_dot2_u32_u16 v37, v34, v35, 1 op_sel_hi:[0,1,0]        // 2 * 4 + 2 * 5 + 1 = 19
+	// CHECK: v37 = 19
+	v_dot2_f32_f16 v38, v1, v1, 0 op_sel:[1,0,0] op_sel_hi:[0,1,1] // 2 * 1 + 1 * 2 = 4.0 (without: 5.0)
+	// CHECK: v38 = 4.0
+	v_dot2_f32_f16 v39, v1, v2, 0 neg_hi:[0,1,0]             // 1 * 0.5 + 2 * 3 = 6.5
+	// CHECK: v39 = 6.5
+	v_mov_b32 v40, 1.0
+	v_dot2c_f32_f16 v40, v1, v1                              // VOP2, both halves: 1 + 4 + 1 = 6.0
+	// CHECK: v40 = 6.0
 	s_endpgm
 	// CHECK: status = ended
