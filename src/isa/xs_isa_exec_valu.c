@@ -241,38 +241,39 @@ static inline uint32_t perm_b32(uint32_t hi, uint32_t lo, uint32_t sel)
 	}
 	return r;
 }
-static inline uint32_t dot4_i8(uint32_t a, uint32_t b)
+/* The exact sums of products of the dot products (without the
+ * accumulator): int64_t, so that a clamp can saturate the sum with it. */
+static inline int64_t dot4_i8(uint32_t a, uint32_t b)
 {
 	int32_t s = 0;
 	for (unsigned i = 0; i < 32; i += 8)
 		s += (int32_t)(int8_t)(a >> i) * (int32_t)(int8_t)(b >> i);
-	return (uint32_t)s;
+	return s;
 }
-static inline uint32_t dot4_u8(uint32_t a, uint32_t b)
+static inline int64_t dot4_u8(uint32_t a, uint32_t b)
 {
 	uint32_t s = 0;
 	for (unsigned i = 0; i < 32; i += 8)
 		s += ((a >> i) & 0xff) * ((b >> i) & 0xff);
 	return s;
 }
-static inline uint32_t dot2_i16(uint32_t a, uint32_t b)
+static inline int64_t dot2_i16(uint32_t a, uint32_t b)
 {
 	/* each product fits in int32_t, their sum need not (2 * -32768 * -32768 = 2^31) */
-	return (uint32_t)((int32_t)(int16_t)a * (int16_t)b) +
-	       (uint32_t)((int32_t)(int16_t)(a >> 16) * (int16_t)(b >> 16));
+	return (int64_t)((int32_t)(int16_t)a * (int16_t)b) + (int32_t)(int16_t)(a >> 16) * (int16_t)(b >> 16);
 }
-static inline uint32_t dot2_u16(uint32_t a, uint32_t b)
+static inline int64_t dot2_u16(uint32_t a, uint32_t b)
 {
-	return (a & 0xffff) * (b & 0xffff) + (a >> 16) * (b >> 16);
+	return (int64_t)((a & 0xffff) * (b & 0xffff)) + (a >> 16) * (b >> 16);
 }
-static inline uint32_t dot8_i4(uint32_t a, uint32_t b)
+static inline int64_t dot8_i4(uint32_t a, uint32_t b)
 {
 	int32_t s = 0;
 	for (unsigned i = 0; i < 32; i += 4)
 		s += ((int32_t)(a << (28 - i)) >> 28) * ((int32_t)(b << (28 - i)) >> 28);
-	return (uint32_t)s;
+	return s;
 }
-static inline uint32_t dot8_u4(uint32_t a, uint32_t b)
+static inline int64_t dot8_u4(uint32_t a, uint32_t b)
 {
 	uint32_t s = 0;
 	for (unsigned i = 0; i < 32; i += 4)
@@ -353,7 +354,7 @@ G3(v_and_or_b32, (a & b) | c)
 V3(v_or3_b32, a | b | c)
 V3(v_mad_u32_u16, (a & 0xffff) * (b & 0xffff) + c)
 V3(v_mad_i32_i16, (uint32_t)((int32_t)(int16_t)a * (int16_t)b) + c)
-V3(v_dot4c_i32_i8, dot4_i8(a, b) + c)
+V3(v_dot4c_i32_i8, (uint32_t)dot4_i8(a, b) + c)
 
 /* 16-bit integer ops (sources already op_sel-selected; results are 16-bit). */
 V2(v_mul_lo_u16, (a * b) & 0xffff)
@@ -941,12 +942,32 @@ static inline uint32_t dot2_sel(uint32_t v, uint32_t mods, unsigned i)
 {
 	return pk_half(v, (mods & XS_MOD_OPSEL(i)) != 0) | pk_half(v, (mods & XS_MOD_OPSEL_HI(i)) != 0) << 16;
 }
-V3(v_dot2_i32_i16, dot2_i16(dot2_sel(a, in->mods, 0), dot2_sel(b, in->mods, 1)) + c)
-V3(v_dot2_u32_u16, dot2_u16(dot2_sel(a, in->mods, 0), dot2_sel(b, in->mods, 1)) + c)
-V3(v_dot4_i32_i8, dot4_i8(a, b) + c)
-V3(v_dot4_u32_u8, dot4_u8(a, b) + c)
-V3(v_dot8_i32_i4, dot8_i4(a, b) + c)
-V3(v_dot8_u32_u4, dot8_u4(a, b) + c)
+/* sum: the exact sum of products of a, b; the accumulator c is added as
+ * T (int32_t or uint32_t). With clamp the exact result saturates to
+ * [lo, hi], T's range (the ISA's integer clamp; LLVM's sdot/udot intrinsics' clamp
+ * operand, Mesa ACO's sdot_4x8_iadd_sat -> v_dot4_i32_i8 clamp), else it
+ * wraps to 32 bits. */
+#define DOT(name, T, lo, hi, sum)                                               \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		XS_VFRAME3;                                                     \
+		const bool clamp = (in->mods & XS_MOD_CLAMP) != 0;              \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
+			uint32_t a = A[l], b = B[l];                            \
+			int64_t v = (sum) + (T)C[l];                            \
+			if (clamp)                                              \
+				v = v < (lo) ? (lo) : v > (hi) ? (hi) : v;      \
+			r[l] = (uint32_t)v;                                     \
+		}                                                               \
+		XS_VFRAME_END;                                                  \
+	}
+DOT(v_dot2_i32_i16, int32_t, INT32_MIN, INT32_MAX, dot2_i16(dot2_sel(a, in->mods, 0), dot2_sel(b, in->mods, 1)))
+DOT(v_dot2_u32_u16, uint32_t, 0, UINT32_MAX, dot2_u16(dot2_sel(a, in->mods, 0), dot2_sel(b, in->mods, 1)))
+DOT(v_dot4_i32_i8, int32_t, INT32_MIN, INT32_MAX, dot4_i8(a, b))
+DOT(v_dot4_u32_u8, uint32_t, 0, UINT32_MAX, dot4_u8(a, b))
+DOT(v_dot8_i32_i4, int32_t, INT32_MIN, INT32_MAX, dot8_i4(a, b))
+DOT(v_dot8_u32_u4, uint32_t, 0, UINT32_MAX, dot8_u4(a, b))
 
 void xs_exec_register_valu(void)
 {

@@ -1586,10 +1586,19 @@ XS_EXEC(v_dot2_f32_f16)
 	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
 	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);
 	const uint32_t m = in->enc == XS_ENC_VOP3P ? in->mods : XS_MOD_OPSEL_HI(0) | XS_MOD_OPSEL_HI(1);
+	/* src2 is f32 (LLVM: fdot2(v2f16, v2f16, float, i1 clamp)): an inline
+	 * float constant reads as binary32, not as the f16 the op's F16 row
+	 * flag gives the packed sources (1.0 is inline 242 in both); fneg of it
+	 * is neg_lo[2] (LLVM sets neg_lo and neg_hi for a 32-bit operand) */
+	if (in->src[2] >= XS_SRC_HALF && in->src[2] <= XS_SRC_INV2PI)
+		C = xs_vbcast32(t2, xs_inline_f32[in->src[2] - XS_SRC_HALF], c_.n);
+	const float cneg = (m & XS_MOD_NEG(2)) ? -1.0f : 1.0f;
+	const bool clamp = (in->mods & XS_MOD_CLAMP) != 0;
 	for (unsigned l = 0, n_ = c_.n; l < n_; l++) {
 		float s = pk_f16(A[l], m, 0, false) * pk_f16(B[l], m, 1, false) +
 			  pk_f16(A[l], m, 0, true) * pk_f16(B[l], m, 1, true);
-		r[l] = xs_f2u(s + xs_u2f(C[l]));
+		s += cneg * xs_u2f(C[l]);
+		r[l] = xs_f2u(clamp ? clamp01(s, w) : s);
 	}
 	xs_vstore_rows(xs_vrow(w, in->dst), r, c_.mask, c_.n);
 	return 0;

@@ -952,7 +952,7 @@ static void test_pk_f16(void **state)
 {
 	(void)state;
 	rig r;
-	rig_init(&r, "pk", 32, 48, 0);
+	rig_init(&r, "pk", 32, 64, 0);
 	for (unsigned l = 0; l < 32; l++) {
 		r.v[1][l] = 0x40003c00;
 		r.v[2][l] = 0xc2003800;

@@ -63,5 +63,32 @@
 	v_mov_b32 v40, 1.0
 	v_dot2c_f32_f16 v40, v1, v1                              // VOP2, both halves: 1 + 4 + 1 = 6.0
 	// CHECK: v40 = 6.0
+// Dot products with clamp saturate the exact sum (the accumulator
+// included) to the result type's range; without it they wrap.
+// v_dot2_f32_f16's src2 is f32: an inline constant reads as binary32.
+	v_mov_b32 v41, 0x7f7f7f7f                                // 127 in every byte
+	v_mov_b32 v42, 0x7fffffff
+	v_dot4_i32_i8 v43, v41, v41, v42 clamp                   // 4 * 127 * 127 + INT_MAX -> INT_MAX
+	// CHECK: v43 = 0x7fffffff
+	v_dot4_i32_i8 v44, v41, v41, v42                         // no clamp: wraps to 0x8000fc03
+	// CHECK: v44 = 0x8000fc03
+	v_mov_b32 v45, 0x80008000                                // {-32768, -32768}
+	v_mov_b32 v46, 0x7fff7fff                                // {32767, 32767}
+	v_mov_b32 v47, 0x80000000
+	v_dot2_i32_i16 v48, v45, v46, v47 clamp                  // 2 * -32768 * 32767 + INT_MIN -> INT_MIN
+	// CHECK: v48 = 0x80000000
+	v_mov_b32 v49, -1
+	v_dot2_u32_u16 v50, v49, v49, 0 clamp                    // 2 * 0xfffe0001 -> 0xffffffff
+	// CHECK: v50 = 0xffffffff
+	v_dot8_u32_u4 v51, v49, v49, v49 clamp                   // 8 * 225 + 0xffffffff -> 0xffffffff
+	// CHECK: v51 = 0xffffffff
+	v_dot2_f32_f16 v52, v1, v1, 0 clamp                      // 1 + 4 = 5.0 clamped to 1.0
+	// CHECK: v52 = 1.0
+	v_dot2_f32_f16 v53, v1, v1, 1.0                          // 1 + 4 + 1.0 (inline 242 as f32) = 6.0
+	// CHECK: v53 = 6.0
+	v_dot2_f32_f16 v54, v1, v1, 1.0 neg_lo:[0,0,1] neg_hi:[0,0,1] // LLVM's fneg of src2: 5 - 1 = 4.0
+	// CHECK: v54 = 4.0
+	v_dot2_f32_f16 v55, v1, v1, 1.0 neg_lo:[1,0,0] neg_hi:[1,0,0] clamp // -1 - 4 + 1 = -4.0 clamped to 0
+	// CHECK: v55 = 0
 	s_endpgm
 	// CHECK: status = ended
