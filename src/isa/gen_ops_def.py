@@ -172,6 +172,14 @@ INTERNAL = re.compile(r'^s_(nop|waitcnt.*|barrier|sleep|clause|code_end|inst_pre
 MSG = re.compile(r'^s_(sendmsg.*|trap)$')
 
 
+# Named after 16-bit elements, but 32-bit operands and result: v_sad_u16
+# sums the absolute differences of the two packed u16 halves of S0 and S1
+# and adds the u32 S2, a 32-bit result (ISA V_SAD_U16; llvm-mc-15 rejects
+# op_sel on it). The name rule would make it a 16-bit op (op_sel, the
+# result cut to 16 bits and merged into the destination's other half).
+WORD_NAMED = {'v_sad_u16'}
+
+
 def flags_for(enc, name, ops, has_vop3):
     f = []
     w = [regcount(o) for o in ops]
@@ -182,6 +190,8 @@ def flags_for(enc, name, ops, has_vop3):
     # results take omod/clamp. 16-bit sources/results take op_sel.
     if name.startswith('v_'):
         ty = re.findall(r'_([fiub])(16|32|64)', name)
+        if name in WORD_NAMED:
+            ty = [('u', '32')]
         if ty and ty[-1][0] == 'f':
             f.append('F' + ty[-1][1])
         if ty and ty[-1][1] == '16' and not name.startswith('v_pk_') and enc != 'VOP3P':

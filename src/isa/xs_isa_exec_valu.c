@@ -335,6 +335,7 @@ V3(v_med3_i32, imed3((int32_t)a, (int32_t)b, (int32_t)c))
 V3(v_med3_u32, umed3(a, b, c))
 V3(v_sad_u8, sad_u8(a, b) + c)
 V3(v_sad_hi_u8, (sad_u8(a, b) << 16) + c)
+/* v_sad_u16: both packed u16 halves, a 32-bit result (gen_ops_def.py WORD_NAMED) */
 V3(v_sad_u16, (uint32_t)abs((int)(a & 0xffff) - (int)(b & 0xffff)) +
 	      (uint32_t)abs((int)(a >> 16) - (int)(b >> 16)) + c)
 V3(v_sad_u32, (a > b ? a - b : b - a) + c)

@@ -35,6 +35,11 @@
 	// CHECK: v14 = 0x80008000
 	v_sad_u32 v15, s0, s2, -1            // |INT_MIN - INT_MAX| as unsigned (1) + -1 = 0
 	// CHECK: v15 = 0
+	v_mov_b32 v29, 0xdead0000
+	v_sad_u16 v29, 0x10, 1, 0x12340000   // a 32-bit result (the destination's high half not kept): 0x1234000f
+	// CHECK: v29 = 0x1234000f
+	v_sad_u16 v30, s1, 0, s1             // both halves: 0xffff + 0xffff + 0xffffffff wraps: 0x1fffd
+	// CHECK: v30 = 0x1fffd
 	v_cvt_pk_i16_i32 v16, s0, s2         // saturated halves: 0x7fff8000
 	// CHECK: v16 = 0x7fff8000
 	v_dot4_i32_i8 v17, s6, s6, s2        // 4 * 2^14 + INT_MAX wraps: 0x8000ffff
