@@ -164,6 +164,37 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 		}                                                               \
 		XS_VFRAME_END;                                                  \
 	}
+/* A three-source integer op whose clamp saturates (the ISA's integer
+ * clamp, as ADDSUB does for v_add_nc_*): expr is the result wrapped to 32
+ * bits, as V3 computes it (a 16-bit result's low half is what xs_vdst32
+ * keeps); exact the exact result as int64_t, which clamp saturates to
+ * [lo, hi]. */
+#define V3C(name, expr, lo, hi, exact)                                          \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		if (SHAPE_VSS(in) && v_plain(w, in)) {                          \
+			if (w->lanes == 32)                                     \
+				LANES_VSS(w, in, 32, expr);                     \
+			else                                                    \
+				LANES_VSS(w, in, 64, expr);                     \
+			return 0;                                               \
+		}                                                               \
+		XS_VFRAME3;                                                     \
+		if (!(in->mods & XS_MOD_CLAMP)) {                               \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				uint32_t a = A[l], b = B[l], c = C[l];          \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+		} else {                                                        \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				uint32_t a = A[l], b = B[l], c = C[l];          \
+				int64_t v = (exact);                            \
+				r[l] = (uint32_t)(v < (lo) ? (lo) : v > (hi) ? (hi) : v); \
+			}                                                       \
+		}                                                               \
+		XS_VFRAME_END;                                                  \
+	}
 
 static inline int32_t sext24(uint32_t v) { return (int32_t)(v << 8) >> 8; }
 static inline uint32_t umin(uint32_t a, uint32_t b) { return a < b ? a : b; }
@@ -320,8 +351,10 @@ V2(v_mbcnt_hi_u32_b32, (uint32_t)__builtin_popcount(a & (l < 32 ? 0u : (1u << (l
 V2(v_cvt_pk_u16_u32, umin(a, 0xffff) | umin(b, 0xffff) << 16)
 V2(v_cvt_pk_i16_i32, ((uint32_t)imed3((int32_t)a, -32768, 32767) & 0xffff) |
 			 ((uint32_t)imed3((int32_t)b, -32768, 32767) << 16))
-V3(v_mad_i32_i24, (uint32_t)sext24(a) * (uint32_t)sext24(b) + c)
-V3(v_mad_u32_u24, (a & 0xffffff) * (b & 0xffffff) + c)
+V3C(v_mad_i32_i24, (uint32_t)sext24(a) * (uint32_t)sext24(b) + c,
+    INT32_MIN, INT32_MAX, (int64_t)sext24(a) * sext24(b) + (int32_t)c)
+V3C(v_mad_u32_u24, (a & 0xffffff) * (b & 0xffffff) + c,
+    0, UINT32_MAX, (int64_t)(a & 0xffffff) * (b & 0xffffff) + c)
 V3(v_bfe_u32, bfe_u(a, b, c))
 V3(v_bfe_i32, bfe_i(a, b, c))
 V3(v_bfi_b32, (a & b) | (~a & c))
@@ -353,8 +386,10 @@ G3(v_lshl_or_b32, (a << (b & 31)) | c)
 V3(v_and_or_b32, (a & b) | c)
 G3(v_and_or_b32, (a & b) | c)
 V3(v_or3_b32, a | b | c)
-V3(v_mad_u32_u16, (a & 0xffff) * (b & 0xffff) + c)
-V3(v_mad_i32_i16, (uint32_t)((int32_t)(int16_t)a * (int16_t)b) + c)
+V3C(v_mad_u32_u16, (a & 0xffff) * (b & 0xffff) + c,
+    0, UINT32_MAX, (int64_t)((a & 0xffff) * (b & 0xffff)) + c)
+V3C(v_mad_i32_i16, (uint32_t)((int32_t)(int16_t)a * (int16_t)b) + c,
+    INT32_MIN, INT32_MAX, (int64_t)((int32_t)(int16_t)a * (int16_t)b) + (int32_t)c)
 V3(v_dot4c_i32_i8, (uint32_t)dot4_i8(a, b) + c)
 
 /* 16-bit integer ops (sources already op_sel-selected; results are 16-bit). */
@@ -366,8 +401,10 @@ V2(v_max_u16, umax(a & 0xffff, b & 0xffff))
 V2(v_min_u16, umin(a & 0xffff, b & 0xffff))
 V2(v_max_i16, (uint32_t)imax((int16_t)a, (int16_t)b) & 0xffff)
 V2(v_min_i16, (uint32_t)imin((int16_t)a, (int16_t)b) & 0xffff)
-V3(v_mad_u16, ((a & 0xffff) * (b & 0xffff) + c) & 0xffff)
-V3(v_mad_i16, (uint32_t)((int16_t)a * (int16_t)b + (int16_t)c) & 0xffff)
+V3C(v_mad_u16, ((a & 0xffff) * (b & 0xffff) + c) & 0xffff,
+    0, 0xffff, (int64_t)((a & 0xffff) * (b & 0xffff)) + (c & 0xffff))
+V3C(v_mad_i16, (uint32_t)((int16_t)a * (int16_t)b + (int16_t)c) & 0xffff,
+    INT16_MIN, INT16_MAX, (int64_t)((int16_t)a * (int16_t)b) + (int16_t)c)
 V3(v_min3_u16, umin(umin(a & 0xffff, b & 0xffff), c & 0xffff))
 V3(v_max3_u16, umax(umax(a & 0xffff, b & 0xffff), c & 0xffff))
 V3(v_med3_u16, umed3(a & 0xffff, b & 0xffff, c & 0xffff))

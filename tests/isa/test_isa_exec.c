@@ -582,7 +582,7 @@ static void test_int_overflow(void **state)
 {
 	(void)state;
 	rig r;
-	rig_init(&r, "intovf", 32, 32, 0);
+	rig_init(&r, "intovf", 32, 48, 0);
 	uint32_t *s = r.w.s;
 	s[0] = 0x80000000u; s[1] = 0xffffffffu; s[2] = 0x7fffffffu; s[3] = 0x00800000u;
 	s[4] = 0x007fffffu; s[5] = 0x80008000u; s[6] = 0x80808080u; s[7] = 0x88888888u;

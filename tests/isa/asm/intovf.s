@@ -66,6 +66,28 @@
 	// CHECK: v27 = 0
 	// CHECK: v28 = 0xfffffffe
 	// CHECK: s21 = 0xffffffff
+// With clamp the integer mads saturate the exact result to their type's
+// range (without it they wrap, as above)
+	v_mov_b32 v31, 0
+	v_mad_u16 v31, s1, s1, s1 clamp      // 0xffff^2 + 0xffff -> 0xffff (high half kept: 0)
+	// CHECK: v31 = 0xffff
+	v_mov_b32 v32, 0
+	v_mad_i16 v32, s5, s5, s5 clamp      // 2^30 - 2^15 -> 0x7fff
+	// CHECK: v32 = 0x7fff
+	v_mov_b32 v38, 0
+	v_mad_i16 v38, s5, s4, s5 clamp      // -2^15 * -1 (s4's low half) + -2^15 = 0: in range
+	// CHECK: v38 = 0
+	v_mad_u32_u24 v33, s1, s1, s1 clamp  // 0xfffffe000001 + 0xffffffff -> 0xffffffff
+	// CHECK: v33 = 0xffffffff
+	v_mad_i32_i24 v34, s3, s3, s1 clamp  // 2^46 - 1 -> 0x7fffffff (wrapped: 0xffffffff)
+	// CHECK: v34 = 0x7fffffff
+	v_mov_b32 v35, s0
+	v_mad_i32_i24 v35, s3, s4, v35 clamp // -2^46 + 2^23 + INT_MIN -> 0x80000000
+	// CHECK: v35 = 0x80000000
+	v_mad_u32_u16 v36, s1, s1, s1 clamp  // 0xfffe0001 + 0xffffffff -> 0xffffffff
+	// CHECK: v36 = 0xffffffff
+	v_mad_i32_i16 v37, s5, s5, s2 clamp  // 2^30 + INT_MAX -> 0x7fffffff
+	// CHECK: v37 = 0x7fffffff
 	s_mul_i32 s10, s0, s1                // 0x80000000
 	// CHECK: s10 = 0x80000000
 	s_mul_hi_i32 s11, s0, s0             // 0x40000000
