@@ -27,7 +27,7 @@ static void help(FILE *f)
 		   "FILE may also be a recording (xs12 run --record, XS12_RECORD for a D3D12 program):\n"
 		   "then each submission of each batch is decoded from the recorded GPU memory, with the\n"
 		   "command buffers it calls (INDIRECT_BUFFER) after it; --json prints one JSON document\n"
-		   "per command buffer, one per line.\n");
+		   "per command buffer, one per line. A recording may be of any size; a stream, 64 MiB.\n");
 }
 
 typedef struct walk_ctx {
@@ -183,16 +183,17 @@ int xs_cli_pm4(int argc, char **argv)
 		return xs_cli_usage_error("pm4", "expected one command-stream file");
 	const char *path = argv[optind];
 
-	uint8_t *data;
-	size_t size;
 	xs_err err;
 	xs_err_clear(&err);
-	if (xs_read_file(path, PM4_MAX_FILE_BYTES, &data, &size, &err)) {
-		fprintf(stderr, "xs12 pm4: %s\n", err.msg);
-		return 1;
-	}
-	if (xs_rt_is_recording(data, size)) {
-		free(data);
+	/* A recording is streamed batch by batch and may be any size: only its
+	 * magic is read here, and the size limit is a raw stream's alone. */
+	uint8_t magic[8];
+	FILE *mf = fopen(path, "rb");
+	bool recording = mf && fread(magic, 1, sizeof(magic), mf) == sizeof(magic) &&
+			 xs_rt_is_recording(magic, sizeof(magic));
+	if (mf)
+		fclose(mf);
+	if (recording) {
 		walk_ctx w = { .json = json };
 		if (xs_rt_record_walk(path, walk_sub, &w, &err)) {
 			fflush(stdout);
@@ -201,6 +202,12 @@ int xs_cli_pm4(int argc, char **argv)
 		}
 		fflush(stdout);
 		return w.failed;
+	}
+	uint8_t *data;
+	size_t size;
+	if (xs_read_file(path, PM4_MAX_FILE_BYTES, &data, &size, &err)) {
+		fprintf(stderr, "xs12 pm4: %s\n", err.msg);
+		return 1;
 	}
 	uint32_t *dw = NULL;
 	size_t n = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`xs12 pm4` end to end.
 
-usage: test_cli.py XS12 DATA_DIR
+usage: test_cli.py XS12 DATA_DIR VADD.hsaco
 
 - data/sample.txt prints exactly data/sample.expected (the golden text), exit 0;
   the same dwords as a raw little-endian .bin print the same;
@@ -10,7 +10,9 @@ usage: test_cli.py XS12 DATA_DIR
   with the error naming the dword on stderr; --json reports the same error;
 - a raw stream cut inside a packet, a type-0 packet, a bad hex token, a file of
   a size that is not a whole number of dwords: exit 1 with a specific message;
-- usage errors exit 2; --help exits 0; an empty stream prints nothing.
+- usage errors exit 2; --help exits 0; an empty stream prints nothing;
+- a recording over 64 MiB (the limit of a raw stream, read whole) is decoded:
+  a recording is read batch by batch; a raw stream over it is refused.
 """
 import json
 import os
@@ -19,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-XS12, DATA = sys.argv[1], sys.argv[2]
+XS12, DATA, VADD = sys.argv[1], sys.argv[2], os.path.abspath(sys.argv[3])
 failures = []
 
 
@@ -154,6 +156,26 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0 and out == '', f'empty.txt: exit {rc}, output {out!r}')
     rc, out, err = run(write_bin('empty.bin', []))
     check(rc == 0 and out == '', f'empty.bin: exit {rc}')
+
+    # A recording of 65 MiB: a vadd run whose first buffer is 65 MiB of
+    # random bytes (a recording stores memory as it is, so this size on disk).
+    big = os.path.join(tmp, 'big.bin')
+    with open(big, 'wb') as f:
+        f.write(os.urandom(65 << 20))
+    small = write_bin('small.bin', [0] * 4)
+    rec = os.path.join(tmp, 'big.xsrec')
+    p = subprocess.run([XS12, 'run', VADD, '--groups', '1', '--block', '4', '--arg', f'in:{big}', '--arg',
+                        f'in:{small}', '--arg', f'out:{os.path.join(tmp, "o.bin")}:16', '--arg', 'u32:4',
+                        '--record', rec], capture_output=True, text=True, timeout=60)
+    size = os.path.getsize(rec) if os.path.exists(rec) else 0
+    check(p.returncode == 0 and size > 64 << 20, f'a recording of {size} bytes, over 64 MiB ({p.stderr.strip()})')
+    rc, out, err = run(rec)
+    check(rc == 0 and out.startswith('# batch 1, queue 0: command buffer') and 'DISPATCH_DIRECT' in out,
+          f'a recording over 64 MiB is decoded: exit {rc}, stderr {err.strip()!r}')
+    rc, out, err = run(big)
+    check(rc == 1 and 'is over the limit of 67108864 bytes' in err, f'a raw stream over 64 MiB: exit {rc}, {err!r}')
+    os.unlink(big)
+    os.unlink(rec)
 
     # Missing file.
     rc, out, err = run(os.path.join(tmp, 'nope.bin'))
