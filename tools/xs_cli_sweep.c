@@ -22,9 +22,9 @@ static void help(FILE *f)
 		"       xs12 sweep REC.xsrec --override REG.FIELD=V1,V2,... [--override ...] [sweep options]\n"
 		"\n"
 		"Runs one dispatch (the options of 'xs12 run', without --async, --trace, --svg, --record,\n"
-		"--functional, --threads) once per point of the grid of --vary values (their cartesian\n"
-		"product, the first --vary outermost), each on a fresh device, and prints a table with\n"
-		"the best point (least time) and its margin over the next.\n"
+		"--functional, --threads, --profile, --counters) once per point of the grid of --vary\n"
+		"values (their cartesian product, the first --vary outermost), each on a fresh device,\n"
+		"and prints a table with the best point (least time) and its margin over the next.\n"
 		"\n"
 		"--vary NAMEs:\n"
 		"  scratch-waves  slots of the driver's ring (COMPUTE_TMPRING_SIZE.WAVES, S1.8)\n"
@@ -55,9 +55,11 @@ static void help(FILE *f)
 static const char *const vary_names[] = { "scratch-waves", "title-scratch", "launch.lds", "launch.x", "launch.y",
 					  "launch.z", "cu-mask", "machine", "block", "groups" };
 
-/* run's options that take a value (to find FILE among them) */
+/* run's options that take a value (to find FILE among them): every
+ * required_argument of xs_cli_run.c's table not refused below */
 static const char *const run_valued[] = { "kernel", "groups", "block", "launch", "arg", "queue", "cu-mask",
-					  "machine", "scratch-waves", "title-scratch", "watchdog", "cc" };
+					  "machine", "scratch-waves", "title-scratch", "watchdog", "cc",
+					  "repeat", "timing-threads" };
 /* run's options a sweep cannot take, and why */
 static const char *const run_refused[][2] = {
 	{ "async", "a sweep runs one dispatch per point" },
@@ -65,6 +67,10 @@ static const char *const run_refused[][2] = {
 	{ "record", "use xs12 run --record on the point you want" },
 	{ "functional", "a sweep compares modelled time: timing mode only" },
 	{ "threads", "host threads are for --functional; use --jobs" },
+	{ "profile", "one profile per point, each point would overwrite the file: use xs12 run --profile on the "
+		     "point you want" },
+	{ "counters", "every row holds the point's counters (--json, --csv); per point in run's format: xs12 run "
+		      "--counters" },
 };
 
 /* "--name VALUE" or "--name=VALUE" at argv[*i]: 1 (value in *val), 0 not

@@ -18,7 +18,9 @@ per CU):
   * a usage error common to every point is the command's (exit 2, once);
   * a recording (run --record) swept by --override COMPUTE_TMPRING_SIZE.WAVES
     shows the ring's slots in its peak scratch slots and measures what
-    `xs12 run --scratch-waves` does; broken settings are error rows.
+    `xs12 run --scratch-waves` does; broken settings are error rows;
+  * run's options with a value (--repeat N) are not taken for FILE; --profile
+    and --counters (one file for every point) are refused.
 """
 import csv, json, os, struct, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
@@ -139,6 +141,20 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 2 and "unknown setting" in p.stderr, "--vary colour: unknown setting, exit 2")
     p = xs("sweep", KERNEL, *BASE, "--vary", "scratch-waves=8", "--async", KERNEL, cwd=tmp)
     check(p.returncode == 2 and "--async" in p.stderr, "--async refused")
+    # run's options with a value: the value is not taken for FILE, and those
+    # that every point would write to one file are refused
+    small = ["--groups", "16", "--block", "256", "--arg", "in:in.bin", "--arg", "out:o.bin:16K", "--arg", "u32:4096"]
+    p = xs("sweep", KERNEL, *small, "--repeat", "2", "--timing-threads", "1", "--vary", "scratch-waves=8,208",
+           "--json", cwd=tmp)
+    rs = json.loads(p.stdout)["points"] if p.returncode == 0 else []
+    check(len(rs) == 2 and all(q["ok"] for q in rs),
+          f"--repeat 2 --timing-threads 1: values, not FILEs ({p.returncode}: {p.stderr.strip()[:160]})")
+    for opt in (["--profile=p.json"], ["--counters", "c.csv"]):
+        p = xs("sweep", KERNEL, *small, *opt, "--vary", "scratch-waves=8,208", cwd=tmp)
+        name = opt[0].split("=")[0]
+        check(p.returncode == 2 and f"xs12 sweep: {name}: " in p.stderr and "xs12 run " + name in p.stderr and
+              not os.path.exists(os.path.join(tmp, opt[-1].split("=")[-1])),
+              f"{name} refused, naming xs12 run {name}: {p.stderr.strip()[:160]}")
     # A recording swept by register override: the command processor replaces
     # COMPUTE_TMPRING_SIZE.WAVES wherever the recorded PM4 sets it. The ring
     # it recorded holds 208 slots (the driver default), so smaller rings fit
