@@ -5,6 +5,10 @@
 #include <getopt.h>
 #include <string.h>
 
+/* A group's most threads on gfx10.3, both machines (32 waves of 32; the
+ * limit xs_kernel_occupancy checks): --block over it is refused as it is read. */
+#define INFO_MAX_GROUP_THREADS 1024u
+
 static void help(FILE *f)
 {
 	fprintf(f,
@@ -18,7 +22,8 @@ static void help(FILE *f)
 		"limits it, including the scratch ring for kernels that use scratch.\n"
 		"\n"
 		"  --kernel NAME       only this kernel\n"
-		"  --block X,Y,Z       group shape (default: the kernel's .max_flat_workgroup_size)\n"
+		"  --block X,Y,Z       group shape, 1..1024 threads (default: the kernel's\n"
+		"                      .max_flat_workgroup_size)\n"
 		"  --dynamic-lds BYTES LDS added for __local pointer arguments (K, M, G suffixes)\n"
 		"  --scratch-waves N   the driver's ring has N slots (device creation; default: the\n"
 		"                      driver default of SPEC S1.8, 4 per CU)\n"
@@ -196,10 +201,22 @@ int xs_cli_info(int argc, char **argv)
 				return xs_cli_usage_error("info", "--machine '%s': seriesx or seriess", optarg);
 			break;
 		case 'k': o.kernel = optarg; break;
-		case 'b':
+		case 'b': {
 			if (!xs_cli_parse_dims(optarg, o.block))
 				return xs_cli_usage_error("info", "--block '%s': expected X[,Y[,Z]] of positive integers", optarg);
+			/* X*Y*Z needs up to 96 bits and must not wrap under the limit
+			 * (65536,65536 is not 0 threads): X*Y fits in 64, times Z is
+			 * taken only when it fits too. */
+			uint64_t xy = (uint64_t)o.block[0] * o.block[1];
+			bool fits = xy <= UINT64_MAX / o.block[2];
+			uint64_t threads = fits ? xy * o.block[2] : UINT64_MAX;
+			if (threads > INFO_MAX_GROUP_THREADS)
+				return xs_cli_usage_error("info", "--block %s: %s%llu threads; a group has 1..%u", optarg,
+							  fits ? "" : "over ", (unsigned long long)threads,
+							  INFO_MAX_GROUP_THREADS);
+			o.group_size = (uint32_t)threads;
 			break;
+		}
 		case 'l':
 			if (xs_cli_parse_bytes("info", "--dynamic-lds", optarg, 1u << 30, &o.dynamic_lds))
 				return XS_CLI_USAGE_ERROR;
@@ -228,8 +245,6 @@ int xs_cli_info(int argc, char **argv)
 	if (o.scratch_waves > mi.max_scratch_waves)
 		return xs_cli_usage_error("info", "--scratch-waves %u: at most %u on %s (32 per CU, SPEC S1.13)",
 					  o.scratch_waves, mi.max_scratch_waves, mi.name);
-	if (o.block[0])
-		o.group_size = o.block[0] * o.block[1] * o.block[2];
 	const char *path = argv[optind];
 	char cached[4096];
 	const char *code = xs_cli_code_path("info", path, &cc, cached, sizeof(cached));

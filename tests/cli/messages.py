@@ -131,6 +131,16 @@ with tempfile.TemporaryDirectory() as tmp:
     p = xs("run", LDS4G, "--groups", "1", "--block", "32")
     check(p.returncode == 1 and "S3.3" in p.stderr, "a 4 GiB LDS dispatch is refused (S3.3): " + p.stderr.strip())
 
+    # ---- info --block: the product of three u32s in 64 bits ----
+    for b, threads in (("65536,65536,1", "4294967296"), ("4294967295,4294967295", "18446744065119617025"),
+                       ("64,32", "2048"), ("4294967295,4294967295,4294967295", "over 18446744073709551615")):
+        p = xs("info", k("vadd.O2.w32.hsaco"), "--block", b)
+        check(p.returncode == 2 and f"--block {b}: {threads} threads; a group has 1..1024" in p.stderr,
+              f"info --block {b} is refused, not wrapped: " + (p.stderr.strip() or p.stdout.strip())[:160])
+    p = xs("info", k("vadd.O2.w32.hsaco"), "--block", "32,32,1", "--json")
+    check(p.returncode == 0 and json.loads(p.stdout)["kernels"][0]["group_size"] == 1024,
+          "info --block 32,32,1: a group of 1024 threads")
+
     # ---- a damaged recording: COMPUTE_DIM_Y = 0xffffffff ends in seconds ----
     rec = os.path.join(tmp, "r.xsr")
     p = xs("run", *vadd, "--record", rec, cwd=tmp)
