@@ -32,7 +32,8 @@ static void help(FILE *f)
 		"  launch.lds launch.x launch.y launch.z   SetComputeShaderLaunchParametersX (S3)\n"
 		"  cu-mask        CUs the dispatch may use\n"
 		"  machine        seriesx or seriess\n"
-		"  block groups   the group shape / grid; a value's dimensions joined by 'x' (16x4)\n"
+		"  block groups   the group shape / grid; a value's dimensions joined by 'x' (16x4;\n"
+		"                 0x starting a dimension is hex: 0x100x4 is 256 by 4)\n"
 		"\n"
 		"--override REG.FIELD=V1,V2 (a recording, from 'xs12 run --record' or XS12_RECORD): the\n"
 		"command processor replaces the field's bits whenever a PM4 packet sets REG, e.g.\n"
@@ -564,10 +565,14 @@ static void build_point(sweep_point *pt, int i, const argv_buf *base, const char
 			char opt[64], dims[256];
 			snprintf(opt, sizeof(opt), "--%s", vs[k].name);
 			snprintf(dims, sizeof(dims), "%s", val);
-			/* block=16x4 is --block 16,4: ',' separates the values */
+			/* block=16x4 is --block 16,4 (',' separates the values): each 'x'
+			 * separates dimensions but the x of a 0x prefix, one right after
+			 * a '0' that starts a dimension (0x100x4 is 256 by 4; a
+			 * dimension of 0 is invalid anyway, so no reading is lost) */
 			if (!strcmp(vs[k].name, "block") || !strcmp(vs[k].name, "groups"))
 				for (char *q = dims; *q; q++)
-					*q = *q == 'x' ? ',' : *q;
+					if (*q == 'x' && !(q > dims && q[-1] == '0' && (q - 1 == dims || q[-2] == ',')))
+						*q = ',';
 			push(&a, opt);
 			push(&a, dims);
 		}

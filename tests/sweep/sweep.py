@@ -20,7 +20,8 @@ per CU):
     shows the ring's slots in its peak scratch slots and measures what
     `xs12 run --scratch-waves` does; broken settings are error rows;
   * run's options with a value (--repeat N) are not taken for FILE; --profile
-    and --counters (one file for every point) are refused.
+    and --counters (one file for every point) are refused; block= values in
+    hex (0x100) keep their 0x.
 """
 import csv, json, os, struct, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
@@ -155,6 +156,13 @@ with tempfile.TemporaryDirectory() as tmp:
         check(p.returncode == 2 and f"xs12 sweep: {name}: " in p.stderr and "xs12 run " + name in p.stderr and
               not os.path.exists(os.path.join(tmp, opt[-1].split("=")[-1])),
               f"{name} refused, naming xs12 run {name}: {p.stderr.strip()[:160]}")
+    # block= and groups= values in hex: 'x' joins dimensions, but not the x of 0x
+    p = xs("sweep", KERNEL, *small, "--vary", "block=256,0x100,0x100x1,256x1", "--vary", "groups=0x10", "--json",
+           cwd=tmp)
+    rs = json.loads(p.stdout)["points"] if p.returncode == 0 else []
+    check(len(rs) == 4 and all(q["ok"] and q["cycles"] == rs[0]["cycles"] for q in rs),
+          f"--vary block=256,0x100,0x100x1,256x1 groups=0x10: one shape ({p.returncode}: {p.stderr.strip()[:160]}"
+          f"{[q.get('error') for q in rs]})")
     # A recording swept by register override: the command processor replaces
     # COMPUTE_TMPRING_SIZE.WAVES wherever the recorded PM4 sets it. The ring
     # it recorded holds 208 slots (the driver default), so smaller rings fit
