@@ -66,12 +66,21 @@ int sweep_run_slurm(sweep *sw, const sweep_slurm_opts *o)
 	if (sweep_grid_write(path, sw))
 		return 1;
 
-	char q_exe[2 * PATH_MAX], q_grid[2 * PATH_MAX + 64], q_cwd[2 * PATH_MAX], q_log[2 * PATH_MAX + 64];
+	char q_exe[2 * PATH_MAX], q_grid[2 * PATH_MAX + 64], q_cwd[2 * PATH_MAX], q_log[4 * PATH_MAX + 128];
 	shq(q_exe, sizeof(q_exe), exe);
 	shq(q_grid, sizeof(q_grid), path);
 	shq(q_cwd, sizeof(q_cwd), cwd);
-	snprintf(path, sizeof(path), "%s/task.%%a.log", adir); /* sbatch's %a: the task index */
-	shq(q_log, sizeof(q_log), path);
+	/* sbatch's -o expands %a (the task index) and every other %: the
+	 * folder's own '%' are doubled to mean themselves. */
+	char log[2 * PATH_MAX + 32];
+	size_t k = 0;
+	for (const char *c = adir; *c; c++) { /* adir < PATH_MAX: log holds it doubled */
+		if (*c == '%')
+			log[k++] = '%';
+		log[k++] = *c;
+	}
+	snprintf(log + k, sizeof(log) - k, "/task.%%a.log");
+	shq(q_log, sizeof(q_log), log);
 	char wrap[6 * PATH_MAX], q_wrap[12 * PATH_MAX + 64];
 	snprintf(wrap, sizeof(wrap), "exec %s sweep --task \"$SLURM_ARRAY_TASK_ID\" %s", q_exe, q_grid);
 	shq(q_wrap, sizeof(q_wrap), wrap);

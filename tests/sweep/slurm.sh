@@ -6,7 +6,8 @@
 # Starts slurmctld and slurmd (Debian's slurm-wlm, scripts/bootstrap) on
 # localhost in a temporary folder, runs the same sweep locally and as a
 # Slurm job array, and checks:
-#   * the two tables are the same bytes;
+#   * the two tables are the same bytes, with a --slurm-dir whose name
+#     holds '%' (sbatch -o patterns: xs12 escapes it);
 #   * a task that cannot write its row is reported by its index (and the
 #     command exits 1), the other rows still printed.
 # Needs root (the daemons run as root, SlurmUser=root) and the packages; when
@@ -162,7 +163,9 @@ SW=(sweep "$K" --groups 64 --block 256 --arg in:in.bin --arg out:o.bin:65536 --a
 "$XS12" "${SW[@]}" --jobs 2 >local.txt 2>local.err
 check $? "local sweep ran (exit 0)"
 # --slurm-args reach sbatch: the test's partition and a time limit
-"$XS12" "${SW[@]}" --slurm --slurm-dir "$B/shared" --slurm-args "--partition=xs12 --time=5" >slurm.txt 2>slurm.err
+# The shared folder's name has '%', which sbatch's -o would expand (%j the job id)
+SH="$B/shared%j%%a"
+"$XS12" "${SW[@]}" --slurm --slurm-dir "$SH" --slurm-args "--partition=xs12 --time=5" >slurm.txt 2>slurm.err
 rc=$?
 cat slurm.err
 check $rc "slurm sweep ran (exit 0)"
@@ -172,14 +175,16 @@ grep -q '^\*.* 416 ' slurm.txt
 check $? "the table marks scratch-waves=416 best"
 grep -q 'error: --scratch-waves 5000: at most' slurm.txt
 check $? "the point that breaks S1.13 is a row with its error"
-[ "$(ls "$B"/shared/row.* | wc -l)" = 4 ]
+[ "$(ls "$SH"/row.* | wc -l)" = 4 ]
 check $? "4 row files in the shared folder"
+[ "$(ls "$SH"/task.*.log | wc -l)" = 4 ]
+check $? "4 task logs in the shared folder, its '%' kept"
 cat slurm.txt
 
 # A task that cannot write its row (row.1 is a folder, so the rename fails)
 # is named by its index; the other rows still print.
-rm -f "$B/shared/row.1" && mkdir "$B/shared/row.1"
-"$XS12" "${SW[@]}" --slurm --slurm-dir "$B/shared" >miss.txt 2>miss.err
+rm -f "$SH/row.1" && mkdir "$SH/row.1"
+"$XS12" "${SW[@]}" --slurm --slurm-dir "$SH" >miss.txt 2>miss.err
 rc=$?
 cat miss.err
 [ "$rc" = 1 ]

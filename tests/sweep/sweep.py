@@ -21,7 +21,9 @@ per CU):
     `xs12 run --scratch-waves` does; broken settings are error rows;
   * run's options with a value (--repeat N) are not taken for FILE; --profile
     and --counters (one file for every point) are refused; block= values in
-    hex (0x100) keep their 0x.
+    hex (0x100) keep their 0x;
+  * --slurm against a stand-in sbatch: a --slurm-dir holding '%' reaches
+    sbatch -o escaped.
 """
 import csv, json, os, struct, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
@@ -163,6 +165,37 @@ with tempfile.TemporaryDirectory() as tmp:
     check(len(rs) == 4 and all(q["ok"] and q["cycles"] == rs[0]["cycles"] for q in rs),
           f"--vary block=256,0x100,0x100x1,256x1 groups=0x10: one shape ({p.returncode}: {p.stderr.strip()[:160]}"
           f"{[q.get('error') for q in rs]})")
+
+    # --slurm against a stand-in sbatch that runs the tasks here, as sbatch
+    # would: its -o pattern expands %a, %j, %x and %% (sbatch's filename
+    # patterns). The folder has '%' of its own.
+    fake = os.path.join(tmp, "bin")
+    os.mkdir(fake)
+    open(os.path.join(fake, "sbatch"), "w").write(f"""#!{sys.executable}
+import json, os, re, subprocess, sys
+a = sys.argv[1:]
+json.dump(a, open(os.environ["FAKE_SBATCH_ARGS"], "w"))
+val = lambda o: a[a.index(o) + 1]
+n = int(a[[x.startswith("--array=0-") for x in a].index(True)][10:])
+sub = lambda m, i: {{"%": "%", "a": str(i), "A": "77", "j": "77", "x": val("-J")}}.get(m.group(1), m.group(0))
+for i in range(n + 1):
+    with open(re.sub("%(.)", lambda m: sub(m, i), val("-o")), "w") as log:
+        subprocess.run(["sh", "-c", val("--wrap")], cwd=val("-D"), stdout=log, stderr=log,
+                       env=dict(os.environ, SLURM_ARRAY_TASK_ID=str(i)))
+print("77")
+""")
+    os.chmod(os.path.join(fake, "sbatch"), 0o755)
+    env = dict(os.environ, PATH=fake + os.pathsep + os.environ["PATH"], FAKE_SBATCH_ARGS=os.path.join(tmp, "args"))
+    sdir = os.path.join(tmp, "s%j%x%%a")
+    grid2 = ["sweep", KERNEL, *small, "--vary", "scratch-waves=8,208"]
+    p = subprocess.run([XS12, *grid2, "--slurm", "--slurm-dir", sdir], capture_output=True, text=True, cwd=tmp,
+                       env=env)
+    args = json.load(open(os.path.join(tmp, "args"))) if os.path.exists(os.path.join(tmp, "args")) else []
+    olog = args[args.index("-o") + 1] if "-o" in args else None
+    check(olog == os.path.join(tmp, "s%%j%%x%%%%a") + "/task.%a.log",
+          f"--slurm-dir with '%': sbatch -o gets each '%' of the folder doubled: {olog}")
+    check(os.path.exists(os.path.join(sdir, "task.1.log")), "the task logs are in the folder itself: "
+          + str(sorted(os.listdir(sdir)) if os.path.isdir(sdir) else "no folder"))
     # A recording swept by register override: the command processor replaces
     # COMPUTE_TMPRING_SIZE.WAVES wherever the recorded PM4 sets it. The ring
     # it recorded holds 208 slots (the driver default), so smaller rings fit
