@@ -131,11 +131,14 @@ static void put_escaped(FILE *f, const char *s)
 	fputc('\n', f);
 }
 
-/* One line without its newline, unescaped in place; false at EOF. */
-static bool get_line(FILE *f, char *buf, size_t n, bool unescape)
+/* One line without its newline, unescaped in place, into *bufp (getline's:
+ * a grid's argument may be any length, e.g. a long path or spec); false at
+ * EOF. The caller frees *bufp. */
+static bool get_line(FILE *f, char **bufp, size_t *cap, bool unescape)
 {
-	if (!fgets(buf, (int)n, f))
+	if (getline(bufp, cap, f) < 0)
 		return false;
+	char *buf = *bufp;
 	buf[strcspn(buf, "\n")] = 0;
 	if (unescape) {
 		char *w = buf;
@@ -173,17 +176,20 @@ void sweep_row_write(FILE *f, const sweep_row *r)
 
 bool sweep_row_read(FILE *f, sweep_row *r)
 {
-	char line[4 * SWEEP_ERROR_MAX];
+	char *line = NULL;
+	size_t cap = 0;
 	memset(r, 0, sizeof(*r));
-	if (!get_line(f, line, sizeof(line), false) || strcmp(line, "xs12-sweep-row 1"))
+	if (!get_line(f, &line, &cap, false) || strcmp(line, "xs12-sweep-row 1")) {
+		free(line);
 		return false;
-	while (get_line(f, line, sizeof(line), true)) {
+	}
+	while (get_line(f, &line, &cap, true)) {
 		char *v = strchr(line, ' ');
 		v = v ? (*v = 0, v + 1) : line + strlen(line);
 		unsigned long long u = strtoull(v, NULL, 0);
 		if (!strcmp(line, "end")) {
 			r->present = true;
-			return true;
+			break;
 		} else if (!strcmp(line, "rc"))
 			r->rc = atoi(v);
 		else if (!strcmp(line, "kernel"))
@@ -224,7 +230,8 @@ bool sweep_row_read(FILE *f, sweep_row *r)
 		else if (!strcmp(line, "error"))
 			snprintf(r->error, sizeof(r->error), "%s", v);
 	}
-	return false;
+	free(line);
+	return r->present;
 }
 
 int sweep_grid_write(const char *path, const sweep *sw)
@@ -259,27 +266,27 @@ int sweep_grid_read_point(const char *path, int index, int *argc, char ***argv, 
 		fprintf(stderr, "xs12 sweep: --task: cannot open the grid %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	char line[8192];
+	char *line = NULL;
+	size_t cap = 0;
 	int n = -1, rc = 1;
-	if (!get_line(f, line, sizeof(line), false) || strcmp(line, "xs12-sweep-grid 1") ||
-	    !get_line(f, line, sizeof(line), true) || strncmp(line, "cwd ", 4))
+	if (!get_line(f, &line, &cap, false) || strcmp(line, "xs12-sweep-grid 1") ||
+	    !get_line(f, &line, &cap, true) || strncmp(line, "cwd ", 4))
 		goto bad;
 	snprintf(cwd, ncwd, "%s", line + 4);
-	if (!get_line(f, line, sizeof(line), false) || sscanf(line, "points %d", &n) != 1)
+	if (!get_line(f, &line, &cap, false) || sscanf(line, "points %d", &n) != 1)
 		goto bad;
 	if (index < 0 || index >= n) {
 		fprintf(stderr, "xs12 sweep: --task %d: the grid %s has points 0..%d\n", index, path, n - 1);
-		fclose(f);
-		return 1;
+		goto out;
 	}
 	for (int i = 0; i <= index; i++) {
 		int pi, pc;
-		if (!get_line(f, line, sizeof(line), false) || sscanf(line, "point %d %d", &pi, &pc) != 2 || pi != i ||
+		if (!get_line(f, &line, &cap, false) || sscanf(line, "point %d %d", &pi, &pc) != 2 || pi != i ||
 		    pc < 1 || pc > 4096)
 			goto bad;
 		char **v = i == index ? calloc((size_t)pc + 1, sizeof(char *)) : NULL;
 		for (int a = 0; a < pc; a++) {
-			if (!get_line(f, line, sizeof(line), true)) {
+			if (!get_line(f, &line, &cap, true)) {
 				free_argv(v, a);
 				goto bad;
 			}
@@ -292,12 +299,14 @@ int sweep_grid_read_point(const char *path, int index, int *argc, char ***argv, 
 			rc = 0;
 		}
 	}
-	fclose(f);
-	return rc;
+	goto out;
 bad:
 	fprintf(stderr, "xs12 sweep: --task: %s is not a whole sweep grid (written by xs12 sweep --slurm)\n", path);
+	rc = 1;
+out:
+	free(line);
 	fclose(f);
-	return 1;
+	return rc;
 }
 
 /* ---- running points --------------------------------------------------------------- */

@@ -23,7 +23,7 @@ per CU):
     and --counters (one file for every point) are refused; block= values in
     hex (0x100) keep their 0x;
   * --slurm against a stand-in sbatch: a --slurm-dir holding '%' reaches
-    sbatch -o escaped.
+    sbatch -o escaped, and a grid line over 8 KiB is read whole.
 """
 import csv, json, os, struct, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
@@ -168,7 +168,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # --slurm against a stand-in sbatch that runs the tasks here, as sbatch
     # would: its -o pattern expands %a, %j, %x and %% (sbatch's filename
-    # patterns). The folder has '%' of its own.
+    # patterns). The folder has '%' of its own, and the grid a line over
+    # 8 KiB (u32:4096 written in octal with 9000 leading zeros).
     fake = os.path.join(tmp, "bin")
     os.mkdir(fake)
     open(os.path.join(fake, "sbatch"), "w").write(f"""#!{sys.executable}
@@ -186,8 +187,11 @@ print("77")
 """)
     os.chmod(os.path.join(fake, "sbatch"), 0o755)
     env = dict(os.environ, PATH=fake + os.pathsep + os.environ["PATH"], FAKE_SBATCH_ARGS=os.path.join(tmp, "args"))
+    long = list(small)
+    long[long.index("u32:4096")] = "u32:0" + "0" * 9000 + "10000"
     sdir = os.path.join(tmp, "s%j%x%%a")
-    grid2 = ["sweep", KERNEL, *small, "--vary", "scratch-waves=8,208"]
+    grid2 = ["sweep", KERNEL, *long, "--vary", "scratch-waves=8,208"]
+    local = xs(*grid2, cwd=tmp)
     p = subprocess.run([XS12, *grid2, "--slurm", "--slurm-dir", sdir], capture_output=True, text=True, cwd=tmp,
                        env=env)
     args = json.load(open(os.path.join(tmp, "args"))) if os.path.exists(os.path.join(tmp, "args")) else []
@@ -196,6 +200,9 @@ print("77")
           f"--slurm-dir with '%': sbatch -o gets each '%' of the folder doubled: {olog}")
     check(os.path.exists(os.path.join(sdir, "task.1.log")), "the task logs are in the folder itself: "
           + str(sorted(os.listdir(sdir)) if os.path.isdir(sdir) else "no folder"))
+    check(local.returncode == 0 and p.returncode == 0 and p.stdout == local.stdout,
+          f"a grid line over 8 KiB: every task reads its point, the table is the local one "
+          f"({p.returncode}: {p.stderr.strip()[-300:]})")
     # A recording swept by register override: the command processor replaces
     # COMPUTE_TMPRING_SIZE.WAVES wherever the recorded PM4 sets it. The ring
     # it recorded holds 208 slots (the driver default), so smaller rings fit
