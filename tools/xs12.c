@@ -160,7 +160,7 @@ int xs_cli_parse_title_scratch(const char *verb, const char *s, uint64_t per_wav
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int run_verb(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -194,4 +194,23 @@ int main(int argc, char **argv)
 	fprintf(stderr, "xs12: unknown command '%s'\n", verb);
 	usage(stderr);
 	return XS_CLI_USAGE_ERROR;
+}
+
+/* What went to stdout (a table, --json, a decoded stream) must have
+ * arrived: a full disk or /dev/full fails a write silently in stdio, and
+ * exit 0 would pass a cut output for a whole one. */
+int main(int argc, char **argv)
+{
+	int rc = run_verb(argc, argv);
+	errno = 0;
+	bool failed = ferror(stdout) != 0;
+	if (fflush(stdout))
+		failed = true;
+	if (failed) {
+		/* errno is the final flush's; an earlier failed write's is gone */
+		fprintf(stderr, "xs12: writing to standard output failed%s%s\n", errno ? ": " : "",
+			errno ? strerror(errno) : "");
+		return rc ? rc : 1;
+	}
+	return rc;
 }

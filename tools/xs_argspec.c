@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L   /* fileno, mkdtemp */
 #endif
 #include "xs_argspec.h"
+#include "xs_outfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -348,15 +349,21 @@ int xs_argspec_store(const xs_argspec *a, const void *data, size_t n, char *err,
 		path = a->outfile;
 	else
 		return 0;
-	FILE *f = fopen(path, "wb");
+	/* Replaced whole or not at all: a failed write keeps the file's old bytes. */
+	xs_outfile o;
+	FILE *f = xs_outfile_open(&o, path, "wb");
 	if (!f)
 		return fail(err, errlen, spec, "cannot create output file '%s': %s", path, strerror(errno));
 	size_t put = n ? fwrite(data, 1, n, f) : 0;
-	int e1 = ferror(f);
-	int e2 = fclose(f);
-	if (put != n || e1 || e2)
-		return fail(err, errlen, spec, "writing '%s' failed (%zu of %zu bytes): %s", path, put, n,
-		            strerror(errno));
+	int e = put != n ? errno : 0;
+	if (xs_outfile_close(&o, f) || put != n) {
+		e = e ? e : errno;
+		char part[64] = ""; /* a short fwrite; else the close's flush failed */
+		if (put != n)
+			snprintf(part, sizeof(part), " (%zu of %zu bytes)", put, n);
+		return fail(err, errlen, spec, "writing '%s' failed%s: %s%s", path, part, e ? strerror(e) : "write error",
+		            o.in_place ? "" : "; the file is unchanged");
+	}
 	return 0;
 }
 

@@ -232,7 +232,10 @@ static bool write_png(const char *path, const uint8_t *px)
 	img.width = W;
 	img.height = H;
 	img.format = PNG_FORMAT_RGBA;
-	return png_image_write_to_file(&img, path, 0, px, W * 4, NULL) != 0;
+	/* replaced whole or not at all, as every output file (xs_outfile.h) */
+	xs_outfile o;
+	xs_outfile_begin(&o, path);
+	return !xs_outfile_end(&o, png_image_write_to_file(&img, o.tmp, 0, px, W * 4, NULL) != 0);
 #endif
 }
 

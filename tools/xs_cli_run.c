@@ -3,6 +3,7 @@
  * same syntax). docs/cli.md is the manual. */
 #include "xs_cli.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -814,21 +815,31 @@ static int run_main(int argc, char **argv, xs_cli_run_result *res)
 		for (int j = 0; j < njobs; j++)
 			print_summary(jobs[j].k, &kc[j], &st[j], g.functional);
 	}
-	if (dispatched && !res && (g.trace || g.svg)) {
-		if (g.trace && xs_trace_write_json(dev, g.trace)) {
-			fprintf(stderr, "xs12 run: %s\n", xs_last_error(dev));
+	/* The library writes these under the temporary name xs_outfile gives, so
+	 * a failed write leaves the user's earlier file (xs_outfile.h). */
+	xs_outfile of;
+	char msg[1200];
+	if (dispatched && !res && g.trace) {
+		xs_outfile_begin(&of, g.trace);
+		if (xs_outfile_end(&of, !xs_trace_write_json(dev, of.tmp))) {
+			fprintf(stderr, "xs12 run: --trace %s\n", xs_outfile_msg(&of, xs_last_error(dev), msg, sizeof(msg)));
 			rc = rc ? rc : 1;
 		}
-		if (g.svg && xs_trace_write_svg(dev, g.svg)) {
-			fprintf(stderr, "xs12 run: %s\n", xs_last_error(dev));
+	}
+	if (dispatched && !res && g.svg) {
+		xs_outfile_begin(&of, g.svg);
+		if (xs_outfile_end(&of, !xs_trace_write_svg(dev, of.tmp))) {
+			fprintf(stderr, "xs12 run: --svg %s\n", xs_outfile_msg(&of, xs_last_error(dev), msg, sizeof(msg)));
 			rc = rc ? rc : 1;
 		}
 	}
 	if (dispatched && g.profile) {
 		/* also after a removal: the profile shows where the waves were */
 		xs_profile *prof = NULL;
-		if (xs_profile_take(dev, &prof) || xs_profile_write(prof, g.profile)) {
-			fprintf(stderr, "xs12 run: --profile %s: %s\n", g.profile, xs_last_error(dev));
+		xs_outfile_begin(&of, g.profile);
+		if (xs_outfile_end(&of, !xs_profile_take(dev, &prof) && !xs_profile_write(prof, of.tmp))) {
+			fprintf(stderr, "xs12 run: --profile %s: %s\n", g.profile,
+				xs_outfile_msg(&of, xs_last_error(dev), msg, sizeof(msg)));
 			rc = rc ? rc : 1;
 		}
 		xs_profile_destroy(prof);
@@ -838,11 +849,12 @@ static int run_main(int argc, char **argv, xs_cli_run_result *res)
 		uint32_t queues[2] = { kc[0].queue, kc[1].queue };
 		size_t n = strlen(g.counters);
 		bool csv = n >= 4 && !strcmp(g.counters + n - 4, ".csv");
-		FILE *f = fopen(g.counters, "w");
+		FILE *f = xs_outfile_open(&of, g.counters, "w");
 		if (f)
 			xs_cli_counters_write(f, csv, names, queues, st, njobs, mi.sclk_mhz);
-		if (!f || (ferror(f) | (fclose(f) != 0))) {
-			fprintf(stderr, "xs12 run: --counters %s: cannot write\n", g.counters);
+		if (!f || xs_outfile_close(&of, f)) {
+			fprintf(stderr, "xs12 run: --counters %s: cannot write: %s\n", g.counters,
+				errno ? strerror(errno) : "write error");
 			rc = rc ? rc : 1;
 		}
 	}

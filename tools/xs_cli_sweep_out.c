@@ -319,7 +319,8 @@ static void csv_counters(FILE *f, const sweep_row *r)
 
 int sweep_write_csv(const char *path, const sweep *sw)
 {
-	FILE *f = fopen(path, "w");
+	xs_outfile o; /* replaced whole or not at all */
+	FILE *f = xs_outfile_open(&o, path, "w");
 	if (!f) {
 		fprintf(stderr, "xs12 sweep: --csv %s: %s\n", path, strerror(errno));
 		return 1;
@@ -365,8 +366,8 @@ int sweep_write_csv(const char *path, const sweep *sw)
 			fputc('\n', f);
 		}
 	}
-	if (fclose(f)) {
-		fprintf(stderr, "xs12 sweep: --csv %s: %s\n", path, strerror(errno));
+	if (xs_outfile_close(&o, f)) {
+		fprintf(stderr, "xs12 sweep: --csv %s: %s\n", path, errno ? strerror(errno) : "write error");
 		return 1;
 	}
 	return 0;
@@ -402,7 +403,8 @@ static double nice_step(double max)
  * often long, so they read left of their bar. */
 int sweep_write_svg(const char *path, const sweep *sw)
 {
-	FILE *f = fopen(path, "w");
+	xs_outfile o; /* replaced whole or not at all */
+	FILE *f = xs_outfile_open(&o, path, "w");
 	if (!f) {
 		fprintf(stderr, "xs12 sweep: --svg %s: %s\n", path, strerror(errno));
 		return 1;
@@ -469,8 +471,8 @@ int sweep_write_svg(const char *path, const sweep *sw)
 		}
 	}
 	fprintf(f, "</svg>\n");
-	if (fclose(f)) {
-		fprintf(stderr, "xs12 sweep: --svg %s: %s\n", path, strerror(errno));
+	if (xs_outfile_close(&o, f)) {
+		fprintf(stderr, "xs12 sweep: --svg %s: %s\n", path, errno ? strerror(errno) : "write error");
 		return 1;
 	}
 	return 0;

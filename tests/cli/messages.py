@@ -141,6 +141,51 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 0 and json.loads(p.stdout)["kernels"][0]["group_size"] == 1024,
           "info --block 32,32,1: a group of 1024 threads")
 
+    # ---- output that cannot be written ----
+    # stdout: a full device fails the write; exit 0 would pass a cut output for a whole one
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([XS12, "run", *vadd, "--json"], stdout=full, stderr=subprocess.PIPE, text=True, cwd=tmp)
+    check(p.returncode == 1 and "xs12: writing to standard output failed: No space left on device" in p.stderr,
+          f"run --json > /dev/full: exit 1 with a message (got {p.returncode}: {p.stderr.strip()[:160]})")
+    # Files: with `ulimit -f 0` (SIGXFSZ ignored, so writes fail with EFBIG)
+    # every write fails; each file keeps what it held, no temporary is left,
+    # and each is named on stderr.
+    outs = ["c.bin", "p.json", "k.csv", "t.json", "t.svg"]
+    for f in outs:
+        open(os.path.join(tmp, f), "w").write("before\n")
+    before = set(os.listdir(tmp))
+    cmd = [XS12, "run", *vadd, "--profile", "p.json", "--counters", "k.csv", "--trace", "t.json", "--svg", "t.svg"]
+    p = subprocess.run(["bash", "-c", 'trap "" XFSZ; ulimit -f 0; exec "$@"', "bash", *cmd], capture_output=True,
+                       text=True, cwd=tmp)
+    kept = [f for f in outs if open(os.path.join(tmp, f)).read() == "before\n"]
+    check(p.returncode == 1 and kept == outs and set(os.listdir(tmp)) == before,
+          f"ulimit -f 0: exit 1, every output file as it was ({kept}), no temporary left "
+          f"({sorted(set(os.listdir(tmp)) - before)})")
+    check(all(m in p.stderr for m in ("'out:c.bin:16': writing 'c.bin' failed", "--profile p.json: p.json: write failed",
+                                       "--counters k.csv: cannot write", "--trace t.json: write failed",
+                                       "--svg t.svg: write failed")) and ".xs12-tmp" not in p.stderr,
+          "ulimit -f 0: each file named as the user gave it: " + " | ".join(p.stderr.strip().splitlines()))
+    # and written whole when they can be, with the permissions of the file replaced
+    os.chmod(os.path.join(tmp, "k.csv"), 0o640)
+    p = xs("run", *vadd, "--profile", "p.json", "--counters", "k.csv", "--trace", "t.json", "--svg", "t.svg", cwd=tmp)
+    check(p.returncode == 0 and open(os.path.join(tmp, "k.csv")).read().startswith("scope,kernel,") and
+          json.load(open(os.path.join(tmp, "p.json"))) and open(os.path.join(tmp, "c.bin"), "rb").read() ==
+          struct.pack("<4f", 2, 4, 6, 8) and os.stat(os.path.join(tmp, "k.csv")).st_mode & 0o777 == 0o640 and
+          set(os.listdir(tmp)) == before, "the outputs replaced when they can be written, k.csv still 0640")
+    # --svg alone, a symbolic link (its target replaced, the link kept), a
+    # device (written in place: a rename would replace /dev/stdout)
+    os.symlink("k.csv", os.path.join(tmp, "link.csv"))
+    open(os.path.join(tmp, "k.csv"), "w").write("before\n")
+    p = xs("run", *vadd, "--svg", "only.svg", "--counters", "link.csv", cwd=tmp)
+    check(p.returncode == 0 and os.path.islink(os.path.join(tmp, "link.csv")) and
+          open(os.path.join(tmp, "k.csv")).read().startswith("scope,kernel,") and
+          set(os.listdir(tmp)) == before | {"only.svg", "link.csv"},
+          f"--counters through a link replaces its target, --svg alone leaves no temporary "
+          f"({sorted(set(os.listdir(tmp)) - before)})")
+    p = xs("run", *vadd, "--counters", "/dev/stdout", cwd=tmp)
+    check(p.returncode == 0 and "{\"dispatches\": [" in p.stdout and os.path.exists("/dev/stdout"),
+          "--counters /dev/stdout is written in place")
+
     # ---- a damaged recording: COMPUTE_DIM_Y = 0xffffffff ends in seconds ----
     rec = os.path.join(tmp, "r.xsr")
     p = xs("run", *vadd, "--record", rec, cwd=tmp)

@@ -12,7 +12,8 @@ usage: test_cli.py XS12 DATA_DIR VADD.hsaco
   a size that is not a whole number of dwords: exit 1 with a specific message;
 - usage errors exit 2; --help exits 0; an empty stream prints nothing;
 - a recording over 64 MiB (the limit of a raw stream, read whole) is decoded:
-  a recording is read batch by batch; a raw stream over it is refused.
+  a recording is read batch by batch; a raw stream over it is refused;
+- stdout on a full device: exit 1 with a message, not 0.
 """
 import json
 import os
@@ -180,6 +181,12 @@ with tempfile.TemporaryDirectory() as tmp:
     # Missing file.
     rc, out, err = run(os.path.join(tmp, 'nope.bin'))
     check(rc == 1 and 'cannot open' in err, f'missing file: exit {rc}, stderr {err!r}')
+
+# stdout on a full device: the decoded text is lost, so not exit 0.
+with open('/dev/full', 'w') as full:
+    p = subprocess.run([XS12, 'pm4', sample], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+check(p.returncode == 1 and 'xs12: writing to standard output failed' in p.stderr,
+      f'pm4 > /dev/full: exit {p.returncode}, {p.stderr!r}')
 
 # Usage.
 rc, out, err = run()

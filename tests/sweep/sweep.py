@@ -23,7 +23,9 @@ per CU):
     and --counters (one file for every point) are refused; block= values in
     hex (0x100) keep their 0x;
   * --slurm against a stand-in sbatch: a --slurm-dir holding '%' reaches
-    sbatch -o escaped, and a grid line over 8 KiB is read whole.
+    sbatch -o escaped, and a grid line over 8 KiB is read whole;
+  * --csv and --svg that cannot be written (ulimit -f 0) leave the files
+    they replace as they were; a table to a full stdout exits 1.
 """
 import csv, json, os, struct, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
@@ -242,5 +244,23 @@ print("77")
           f"a value wider than the field: exit 2 ({p.stderr.strip()[:120]})")
     p = xs("sweep", rec, "--vary", "scratch-waves=8", cwd=tmp)
     check(p.returncode == 2 and "is a recording" in p.stderr, "--vary on a recording: refused")
+
+    # Output that cannot be written: the files keep what they held (ulimit -f 0,
+    # SIGXFSZ ignored: every write to a file fails), stdout to a full device exits 1.
+    for f in ("u.csv", "u.svg"):
+        open(os.path.join(tmp, f), "w").write("before\n")
+    before = set(os.listdir(tmp))
+    p = subprocess.run(["bash", "-c", 'trap "" XFSZ; ulimit -f 0; exec "$@"', "bash", XS12, "sweep", KERNEL, *small,
+                        "--vary", "scratch-waves=8,208", "--csv", "u.csv", "--svg", "u.svg"],
+                       capture_output=True, text=True, cwd=tmp)
+    kept = [open(os.path.join(tmp, f)).read() == "before\n" for f in ("u.csv", "u.svg")]
+    check(p.returncode == 1 and kept == [True, True] and set(os.listdir(tmp)) == before and
+          "--csv u.csv: " in p.stderr and "--svg u.svg: " in p.stderr,
+          f"ulimit -f 0: exit 1, u.csv and u.svg as they were {kept}, no temporary left: {p.stderr.strip()[:200]}")
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([XS12, "sweep", KERNEL, *small, "--vary", "scratch-waves=8,208"], stdout=full,
+                           stderr=subprocess.PIPE, text=True, cwd=tmp)
+    check(p.returncode == 1 and "writing to standard output failed" in p.stderr,
+          f"the table to /dev/full: exit 1 ({p.returncode}: {p.stderr.strip()[:160]})")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)
