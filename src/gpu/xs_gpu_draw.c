@@ -36,12 +36,6 @@ typedef struct vs_rec {
 	bool rasterized;
 } vs_rec;
 
-typedef struct ps_px {
-	int32_t x, y;
-	uint8_t rt, lane;
-	float c[4];
-} ps_px;
-
 typedef struct ps_rec {
 	uint32_t vs;              /* ring index of the batch its primitives come from */
 	uint32_t nquads, nprims;
@@ -51,8 +45,12 @@ typedef struct ps_rec {
 	xs_gfx_wave hw;
 	xs_gpu_wave *gw;
 	bool launched, ended;
-	ps_px *px;
-	uint32_t npx, cap_px;
+	/* Exports, bounded by the wave (docs/graphics.md 3.4): a colour per lane
+	 * and target, the last export of a target wins; the lanes that exported
+	 * anything (a discarded lane never does), exp mrtz's depth. */
+	float (*col)[XS_GFX_MAX_RT][4]; /* per lane, allocated at the first colour export */
+	uint8_t tgt[64];          /* per lane: the targets it exported */
+	uint64_t alive;           /* covered lanes in EXEC at an export (mrt, mrtz or null) */
 	float z[64];
 	uint64_t zset;
 } ps_rec;
@@ -460,45 +458,44 @@ static int draw_export(void *user, xs_wave *w, const xs_isa_export *e)
 		return XS_EXPORT_OK;
 	}
 	ps_rec *p = &d->ps[(uintptr_t)gw->group->gfx % d->ps_cap];
-	if (e->tgt == XS_EXP_TGT_NULL)
-		return XS_EXPORT_OK;
-	if (e->tgt == XS_EXP_TGT_MRTZ) {
-		for (uint32_t l = 0; l < p->nquads * 4; l++)
-			if ((e->exec >> l) & 1 && e->src[0]) {
-				p->z[l] = f_of(e->src[0][l]);
-				p->zset |= 1ull << l;
-			}
-		return XS_EXPORT_OK;
-	}
-	if (e->tgt >= XS_GFX_MAX_RT)
+	bool mrt = e->tgt < XS_GFX_MAX_RT;
+	if (e->tgt != XS_EXP_TGT_NULL && e->tgt != XS_EXP_TGT_MRTZ && !mrt)
 		return -1;
+	if (mrt && !p->col) {
+		p->col = xs_malloc(d->spi.cfg.st[XS_GPU_STAGE_PS].lanes * sizeof(*p->col));
+		if (!p->col)
+			return XS_EXPORT_NO_MEMORY;
+	}
 	for (uint32_t l = 0; l < p->nquads * 4; l++) {
 		const xs_gfx_quad *q = &p->quad[l / 4];
 		if (!((e->exec >> l) & 1) || !((q->cover >> (l % 4)) & 1))
 			continue; /* helper lanes and lanes off write nothing */
-		if (p->npx == p->cap_px) {
-			uint32_t nc = p->cap_px ? p->cap_px * 2 : 64;
-			ps_px *np = xs_realloc(p->px, nc * sizeof(*np));
-			if (!np)
-				return XS_EXPORT_NO_MEMORY;
-			p->px = np;
-			p->cap_px = nc;
+		p->alive |= 1ull << l;
+		if (e->tgt == XS_EXP_TGT_MRTZ) {
+			if (e->src[0]) {
+				p->z[l] = f_of(e->src[0][l]);
+				p->zset |= 1ull << l;
+			}
+			continue;
 		}
-		ps_px *o = &p->px[p->npx++];
-		o->x = q->x + (int32_t)(l & 1);
-		o->y = q->y + (int32_t)((l >> 1) & 1);
-		o->rt = (uint8_t)e->tgt;
-		o->lane = (uint8_t)l;
+		if (!mrt)
+			continue; /* exp null: the lane lives on, for late Z */
+		/* Exporting a target again replaces the lane's colour: the CB sees one
+		 * value per pixel and target, as D3D12's SV_Target is one output (the
+		 * shader's last write); the buffer stays lanes x 8 targets however
+		 * often the shader exports. */
+		float *o = p->col[l][e->tgt];
+		p->tgt[l] |= (uint8_t)(1u << e->tgt);
 		if (e->compr) {
 			/* VSRC0 = R|G << 16, VSRC1 = B|A << 16 as f16 */
 			for (int c = 0; c < 4; c++) {
 				uint32_t word = e->src[c / 2] ? e->src[c / 2][l] : 0;
 				uint16_t h = (uint16_t)(c & 1 ? word >> 16 : word & 0xffff);
-				o->c[c] = half_to_float(h);
+				o[c] = half_to_float(h);
 			}
 		} else {
 			for (int c = 0; c < 4; c++)
-				o->c[c] = e->src[c] && ((e->en >> c) & 1) ? f_of(e->src[c][l]) : 0.0f;
+				o[c] = e->src[c] && ((e->en >> c) & 1) ? f_of(e->src[c][l]) : 0.0f;
 		}
 	}
 	return XS_EXPORT_OK;
@@ -527,10 +524,10 @@ static bool ps_grow(xs_gpu_draw *d)
 	 * others' buffers go. */
 	for (uint64_t i = d->ps_commit; i < d->ps_commit + live; i++) {
 		n[i % nc] = d->ps[i % d->ps_cap];
-		d->ps[i % d->ps_cap].px = NULL;
+		d->ps[i % d->ps_cap].col = NULL;
 	}
 	for (uint32_t j = 0; j < d->ps_cap; j++)
-		free(d->ps[j].px);
+		free(d->ps[j].col);
 	free(d->ps);
 	d->ps = n;
 	d->ps_cap = nc;
@@ -553,11 +550,9 @@ static void quad_in(void *user, const xs_gfx_quad *q)
 			return;
 		}
 		p = &d->ps[d->ps_tail % d->ps_cap];
-		ps_px *keep = p->px;
-		uint32_t cap = p->cap_px;
+		float (*keep)[XS_GFX_MAX_RT][4] = p->col;
 		memset(p, 0, sizeof(*p));
-		p->px = keep;
-		p->cap_px = cap;
+		p->col = keep;
 		p->vs = (uint32_t)(d->vs_head % VS_RING);
 		d->building = true;
 		new_prim = true;
@@ -598,18 +593,36 @@ static void raster_ready(xs_gpu *g, xs_gpu_draw *d)
 	st->quads_depth_killed = d->rst.depth_killed_quads;
 }
 
-/* Commits the colour writes of ended PS waves in launch order. */
+/* Commits the exports of ended PS waves in launch order (primitive order),
+ * a pixel (lane) at a time. Late Z (DB_SHADER_CONTROL.Z_EXPORT_ENABLE or
+ * KILL_ENABLE turned early Z off): the pixel's depth is tested and written
+ * once, before any of its colour targets, and a pixel that fails writes
+ * none of them -- the DB tests a pixel, not a (pixel, target) pair. The
+ * depth is the shader's exp mrtz when Z_EXPORT_ENABLE (mrtz is ignored
+ * without it, as the DB takes no shader depth then), else the rasterized
+ * one: a PS that only discards (D3D12 sets KILL_ENABLE for clip/discard)
+ * still has its surviving pixels depth tested and written. */
 static void commit_ready(xs_gpu *g, xs_gpu_draw *d)
 {
+	const xs_gfx_state *s = &d->s;
+	bool late_z = s->z_enable && !d->early_z;
+	bool z_export = G_02880C_Z_EXPORT_ENABLE(s->db_shader_control);
 	while (d->ps_commit < d->ps_launch && d->ps[d->ps_commit % d->ps_cap].ended) {
 		ps_rec *p = &d->ps[d->ps_commit % d->ps_cap];
-		for (uint32_t i = 0; i < p->npx; i++) {
-			const ps_px *o = &p->px[i];
-			const float *z = (p->zset >> o->lane) & 1 ? &p->z[o->lane] : NULL;
-			if (xs_gfx_cb_write(&d->s, g->vm, o->rt, o->x, o->y, o->c, z))
-				d->disp->r->gfx.pixels_written++;
+		for (uint32_t l = 0; l < p->nquads * 4; l++) {
+			if (!((p->alive >> l) & 1))
+				continue;
+			const xs_gfx_quad *q = &p->quad[l / 4];
+			int32_t x = q->x + (int32_t)(l & 1), y = q->y + (int32_t)((l >> 1) & 1);
+			if (late_z) {
+				float z = z_export && ((p->zset >> l) & 1) ? xs_gfx_depth_clamp(s, p->z[l]) : q->z[l % 4];
+				if (!xs_gfx_depth_test(s, g->vm, x, y, z))
+					continue;
+			}
+			for (unsigned t = 0; t < XS_GFX_MAX_RT; t++)
+				if ((p->tgt[l] >> t) & 1 && xs_gfx_cb_write(s, g->vm, t, x, y, p->col[l][t], NULL))
+					d->disp->r->gfx.pixels_written++;
 		}
-		p->npx = 0;
 		d->ps_commit++;
 	}
 }
@@ -657,7 +670,7 @@ static void draw_release(xs_gpu *g, xs_gpu_disp *disp)
 	for (uint32_t i = 0; i < VS_RING; i++)
 		free(d->vs[i].param);
 	for (uint32_t i = 0; i < d->ps_cap; i++)
-		free(d->ps[i].px);
+		free(d->ps[i].col);
 	free(d->ps);
 	if (disp->resident == 0) {
 		for (int k = 0; k < XS_GPU_NSTAGES; k++)

@@ -2,7 +2,8 @@
  * (tests/gpu/gfx/tri.{vs,ps}.ll): VS and PS waves launched by the SPI, the
  * parameter cache, exports, interpolation and the CB. The oracle for the
  * pixels is a CPU evaluation of the barycentrics at pixel centres.
- * Usage: test_gfx_waves VS.o PS.o */
+ * Late Z and the export buffer with kill.ps.ll, mrt2z.ps.ll, loop.ps.ll.
+ * Usage: test_gfx_waves VS.o PS.o SMALL_VS64.o KILL_PS.o MRT2Z_PS.o LOOP_PS.o */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,13 +20,13 @@
 #include "hw/xs_hw_surf.h"
 #include "pm4/xs_pm4_build.h"
 
-static const char *vs_path, *ps_path, *small_path;
+static const char *vs_path, *ps_path, *small_path, *kill_path, *mrt2z_path, *loop_path;
 
 typedef struct fx {
 	xs_vm *vm;
 	xs_gpu *gpu;
-	xs_gfx_shader vs, ps, small;
-	uint64_t vs_va, ps_va, small_va, rt_va;
+	xs_gfx_shader vs, ps, small, kill, mrt2z, loop;
+	uint64_t vs_va, ps_va, small_va, rt_va, rt1_va, z_va, kill_va, mrt2z_va, loop_va;
 	xs_pm4_builder b;
 } fx;
 
@@ -61,12 +62,19 @@ static int setup(void **state)
 	static fx f;
 	f.vm = xs_vm_create();
 	f.gpu = xs_gpu_create(xs_devinfo_get(XS_MACHINE_SERIES_X), f.vm);
-	if (!f.gpu || !load(vs_path, &f.vs) || !load(ps_path, &f.ps) || !load(small_path, &f.small))
+	if (!f.gpu || !load(vs_path, &f.vs) || !load(ps_path, &f.ps) || !load(small_path, &f.small) ||
+	    !load(kill_path, &f.kill) || !load(mrt2z_path, &f.mrt2z) || !load(loop_path, &f.loop))
 		return -1;
+	f.kill_va = upload(&f, f.kill.image, f.kill.image_size);
+	f.mrt2z_va = upload(&f, f.mrt2z.image, f.mrt2z.image_size);
+	f.loop_va = upload(&f, f.loop.image, f.loop.image_size);
 	f.small_va = upload(&f, f.small.image, f.small.image_size);
 	f.vs_va = upload(&f, f.vs.image, f.vs.image_size);
 	f.ps_va = upload(&f, f.ps.image, f.ps.image_size);
-	if (!f.vs_va || !f.ps_va || xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt_va, NULL))
+	if (!f.vs_va || !f.ps_va || !f.kill_va || !f.mrt2z_va || !f.loop_va ||
+	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt_va, NULL) ||
+	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt1_va, NULL) ||
+	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 4) * H, 256, &f.z_va, NULL))
 		return -1;
 	xs_pm4_builder_init(&f.b, 0);
 	*state = &f;
@@ -80,6 +88,9 @@ static int teardown(void **state)
 	xs_gfx_shader_free(&f->vs);
 	xs_gfx_shader_free(&f->ps);
 	xs_gfx_shader_free(&f->small);
+	xs_gfx_shader_free(&f->kill);
+	xs_gfx_shader_free(&f->mrt2z);
+	xs_gfx_shader_free(&f->loop);
 	xs_gpu_destroy(f->gpu);
 	xs_vm_destroy(f->vm);
 	return 0;
@@ -105,6 +116,13 @@ typedef struct draw_opts {
 	uint32_t params;         /* SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1 (0: 1) */
 	uint32_t tmpring;        /* with it, both stages get SCRATCH_EN (the shaders ignore their offset) */
 	uint32_t count;          /* vertices, when not 3 x tris */
+	int ps;                  /* 0 tri.ps, 1 kill.ps, 2 mrt2z.ps, 3 loop.ps */
+	uint32_t ps_user0;       /* SPI_SHADER_USER_DATA_PS_0 */
+	uint32_t nrt;            /* colour targets (0: 1); MRT1 at rt1_va */
+	bool depth;              /* a W x H Z_32_FLOAT buffer at z_va, Z and Z writes on */
+	uint32_t zfunc;          /* DB_DEPTH_CONTROL.ZFUNC */
+	uint32_t db_shader_control;
+	uint32_t vp;             /* viewport and scissors W = H (0: W) */
 } draw_opts;
 
 /* Programs the pipe and draws; returns the draw's result. */
@@ -112,7 +130,11 @@ static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_e
 {
 	xs_pm4_builder *b = &f->b;
 	const xs_gfx_shader *vsh = o->small ? &f->small : &f->vs;
-	uint64_t vs = (o->small ? f->small_va : f->vs_va) + vsh->entry_offset, ps = f->ps_va + f->ps.entry_offset;
+	const xs_gfx_shader *psh[4] = { &f->ps, &f->kill, &f->mrt2z, &f->loop };
+	const uint64_t ps_vas[4] = { f->ps_va, f->kill_va, f->mrt2z_va, f->loop_va };
+	const xs_gfx_shader *pss = psh[o->ps];
+	uint32_t nrt = o->nrt ? o->nrt : 1;
+	uint64_t vs = (o->small ? f->small_va : f->vs_va) + vsh->entry_offset, ps = ps_vas[o->ps] + pss->entry_offset;
 	uint32_t vs_rsrc1 = vsh->rsrc1;
 	if (o->vs_vgprs)
 		vs_rsrc1 = (vs_rsrc1 & C_00B128_VGPRS) | S_00B128_VGPRS(o->vs_vgprs / (vsh->wave64 ? 4 : 8) - 1);
@@ -123,41 +145,58 @@ static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_e
 	xs_pm4_set_sh_reg1(b, R_00B128_SPI_SHADER_PGM_RSRC1_VS, vs_rsrc1);
 	xs_pm4_set_sh_reg1(b, R_00B12C_SPI_SHADER_PGM_RSRC2_VS,
 			   vsh->rsrc2 | S_00B12C_USER_SGPR(6) | S_00B12C_SCRATCH_EN(o->tmpring != 0));
-	xs_pm4_set_sh_reg1(b, R_00B028_SPI_SHADER_PGM_RSRC1_PS, f->ps.rsrc1);
+	xs_pm4_set_sh_reg1(b, R_00B028_SPI_SHADER_PGM_RSRC1_PS, pss->rsrc1);
 	xs_pm4_set_sh_reg1(b, R_00B02C_SPI_SHADER_PGM_RSRC2_PS,
-			   f->ps.rsrc2 | S_00B02C_USER_SGPR(4) | S_00B02C_SCRATCH_EN(o->tmpring != 0));
+			   pss->rsrc2 | S_00B02C_USER_SGPR(4) | S_00B02C_SCRATCH_EN(o->tmpring != 0));
+	xs_pm4_set_sh_reg1(b, R_00B030_SPI_SHADER_USER_DATA_PS_0, o->ps_user0);
 	ctx1(f, R_0286E8_SPI_TMPRING_SIZE, o->tmpring);
 	xs_pm4_set_sh_reg1(b, R_00B118_SPI_SHADER_PGM_RSRC3_VS, S_00B01C_CU_EN(o->vs_cu_en));
 	xs_pm4_set_sh_reg1(b, R_00B01C_SPI_SHADER_PGM_RSRC3_PS, S_00B01C_CU_EN(o->ps_cu_en));
 	xs_pm4_set_sh_reg1(b, R_00B11C_SPI_SHADER_LATE_ALLOC_VS, S_00B11C_LIMIT(o->late));
 	ctx1(f, R_028B54_VGT_SHADER_STAGES_EN, S_028B54_VS_W32_EN(!vsh->wave64));
-	ctx1(f, R_0286D8_SPI_PS_IN_CONTROL, S_0286D8_NUM_INTERP(1) | S_0286D8_PS_W32_EN(!f->ps.wave64));
+	ctx1(f, R_0286D8_SPI_PS_IN_CONTROL, S_0286D8_NUM_INTERP(1) | S_0286D8_PS_W32_EN(!pss->wave64));
 	ctx1(f, R_0286C4_SPI_VS_OUT_CONFIG, S_0286C4_VS_EXPORT_COUNT(o->params ? o->params - 1 : 0));
 	ctx1(f, R_028644_SPI_PS_INPUT_CNTL_0, S_028644_OFFSET(0));
-	ctx1(f, R_0286CC_SPI_PS_INPUT_ENA, f->ps.ps_input_ena);
-	ctx1(f, R_0286D0_SPI_PS_INPUT_ADDR, f->ps.ps_input_addr);
-	ctx1(f, R_028714_SPI_SHADER_COL_FORMAT, S_028714_COL0_EXPORT_FORMAT(V_028714_SPI_SHADER_32_ABGR));
-	ctx1(f, R_028238_CB_TARGET_MASK, 0xf);
+	ctx1(f, R_0286CC_SPI_PS_INPUT_ENA, pss->ps_input_ena);
+	ctx1(f, R_0286D0_SPI_PS_INPUT_ADDR, pss->ps_input_addr);
+	ctx1(f, R_028714_SPI_SHADER_COL_FORMAT,
+	     S_028714_COL0_EXPORT_FORMAT(V_028714_SPI_SHADER_32_ABGR) |
+		     (nrt > 1 ? S_028714_COL1_EXPORT_FORMAT(V_028714_SPI_SHADER_32_ABGR) : 0));
+	ctx1(f, R_028710_SPI_SHADER_Z_FORMAT,
+	     G_02880C_Z_EXPORT_ENABLE(o->db_shader_control) ? S_028710_Z_EXPORT_FORMAT(V_028710_SPI_SHADER_32_R) : 0);
+	ctx1(f, R_028238_CB_TARGET_MASK, nrt > 1 ? 0xff : 0xf);
 	ctx1(f, R_028808_CB_COLOR_CONTROL, S_028808_MODE(V_028808_CB_NORMAL));
-	ctx1(f, R_028C60_CB_COLOR0_BASE, (uint32_t)(f->rt_va >> 8));
-	ctx1(f, R_028C70_CB_COLOR0_INFO,
-	     S_028C70_FORMAT(V_028C70_COLOR_32_32_32_32) | S_028C70_NUMBER_TYPE(V_028C70_NUMBER_FLOAT));
-	ctx1(f, R_028EC0_CB_COLOR0_ATTRIB2, S_028EC0_MIP0_WIDTH(W - 1) | S_028EC0_MIP0_HEIGHT(H - 1));
+	for (uint32_t n = 0; n < 2; n++) {
+		uint32_t cs = XS_CB_COLOR_STRIDE * n;
+		ctx1(f, R_028C60_CB_COLOR0_BASE + cs, (uint32_t)((n ? f->rt1_va : f->rt_va) >> 8));
+		ctx1(f, R_028C70_CB_COLOR0_INFO + cs,
+		     n < nrt ? S_028C70_FORMAT(V_028C70_COLOR_32_32_32_32) | S_028C70_NUMBER_TYPE(V_028C70_NUMBER_FLOAT) : 0);
+		ctx1(f, R_028EC0_CB_COLOR0_ATTRIB2 + XS_CB_COLOR_EXT_STRIDE * n,
+		     S_028EC0_MIP0_WIDTH(W - 1) | S_028EC0_MIP0_HEIGHT(H - 1));
+	}
+	ctx1(f, R_028040_DB_Z_INFO, S_028040_FORMAT(o->depth ? V_028040_Z_32_FLOAT : V_028040_Z_INVALID));
+	ctx1(f, R_028048_DB_Z_READ_BASE, (uint32_t)(f->z_va >> 8));
+	ctx1(f, R_028050_DB_Z_WRITE_BASE, (uint32_t)(f->z_va >> 8));
+	ctx1(f, R_02801C_DB_DEPTH_SIZE_XY, S_02801C_X_MAX(W - 1) | S_02801C_Y_MAX(H - 1));
+	ctx1(f, R_028800_DB_DEPTH_CONTROL,
+	     o->depth ? S_028800_Z_ENABLE(1) | S_028800_Z_WRITE_ENABLE(1) | S_028800_ZFUNC(o->zfunc) : 0);
+	ctx1(f, R_02880C_DB_SHADER_CONTROL, o->db_shader_control);
+	uint32_t vp = o->vp ? o->vp : W; /* a viewport, scissors larger than the W x H targets */
 	/* D3D12 viewport (0, 0, W, H): x = (ndc + 1) W / 2, y = (1 - ndc) H / 2 */
 	ctx1(f, R_028818_PA_CL_VTE_CNTL,
 	     S_028818_VPORT_X_SCALE_ENA(1) | S_028818_VPORT_X_OFFSET_ENA(1) | S_028818_VPORT_Y_SCALE_ENA(1) |
 		     S_028818_VPORT_Y_OFFSET_ENA(1) | S_028818_VPORT_Z_SCALE_ENA(1) | S_028818_VPORT_Z_OFFSET_ENA(1));
-	ctxf(f, R_02843C_PA_CL_VPORT_XSCALE, W / 2.0f);
-	ctxf(f, R_02843C_PA_CL_VPORT_XSCALE + 4, W / 2.0f);
-	ctxf(f, R_028444_PA_CL_VPORT_YSCALE, -H / 2.0f);
-	ctxf(f, R_028444_PA_CL_VPORT_YSCALE + 4, H / 2.0f);
+	ctxf(f, R_02843C_PA_CL_VPORT_XSCALE, vp / 2.0f);
+	ctxf(f, R_02843C_PA_CL_VPORT_XSCALE + 4, vp / 2.0f);
+	ctxf(f, R_028444_PA_CL_VPORT_YSCALE, -(float)vp / 2.0f);
+	ctxf(f, R_028444_PA_CL_VPORT_YSCALE + 4, vp / 2.0f);
 	ctxf(f, R_02844C_PA_CL_VPORT_ZSCALE, 1.0f);
 	ctxf(f, R_02844C_PA_CL_VPORT_ZSCALE + 4, 0.0f);
 	ctxf(f, R_0282D4_PA_SC_VPORT_ZMAX_0, 1.0f);
 	ctx1(f, R_028250_PA_SC_VPORT_SCISSOR_0_TL, 0);
-	ctx1(f, R_028254_PA_SC_VPORT_SCISSOR_0_BR, S_028254_BR_X(W) | S_028254_BR_Y(H));
+	ctx1(f, R_028254_PA_SC_VPORT_SCISSOR_0_BR, S_028254_BR_X(vp) | S_028254_BR_Y(vp));
 	ctx1(f, R_028030_PA_SC_SCREEN_SCISSOR_TL, 0);
-	ctx1(f, R_028034_PA_SC_SCREEN_SCISSOR_BR, S_028034_BR_X(W) | S_028034_BR_Y(H));
+	ctx1(f, R_028034_PA_SC_SCREEN_SCISSOR_BR, S_028034_BR_X(vp) | S_028034_BR_Y(vp));
 	ctx1(f, R_028BE4_PA_SU_VTX_CNTL, S_028BE4_PIX_CENTER(1) | S_028BE4_QUANT_MODE(5)); /* 1/256 px */
 	/* a guard band of 8 viewports: the triangle (up to 3 in NDC) is not clipped */
 	for (uint32_t reg = R_028BE8_PA_CL_GB_VERT_CLIP_ADJ; reg <= R_028BF4_PA_CL_GB_HORZ_DISC_ADJ; reg += 4)
@@ -407,20 +446,180 @@ static void s42_scratch(void **state)
 	assert_non_null(strstr(e.msg, "of the PS's CUs excluded from VS"));
 }
 
+/* ---- late Z and the export buffer ---------------------------------------- */
+
+static void fill_f(fx *f, uint64_t va, size_t bytes, float v)
+{
+	float *m = malloc(bytes);
+	for (size_t i = 0; i < bytes / 4; i++)
+		m[i] = v;
+	assert_true(xs_vm_write(f->vm, va, m, bytes, NULL));
+	free(m);
+}
+
+static float depth_at(fx *f, int x, int y)
+{
+	float z;
+	assert_true(xs_vm_read(f->vm, f->z_va + (uint64_t)y * xs_hw_linear_pitch(W, 4) + 4 * (uint64_t)x, &z, 4, NULL));
+	return z;
+}
+
+static void rt_at(fx *f, uint64_t va, int x, int y, float c[4])
+{
+	assert_true(xs_vm_read(f->vm, va + (uint64_t)y * xs_hw_linear_pitch(W, 16) + 16 * (uint64_t)x, c, 16, NULL));
+}
+
+/* Both targets cleared to 0, the depth buffer to zclear. */
+static void clear_all(fx *f, float zclear)
+{
+	fill_f(f, f->rt_va, (size_t)xs_hw_linear_pitch(W, 16) * H, 0.0f);
+	fill_f(f, f->rt1_va, (size_t)xs_hw_linear_pitch(W, 16) * H, 0.0f);
+	fill_f(f, f->z_va, (size_t)xs_hw_linear_pitch(W, 4) * H, zclear);
+}
+
+/* Target va at (x, y): the oracle's colour when drawn, else 0. */
+static void check_px(fx *f, uint64_t va, int x, int y, bool drawn)
+{
+	float got[4], want[4] = { 0, 0, 0, 0 };
+	rt_at(f, va, x, y, got);
+	if (drawn)
+		expect(x, y, want);
+	for (int c = 0; c < 4; c++)
+		if (fabsf(got[c] - want[c]) > 1e-5f) {
+			fprintf(stderr, "pixel (%d,%d) channel %d: %f, want %f\n", x, y, c, got[c], want[c]);
+			fail();
+		}
+}
+
+/* A PS that can discard (DB_SHADER_CONTROL.KILL_ENABLE, which D3D12 sets
+ * for every shader with discard/clip) tests depth late: with the rasterized
+ * depth, since it exports none, and it writes it for the pixels that
+ * survive both the discard and the test. The triangle is at z 0.5, ZFUNC
+ * LESS: against 0.1 nothing is drawn; against 0.9 the pixels the shader
+ * keeps (y > x) are drawn and get depth 0.5, the discarded ones keep 0.9. */
+static void kill_tests_depth_late(void **state)
+{
+	fx *f = *state;
+	for (int timing = 0; timing < 2; timing++) {
+		xs_gpu_set_timing(f->gpu, timing);
+		draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1, .ps = 1, .depth = true,
+				.zfunc = V_028800_FRAG_LESS, .db_shader_control = S_02880C_KILL_ENABLE(1) };
+		xs_gpu_dispatch_result r = { 0 };
+		xs_err e = { 0 };
+		clear_all(f, 0.1f);
+		assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+		assert_int_equal(r.gfx.pixels_written, 0);
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				check_px(f, f->rt_va, x, y, false);
+				assert_true(depth_at(f, x, y) == 0.1f);
+			}
+		clear_all(f, 0.9f);
+		assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+		assert_int_equal(r.gfx.pixels_written, W * (H - 1) / 2); /* y > x: 120 */
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				check_px(f, f->rt_va, x, y, y > x);
+				assert_true(depth_at(f, x, y) == (y > x ? 0.5f : 0.9f));
+			}
+	}
+}
+
+/* Late Z with the shader's depth (Z_EXPORT_ENABLE, exp mrtz 0.25) and two
+ * colour targets: the DB tests and writes a pixel's depth once, before its
+ * targets, so MRT1 is not tested against the depth MRT0's pixel just wrote
+ * (under LESS it would fail: 0.25 < 0.25). */
+static void late_z_once_per_pixel(void **state)
+{
+	fx *f = *state;
+	xs_gpu_set_timing(f->gpu, true);
+	draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1, .ps = 2, .nrt = 2, .depth = true,
+			.zfunc = V_028800_FRAG_LESS, .db_shader_control = S_02880C_Z_EXPORT_ENABLE(1) };
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	clear_all(f, 1.0f);
+	assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+	assert_int_equal(r.gfx.pixels_written, 2 * W * H);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			check_px(f, f->rt_va, x, y, true);
+			check_px(f, f->rt1_va, x, y, true);
+			assert_true(depth_at(f, x, y) == 0.25f);
+		}
+	/* Against 0.25 the exported depth fails LESS everywhere: nothing drawn. */
+	clear_all(f, 0.25f);
+	assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+	assert_int_equal(r.gfx.pixels_written, 0);
+	check_px(f, f->rt_va, 5, 5, false);
+	check_px(f, f->rt1_va, 5, 5, false);
+}
+
+/* Without DB_SHADER_CONTROL.Z_EXPORT_ENABLE the DB takes no shader depth:
+ * exp mrtz is ignored and the test is early, once, with the rasterized 0.5.
+ * GREATER against 0: 0.5 passes and is written; a second, late test of the
+ * exported 0.25 against it would fail and draw nothing. */
+static void mrtz_ignored_without_z_export(void **state)
+{
+	fx *f = *state;
+	xs_gpu_set_timing(f->gpu, true);
+	draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1, .ps = 2, .nrt = 2, .depth = true,
+			.zfunc = V_028800_FRAG_GREATER };
+	xs_gpu_dispatch_result r = { 0 };
+	xs_err e = { 0 };
+	clear_all(f, 0.0f);
+	assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+	assert_int_equal(r.gfx.pixels_written, 2 * W * H);
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			check_px(f, f->rt1_va, x, y, true);
+			assert_true(depth_at(f, x, y) == 0.5f);
+		}
+}
+
+/* A PS exporting MRT0 in a loop (loop.ps.ll: n times, then (100, 2, 3, 1)):
+ * a lane keeps one colour per target, the last export's, so the buffer is
+ * bounded by the wave and each pixel is written once. */
+static void reexport_last_wins(void **state)
+{
+	fx *f = *state;
+	for (int timing = 0; timing < 2; timing++) {
+		xs_gpu_set_timing(f->gpu, timing);
+		draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1, .ps = 3, .ps_user0 = 1000 };
+		xs_gpu_dispatch_result r = { 0 };
+		xs_err e = { 0 };
+		clear_all(f, 1.0f);
+		assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+		assert_int_equal(r.gfx.pixels_written, W * H);
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				float c[4];
+				rt_at(f, f->rt_va, x, y, c);
+				assert_true(c[0] == 100.0f && c[1] == 2.0f && c[2] == 3.0f && c[3] == 1.0f);
+			}
+	}
+}
+
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		fprintf(stderr, "usage: %s VS.o PS.o SMALL_VS64.o\n", argv[0]);
+	if (argc < 7) {
+		fprintf(stderr, "usage: %s VS.o PS.o SMALL_VS64.o KILL_PS.o MRT2Z_PS.o LOOP_PS.o\n", argv[0]);
 		return 2;
 	}
 	vs_path = argv[1];
 	ps_path = argv[2];
 	small_path = argv[3];
+	kill_path = argv[4];
+	mrt2z_path = argv[5];
+	loop_path = argv[6];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(triangle_timing),
 		cmocka_unit_test(triangle_functional),
 		cmocka_unit_test(many_triangles_masks),
 		cmocka_unit_test(empty_draw),
+		cmocka_unit_test(kill_tests_depth_late),
+		cmocka_unit_test(late_z_once_per_pixel),
+		cmocka_unit_test(mrtz_ignored_without_z_export),
+		cmocka_unit_test(reexport_last_wins),
 		cmocka_unit_test(s42_m22_completes),
 		cmocka_unit_test(s42_m23_vs_barred_completes),
 		cmocka_unit_test(s42_functional_and_deterministic),
