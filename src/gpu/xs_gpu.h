@@ -63,6 +63,8 @@ typedef struct xs_gpu_gfx_stats {
 	uint64_t stage_wait_cycles[XS_GPU_NSTAGES][XS_GPU_GFX_WAIT_COUNT]; /* wave-cycles ready waves waited to launch */
 	uint64_t limit_wait_cycles[XS_GPU_NSTAGES]; /* ... of which held by the stage's WAVE_LIMIT (S4.4) */
 	uint32_t peak_scratch_slots;             /* of the graphics ring (SPI_TMPRING_SIZE) */
+	uint32_t peak_ps_pending;                /* PS waves gathered and not committed at once [model]: at most
+						  * the draw's bound (docs/graphics.md 3.4) */
 } xs_gpu_gfx_stats;
 
 /* Hardware counters of one dispatch or draw, as rocprof reads them

@@ -67,8 +67,15 @@ typedef struct xs_gpu_draw {
 	ps_rec *ps;                  /* ring of PS waves: [commit, tail) */
 	uint64_t ps_commit, ps_launch, ps_tail;
 	uint32_t ps_cap;
+	uint32_t ps_limit;           /* at most this many PS waves gathered and not committed (ps_room) */
 	bool building;               /* ps[ps_tail] is being filled */
 	uint32_t cur_prim;
+	/* The rasterizer's place in the batch at vs_head: its primitive
+	 * raster_prim, mid-way (job) when raster_mid; paused when it stopped
+	 * for want of PS-wave room. */
+	uint32_t raster_prim;
+	bool raster_mid, paused;
+	xs_gfx_raster_job job;
 	bool early_z;
 	bool oom;                    /* a quad found no PS wave record (host memory): the draw never completes */
 	int blocked[XS_GPU_NSTAGES];
@@ -563,30 +570,69 @@ static void quad_in(void *user, const xs_gfx_quad *q)
 		p->prim[p->nprims++] = (uint16_t)d->cur_prim;
 	}
 	p->quad[p->nquads++] = *q;
+	uint64_t live = d->ps_tail + 1 - d->ps_commit;
+	if (live > d->disp->r->gfx.peak_ps_pending)
+		d->disp->r->gfx.peak_ps_pending = (uint32_t)live;
 }
 
-/* Rasterizes every ended batch at the head, in draw order. */
+/* Whether quad_in can take the next quad without a PS wave record past
+ * ps_limit: the rasterizer asks before each quad and stops there if not
+ * (the same test quad_in makes to close the wave it fills). */
+static bool ps_room(void *user)
+{
+	xs_gpu_draw *d = user;
+	uint64_t live = d->ps_tail + (d->building ? 1 : 0) - d->ps_commit;
+	if (live < d->ps_limit)
+		return true;
+	if (!d->building)
+		return false;
+	const ps_rec *p = &d->ps[d->ps_tail % d->ps_cap];
+	bool new_prim = !p->nprims || p->prim[p->nprims - 1] != d->cur_prim;
+	return p->nquads < d->spi.cfg.st[XS_GPU_STAGE_PS].lanes / 4 && !(new_prim && p->nprims == PS_MAX_PRIMS);
+}
+
+/* Rasterizes every ended batch at the head, in draw order, the quads
+ * gathering into PS-wave records. The records not yet committed are bounded
+ * (ps_limit): when they reach it the rasterizer stops at the quad it is on
+ * and goes on from there when committed waves free records (draw_wave_end),
+ * so that host memory stays bounded whatever a batch's primitives cover --
+ * a batch of up to 128 triangles over a 32767-pixel scissor would otherwise
+ * gather millions of records before its first PS wave launched. Below the
+ * bound nothing changes: the same quads, waves and order. */
 static void raster_ready(xs_gpu *g, xs_gpu_draw *d)
 {
 	xs_gpu_gfx_stats *st = &d->disp->r->gfx;
+	d->paused = false;
 	while (d->vs_head < d->vs_tail && d->vs[d->vs_head % VS_RING].ended) {
 		vs_rec *v = &d->vs[d->vs_head % VS_RING];
-		for (uint32_t k = 0; k < v->b.nprims; k++) {
-			xs_gfx_vtx vt[3];
-			for (int c = 0; c < 3; c++) {
-				uint32_t l = v->b.prim_lane[k][c];
-				memcpy(vt[c].pos, v->pos[l], sizeof(vt[c].pos));
-				vt[c].param = v->param + (size_t)l * d->s.num_params * 4;
+		for (; d->raster_prim < v->b.nprims; d->raster_prim++) {
+			uint32_t k = d->raster_prim;
+			if (!d->raster_mid) {
+				xs_gfx_vtx vt[3];
+				for (int c = 0; c < 3; c++) {
+					uint32_t l = v->b.prim_lane[k][c];
+					memcpy(vt[c].pos, v->pos[l], sizeof(vt[c].pos));
+					vt[c].param = v->param + (size_t)l * d->s.num_params * 4;
+				}
+				if (!xs_gfx_raster_setup(&d->s, vt, &d->job, &d->rst))
+					continue; /* culled */
+				d->raster_mid = true;
 			}
 			d->cur_prim = k;
-			xs_gfx_raster_tri(&d->s, g->vm, vt, v->b.first_prim + k, d->early_z, quad_in, d, &d->rst);
+			if (!xs_gfx_raster_run(&d->s, g->vm, &d->job, d->early_z, quad_in, ps_room, d, &d->rst)) {
+				d->paused = true;
+				goto out;
+			}
+			d->raster_mid = false;
 		}
+		d->raster_prim = 0;
 		st->primitives += v->b.nprims;
 		ps_close(d); /* a PS wave holds one batch's primitives [model] */
 		v->rasterized = true;
 		d->vs_head++;
 		vs_lines_maybe_free(g, d, v);
 	}
+out:
 	st->prims_culled = d->rst.culled;
 	st->prims_clipped = d->rst.clipped;
 	st->quads = d->rst.quads;
@@ -659,6 +705,8 @@ static void draw_wave_end(xs_gpu *g, xs_gpu_wave *gw)
 	resident_change(g, d->disp, gw->simd / g->info->simds_per_cu, -1);
 	raster_ready(g, d);
 	commit_ready(g, d);
+	if (d->paused)
+		raster_ready(g, d); /* the commits freed records: go on */
 	maybe_done(g, d);
 }
 
@@ -737,6 +785,14 @@ xs_status xs_gpu_draw_begin(xs_gpu *g, unsigned q, const xs_gpu_draw_args *a, xs
 		r->scratch_slots = cfg.scratch_slots; /* usable slots of the graphics ring */
 	}
 	d->ps_cap = 64;
+	/* [model] PS waves gathered and not committed, at most: twice the wave
+	 * slots of the chip (more than can run at once, so that the bound only
+	 * binds when a batch covers far more pixels than the GPU holds), a power
+	 * of two that the ring's doubling reaches. */
+	const xs_devinfo *di = g->info;
+	d->ps_limit = d->ps_cap;
+	while (d->ps_limit < 2 * di->num_cu * di->simds_per_cu * di->wave_slots_per_simd)
+		d->ps_limit *= 2;
 	d->ps = st ? NULL : xs_calloc(d->ps_cap, sizeof(*d->ps));
 	for (uint32_t i = 0; !st && i < VS_RING; i++)
 		if (!(d->vs[i].param = xs_calloc((size_t)64 * XS_MAX(d->s.num_params, 1u) * 4, sizeof(float))))

@@ -151,6 +151,36 @@ typedef struct xs_gfx_raster_stats {
 void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], uint64_t prim_index,
 		       bool early_z, xs_gfx_quad_fn fn, void *user, xs_gfx_raster_stats *st);
 
+/* The same in steps, so that a draw can stop when its PS waves have no room
+ * and go on later from the same quad (the quads and their order are those of
+ * xs_gfx_raster_tri). xs_gfx_raster_setup clips, culls, transforms and snaps
+ * (counting culled / clipped once) and returns false when nothing is left to
+ * rasterize; xs_gfx_raster_run visits the quads from the job's place, asking
+ * room(user) before each quad with a pixel inside (before its early Z), and
+ * returns false, keeping that quad as the place, when room says no; true
+ * when the primitive is done. */
+#define XS_GFX_RASTER_MAX_POLY 12 /* 3 vertices + one per clip plane (7 planes) and spare */
+/* A vertex after the viewport transform, snapped: position in units of
+ * 1/(2 steps) pixel, so that pixel centres are integers too. */
+typedef struct xs_gfx_svtx {
+	int64_t x, y;
+	double z, w_inv;
+	double b[3];
+} xs_gfx_svtx;
+typedef struct xs_gfx_raster_job {
+	xs_gfx_svtx v[XS_GFX_RASTER_MAX_POLY]; /* the clipped polygon, a fan from v[0] */
+	unsigned n;
+	bool front;
+	unsigned fan;             /* the fan triangle (v[0], v[fan], v[fan + 1]) being rasterized */
+	bool mid;                 /* stopped inside it, at quad (qx, qy) */
+	int64_t qx, qy;
+} xs_gfx_raster_job;
+typedef bool (*xs_gfx_room_fn)(void *user);
+bool xs_gfx_raster_setup(const xs_gfx_state *s, const xs_gfx_vtx v[3], xs_gfx_raster_job *job,
+			 xs_gfx_raster_stats *st);
+bool xs_gfx_raster_run(const xs_gfx_state *s, xs_vm *vm, xs_gfx_raster_job *job, bool early_z, xs_gfx_quad_fn fn,
+		       xs_gfx_room_fn room, void *user, xs_gfx_raster_stats *st);
+
 /* ---- DB: the depth test (xs_gpu_db.c) ----------------------------------------- */
 /* Depth z clamped to the viewport's [zmin, zmax] (D3D12: the depth range
  * clamps the rasterized and the exported depth). */

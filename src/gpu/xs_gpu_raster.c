@@ -41,7 +41,7 @@
 #include <math.h>
 #include <string.h>
 
-#define MAX_POLY 12          /* 3 vertices + one per clip plane (7 planes) and spare */
+#define MAX_POLY XS_GFX_RASTER_MAX_POLY
 
 typedef struct cvtx {
 	double c[4];             /* clip space */
@@ -104,13 +104,7 @@ static int64_t snap(double v, int64_t steps, unsigned round_mode)
 	}
 }
 
-/* A vertex after the viewport transform, snapped: position in units of
- * 1/(2 steps) pixel, so that pixel centres are integers too. */
-typedef struct svtx {
-	int64_t x, y;
-	double z, w_inv;
-	double b[3];
-} svtx;
+typedef xs_gfx_svtx svtx;
 
 static int64_t edge(const svtx *a, const svtx *b, int64_t px, int64_t py)
 {
@@ -132,8 +126,10 @@ typedef struct raster {
 	int64_t steps;           /* grid units per pixel (2 x QUANT steps) */
 	int64_t centre;          /* offset of the sample in a pixel, grid units */
 	xs_gfx_quad_fn fn;
+	xs_gfx_room_fn room;
 	void *user;
 	xs_gfx_raster_stats *st;
+	xs_gfx_raster_job *job;
 } raster;
 
 static void pixel_attrs(const raster *r, const svtx t[3], double area, int64_t px, int64_t py, xs_gfx_quad *q,
@@ -154,8 +150,10 @@ static void pixel_attrs(const raster *r, const svtx t[3], double area, int64_t p
 	q->z[k] = xs_gfx_depth_clamp(r->s, (float)(l0 * t[0].z + l1 * t[1].z + l2 * t[2].z));
 }
 
-/* Rasterizes one clockwise triangle t (area > 0, grid units). */
-static void raster_tri(const raster *r, const svtx t[3])
+/* Rasterizes one clockwise triangle t (area > 0, grid units), from the
+ * job's place when it stopped inside it; false when room said no (the job
+ * keeps the quad it stopped at, not yet tested or emitted). */
+static bool raster_tri(const raster *r, const svtx t[3])
 {
 	const xs_gfx_state *s = r->s;
 	double area = (double)edge(&t[0], &t[1], t[2].x, t[2].y);
@@ -171,11 +169,18 @@ static void raster_tri(const raster *r, const svtx t[3])
 	x1 = XS_MIN(x1, (int64_t)s->scissor[2] - 1);
 	y1 = XS_MIN(y1, (int64_t)s->scissor[3] - 1);
 	if (x0 > x1 || y0 > y1)
-		return;
+		return true;
 	x0 &= ~(int64_t)1;
 	y0 &= ~(int64_t)1;
-	for (int64_t qy = y0; qy <= y1; qy += 2)
-		for (int64_t qx = x0; qx <= x1; qx += 2) {
+	xs_gfx_raster_job *j = r->job;
+	int64_t qy = y0, qx = x0;
+	if (j->mid) {
+		qy = j->qy;
+		qx = j->qx;
+		j->mid = false;
+	}
+	for (; qy <= y1; qy += 2, qx = x0)
+		for (; qx <= x1; qx += 2) {
 			xs_gfx_quad q;
 			memset(&q, 0, sizeof(q));
 			q.x = (int32_t)qx;
@@ -192,6 +197,12 @@ static void raster_tri(const raster *r, const svtx t[3])
 			}
 			if (!q.inside)
 				continue;
+			if (r->room && !r->room(r->user)) {
+				j->mid = true;
+				j->qy = qy;
+				j->qx = qx;
+				return false;
+			}
 			for (int k = 0; k < 4; k++)
 				pixel_attrs(r, t, area, (qx + (k & 1)) * r->steps + r->centre,
 					    (qy + (k >> 1)) * r->steps + r->centre, &q, k);
@@ -210,6 +221,7 @@ static void raster_tri(const raster *r, const svtx t[3])
 				r->st->pixels += q.cover >> k & 1;
 			r->fn(r->user, &q);
 		}
+	return true;
 }
 
 /* The guard band's half-extent in NDC along one axis: the register's ratio,
@@ -226,10 +238,12 @@ static double guard(float reg, float scale, float offset)
 	return g;
 }
 
-void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], uint64_t prim_index,
-		       bool early_z, xs_gfx_quad_fn fn, void *user, xs_gfx_raster_stats *st)
+bool xs_gfx_raster_setup(const xs_gfx_state *s, const xs_gfx_vtx v[3], xs_gfx_raster_job *job,
+			 xs_gfx_raster_stats *st)
 {
-	(void)prim_index; /* the VGT already ordered strip vertices (xs_gpu_vgt.c) */
+	job->n = 0;
+	job->fan = 1;
+	job->mid = false;
 	uint32_t cc = s->cl_clip_cntl;
 	bool dx_z = G_028810_DX_CLIP_SPACE_DEF(cc);
 	cvtx poly[2][MAX_POLY];
@@ -237,7 +251,7 @@ void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], 
 		for (int k = 0; k < 4; k++) {
 			if (!isfinite(v[i].pos[k])) {
 				st->culled++; /* a NaN or infinite position draws nothing [model] */
-				return;
+				return false;
 			}
 			poly[0][i].c[k] = v[i].pos[k];
 		}
@@ -255,7 +269,7 @@ void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], 
 		if (plane_dist(&view[p], &poly[0][0]) < 0 && plane_dist(&view[p], &poly[0][1]) < 0 &&
 		    plane_dist(&view[p], &poly[0][2]) < 0) {
 			st->culled++;
-			return;
+			return false;
 		}
 	}
 	/* 2. clip what exceeds the near/far planes, w > 0 and the guard band */
@@ -288,14 +302,14 @@ void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], 
 	}
 	if (n < 3) {
 		st->culled++;
-		return;
+		return false;
 	}
 	if (clipped)
 		st->clipped++;
 	/* 3-4. divide, viewport, snap */
 	int64_t qs = quant_steps(s->su_vtx_cntl);
 	unsigned rmode = G_028BE4_ROUND_MODE(s->su_vtx_cntl);
-	svtx sv[MAX_POLY];
+	svtx *sv = job->v;
 	for (unsigned i = 0; i < n; i++) {
 		const cvtx *c = &poly[cur][i];
 		double winv = 1.0 / c->c[3];
@@ -304,7 +318,7 @@ void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], 
 		double Z = c->c[2] * winv * s->vp_scale[2] + s->vp_offset[2];
 		if (!isfinite(X) || !isfinite(Y) || !isfinite(Z) || fabs(X) > XS_SC_SCREEN_RANGE_PX || fabs(Y) > XS_SC_SCREEN_RANGE_PX) {
 			st->culled++;
-			return;
+			return false;
 		}
 		sv[i].x = 2 * snap(X, qs, rmode);
 		sv[i].y = 2 * snap(Y, qs, rmode);
@@ -318,19 +332,31 @@ void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], 
 		area2 += edge(&sv[0], &sv[i], sv[i + 1].x, sv[i + 1].y);
 	if (area2 == 0) {
 		st->culled++;
-		return;
+		return false;
 	}
 	uint32_t mode = s->su_sc_mode_cntl;
 	bool cw = area2 > 0;
 	bool front = G_028814_FACE(mode) ? cw : !cw;
 	if ((front && G_028814_CULL_FRONT(mode)) || (!front && G_028814_CULL_BACK(mode))) {
 		st->culled++;
-		return;
+		return false;
 	}
+	job->n = n;
+	job->front = front;
+	return true;
+}
+
+bool xs_gfx_raster_run(const xs_gfx_state *s, xs_vm *vm, xs_gfx_raster_job *job, bool early_z, xs_gfx_quad_fn fn,
+		       xs_gfx_room_fn room, void *user, xs_gfx_raster_stats *st)
+{
 	/* 6-7. each fan triangle, made clockwise */
-	raster r = { .s = s, .vm = vm, .early_z = early_z, .front = front, .steps = 2 * qs,
-		     .centre = G_028BE4_PIX_CENTER(s->su_vtx_cntl) ? qs : 0, .fn = fn, .user = user, .st = st };
-	for (unsigned i = 1; i + 1 < n; i++) {
+	int64_t qs = quant_steps(s->su_vtx_cntl);
+	raster r = { .s = s, .vm = vm, .early_z = early_z, .front = job->front, .steps = 2 * qs,
+		     .centre = G_028BE4_PIX_CENTER(s->su_vtx_cntl) ? qs : 0, .fn = fn, .room = room, .user = user,
+		     .st = st, .job = job };
+	const svtx *sv = job->v;
+	for (; job->fan + 1 < job->n; job->fan++) {
+		unsigned i = job->fan;
 		svtx t[3] = { sv[0], sv[i], sv[i + 1] };
 		int64_t a = edge(&t[0], &t[1], t[2].x, t[2].y);
 		if (a == 0)
@@ -340,6 +366,17 @@ void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], 
 			t[1] = t[2];
 			t[2] = tmp;
 		}
-		raster_tri(&r, t);
+		if (!raster_tri(&r, t))
+			return false;
 	}
+	return true;
+}
+
+void xs_gfx_raster_tri(const xs_gfx_state *s, xs_vm *vm, const xs_gfx_vtx v[3], uint64_t prim_index,
+		       bool early_z, xs_gfx_quad_fn fn, void *user, xs_gfx_raster_stats *st)
+{
+	(void)prim_index; /* the VGT already ordered strip vertices (xs_gpu_vgt.c) */
+	xs_gfx_raster_job job;
+	if (xs_gfx_raster_setup(s, v, &job, st))
+		(void)xs_gfx_raster_run(s, vm, &job, early_z, fn, NULL, user, st);
 }

@@ -27,11 +27,13 @@ typedef struct fx {
 	xs_gpu *gpu;
 	xs_gfx_shader vs, ps, small, kill, mrt2z, loop;
 	uint64_t vs_va, ps_va, small_va, rt_va, rt1_va, z_va, kill_va, mrt2z_va, loop_va;
+	uint64_t zbig_va;        /* BIG x BIG Z_32_FLOAT */
 	xs_pm4_builder b;
 } fx;
 
 #define W 16
 #define H 16
+#define BIG 512
 
 static bool load(const char *path, xs_gfx_shader *sh)
 {
@@ -74,7 +76,8 @@ static int setup(void **state)
 	if (!f.vs_va || !f.ps_va || !f.kill_va || !f.mrt2z_va || !f.loop_va ||
 	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt_va, NULL) ||
 	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt1_va, NULL) ||
-	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 4) * H, 256, &f.z_va, NULL))
+	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 4) * H, 256, &f.z_va, NULL) ||
+	    xs_vm_alloc(f.vm, (size_t)xs_hw_linear_pitch(BIG, 4) * BIG, 256, &f.zbig_va, NULL))
 		return -1;
 	xs_pm4_builder_init(&f.b, 0);
 	*state = &f;
@@ -120,6 +123,7 @@ typedef struct draw_opts {
 	uint32_t ps_user0;       /* SPI_SHADER_USER_DATA_PS_0 */
 	uint32_t nrt;            /* colour targets (0: 1); MRT1 at rt1_va */
 	bool depth;              /* a W x H Z_32_FLOAT buffer at z_va, Z and Z writes on */
+	bool zbig;               /* with depth: the BIG x BIG one at zbig_va */
 	uint32_t zfunc;          /* DB_DEPTH_CONTROL.ZFUNC */
 	uint32_t db_shader_control;
 	uint32_t vp;             /* viewport and scissors W = H (0: W) */
@@ -175,9 +179,11 @@ static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_e
 		     S_028EC0_MIP0_WIDTH(W - 1) | S_028EC0_MIP0_HEIGHT(H - 1));
 	}
 	ctx1(f, R_028040_DB_Z_INFO, S_028040_FORMAT(o->depth ? V_028040_Z_32_FLOAT : V_028040_Z_INVALID));
-	ctx1(f, R_028048_DB_Z_READ_BASE, (uint32_t)(f->z_va >> 8));
-	ctx1(f, R_028050_DB_Z_WRITE_BASE, (uint32_t)(f->z_va >> 8));
-	ctx1(f, R_02801C_DB_DEPTH_SIZE_XY, S_02801C_X_MAX(W - 1) | S_02801C_Y_MAX(H - 1));
+	uint64_t zva = o->zbig ? f->zbig_va : f->z_va;
+	uint32_t zw = o->zbig ? BIG : W, zh = o->zbig ? BIG : H;
+	ctx1(f, R_028048_DB_Z_READ_BASE, (uint32_t)(zva >> 8));
+	ctx1(f, R_028050_DB_Z_WRITE_BASE, (uint32_t)(zva >> 8));
+	ctx1(f, R_02801C_DB_DEPTH_SIZE_XY, S_02801C_X_MAX(zw - 1) | S_02801C_Y_MAX(zh - 1));
 	ctx1(f, R_028800_DB_DEPTH_CONTROL,
 	     o->depth ? S_028800_Z_ENABLE(1) | S_028800_Z_WRITE_ENABLE(1) | S_028800_ZFUNC(o->zfunc) : 0);
 	ctx1(f, R_02880C_DB_SHADER_CONTROL, o->db_shader_control);
@@ -599,6 +605,58 @@ static void reexport_last_wins(void **state)
 	}
 }
 
+/* A 16 x 16 target under a 512 x 512 viewport and scissor: one triangle
+ * covers 512 x 512 pixels, 8192 wave32 PS waves, all shaded (the scissor,
+ * not the target, bounds rasterization). The PS waves gathered and not yet
+ * committed stay within the draw's bound (twice the chip's wave slots,
+ * rounded up to a power of two), the rasterizer pausing and resuming, and
+ * the target gets exactly the pixels of the triangle. With early Z on a
+ * BIG x BIG depth buffer (LESS, cleared to 1) every pixel passes once: a
+ * quad the rasterizer stopped at is tested when it goes on, not twice. */
+static void big_scissor_bounded(void **state)
+{
+	fx *f = *state;
+	const xs_devinfo *di = f->gpu->info;
+	uint32_t bound = 64, vp = BIG;
+	while (bound < 2 * di->num_cu * di->simds_per_cu * di->wave_slots_per_simd)
+		bound *= 2;
+	for (int pass = 0; pass < 3; pass++) {
+		xs_gpu_set_timing(f->gpu, pass != 1);
+		draw_opts o = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1, .vp = vp, .depth = pass == 2,
+				.zbig = true, .zfunc = V_028800_FRAG_LESS };
+		xs_gpu_dispatch_result r = { 0 };
+		xs_err e = { 0 };
+		clear_all(f, 1.0f);
+		fill_f(f, f->zbig_va, (size_t)xs_hw_linear_pitch(BIG, 4) * BIG, 1.0f);
+		assert_int_equal(draw(f, &o, &r, &e), XS_OK);
+		assert_int_equal(r.gfx.pixels_shaded, vp * vp);
+		assert_int_equal(r.gfx.waves[XS_GPU_STAGE_PS], vp * vp / 4 / (f->ps.wave64 ? 16 : 8));
+		assert_true(r.gfx.waves[XS_GPU_STAGE_PS] > bound);
+		assert_int_equal(r.gfx.pixels_written, vp * vp); /* passed the tests: the CB drops those off the target */
+		printf("# peak PS waves pending %u, bound %u\n", r.gfx.peak_ps_pending, bound);
+		assert_true(r.gfx.peak_ps_pending <= bound);
+		assert_int_equal(r.gfx.quads_depth_killed, 0);
+		if (o.depth) {
+			float *z = malloc((size_t)xs_hw_linear_pitch(BIG, 4) * BIG);
+			assert_true(xs_vm_read(f->vm, f->zbig_va, z, (size_t)xs_hw_linear_pitch(BIG, 4) * BIG, NULL));
+			for (uint32_t y = 0; y < BIG; y++)
+				for (uint32_t x = 0; x < BIG; x++)
+					assert_true(z[y * xs_hw_linear_pitch(BIG, 4) / 4 + x] == 0.5f);
+			free(z);
+		}
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++) {
+				/* barycentrics of (0, vp) (2 vp, vp) (0, -vp) at the centre */
+				float got[4], px = x + 0.5f, py = y + 0.5f;
+				float want[4] = { 0, px / (2.0f * vp), (vp - py) / (2.0f * vp), 1.0f };
+				want[0] = 1.0f - want[1] - want[2];
+				rt_at(f, f->rt_va, x, y, got);
+				for (int c = 0; c < 4; c++)
+					assert_true(fabsf(got[c] - want[c]) < 1e-5f);
+			}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 7) {
@@ -620,6 +678,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(late_z_once_per_pixel),
 		cmocka_unit_test(mrtz_ignored_without_z_export),
 		cmocka_unit_test(reexport_last_wins),
+		cmocka_unit_test(big_scissor_bounded),
 		cmocka_unit_test(s42_m22_completes),
 		cmocka_unit_test(s42_m23_vs_barred_completes),
 		cmocka_unit_test(s42_functional_and_deterministic),
