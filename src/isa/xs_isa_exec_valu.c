@@ -890,9 +890,12 @@ XS_EXEC(v_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 /* ---- VOP3P packed integer ops: each half with its own op_sel / op_sel_hi. ---- */
 static inline uint32_t pk_half(uint32_t v, bool hi) { return hi ? v >> 16 : v & 0xffff; }
 
-/* Results without a saturation (shifts, min/max, the low half of a
- * product): expr over the uint32_t halves a, b, c. */
-#define PK(name, expr)                                                          \
+/* expr over the halves a, b, c of type T, computed in int64_t, its low 16
+ * bits kept; for the ops that saturate (sat), clamp saturates the exact
+ * result to [lo, hi] first (the ISA's integer clamp, as for the VOP3
+ * v_add_nc_* in ADDSUB; LLVM selects v_pk_add_u16 ... clamp for
+ * uadd.sat.v2i16). Shifts, min/max and the low half of a product have none. */
+#define PK_T(name, T, expr, sat, lo, hi)                                        \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
@@ -903,38 +906,8 @@ static inline uint32_t pk_half(uint32_t v, bool hi) { return hi ? v >> 16 : v & 
 		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
 		const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);               \
 		uint32_t m = in->mods;                                          \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
-			uint32_t res = 0;                                       \
-			for (unsigned h = 0; h < 2; h++) {                      \
-				uint32_t sel = h ? m >> 10 : m >> 6;            \
-				uint32_t a = pk_half(A[l], sel & 1);            \
-				uint32_t b = pk_half(B[l], (sel >> 1) & 1);     \
-				uint32_t c = pk_half(C[l], (sel >> 2) & 1);     \
-				(void)c;                                        \
-				res |= ((uint32_t)(expr) & 0xffff) << (16 * h); \
-			}                                                       \
-			r[l] = res;                                             \
-		}                                                               \
-		xs_vstore_rows(xs_vrow(w, in->dst), r, c_.mask, c_.n);          \
-		return 0;                                                       \
-	}
-/* expr over the halves a, b, c of type T, computed in int64_t; with clamp
- * the exact result saturates to [lo, hi] (the ISA's integer clamp, as for
- * the VOP3 v_add_nc_* in ADDSUB; LLVM selects v_pk_add_u16 ... clamp for
- * uadd.sat.v2i16), else its low 16 bits are kept. */
-#define PK_T(name, T, expr, lo, hi)                                             \
-	XS_EXEC(name)                                                           \
-	{                                                                       \
-		(void)x;                                                        \
-		xs_vctx c_;                                                     \
-		xs_vbegin(w, &c_);                                              \
-		uint32_t t0[LANES], t1[LANES], t2[LANES], r[LANES];             \
-		const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);               \
-		const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);               \
-		const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);               \
-		uint32_t m = in->mods;                                          \
-		bool clamp = (m & XS_MOD_CLAMP) != 0;                           \
-		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
+		bool clamp = (sat) && (m & XS_MOD_CLAMP) != 0;                  \
+		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                  \
 			uint32_t res = 0;                                       \
 			for (unsigned h = 0; h < 2; h++) {                      \
 				uint32_t sel = h ? m >> 10 : m >> 6;            \
@@ -952,8 +925,9 @@ static inline uint32_t pk_half(uint32_t v, bool hi) { return hi ? v >> 16 : v & 
 		xs_vstore_rows(xs_vrow(w, in->dst), r, c_.mask, c_.n);          \
 		return 0;                                                       \
 	}
-#define PK_U(name, expr) PK_T(name, uint16_t, expr, 0, 0xffff)
-#define PK_I(name, expr) PK_T(name, int16_t, expr, INT16_MIN, INT16_MAX)
+#define PK(name, expr) PK_T(name, uint16_t, expr, false, 0, 0)
+#define PK_U(name, expr) PK_T(name, uint16_t, expr, true, 0, 0xffff)
+#define PK_I(name, expr) PK_T(name, int16_t, expr, true, INT16_MIN, INT16_MAX)
 PK_I(v_pk_mad_i16, a * b + c)
 PK_U(v_pk_mad_u16, a * b + c)
 PK(v_pk_mul_lo_u16, a * b)
