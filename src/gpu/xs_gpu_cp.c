@@ -63,6 +63,10 @@ static xs_status cp_push(xs_gpu *g, xs_gpu_cp *cp, unsigned q, uint64_t va, uint
 	if (ndw == 0 || ndw > XS_CP_MAX_IB_DWORDS)
 		return xs_err_set(e, XS_E_INVALID_ARG, "queue %u: command buffer of %u dwords (1..%u)", q, ndw,
 				  XS_CP_MAX_IB_DWORDS);
+	if ((cp->fetched_dw += ndw) > XS_GPU_CP_MAX_FETCH_DWORDS)
+		return xs_err_set(e, XS_E_DEVICE_REMOVED, "device removed: hang: queue %u: command buffer 0x%llx (%u dwords) "
+				  "takes the submission's command buffers over %llu dwords (a loop?)", q,
+				  (unsigned long long)va, ndw, (unsigned long long)XS_GPU_CP_MAX_FETCH_DWORDS);
 	uint32_t *dw = xs_malloc((size_t)ndw * 4);
 	uint64_t bad;
 	if (!dw)
@@ -511,6 +515,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			cp->nresults = s->nresults;
 			cp->next_result = 0;
 			cp->fetches = 1;
+			cp->fetched_dw = 0;
 			cp->sub_head++;
 			cp->state = XS_CP_RUN;
 			if ((st = cp_push(g, cp, q, s->va, s->ndw, e)))

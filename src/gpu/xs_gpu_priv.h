@@ -289,6 +289,11 @@ struct xs_gpu_disp {
  * GPU, where the OS's timeout detection removes the device; the runtime's
  * submissions fetch one IB per work item. */
 #define XS_GPU_CP_MAX_FETCHES (1u << 20)
+/* ... and the dwords they hold together: a chain back to itself of a large
+ * IB stays under the count for 2^40 dwords fetched and decoded (hours, from
+ * a 16-byte IB in 64 KiB of memory). 16 IBs of the largest size; the
+ * runtime's submissions fetch one IB of at most that size per work item. */
+#define XS_GPU_CP_MAX_FETCH_DWORDS (16ull << 20)
 #define XS_GPU_CP_MAX_SUBS 1024   /* the ring a doorbell writes into: submissions pending per queue */
 #define XS_GPU_CP_MAX_RELEASES 256 /* end-of-pipe writes pending (fences, DRED breadcrumbs) */
 
@@ -322,6 +327,7 @@ typedef struct xs_gpu_cp {
 	xs_gpu_cp_ib ib[XS_GPU_CP_MAX_DEPTH];
 	uint32_t depth;
 	uint32_t fetches;        /* IBs the current submission fetched (XS_GPU_CP_MAX_FETCHES) */
+	uint64_t fetched_dw;     /* their dwords (XS_GPU_CP_MAX_FETCH_DWORDS) */
 	xs_gpu_dispatch_result *results, scratch_result;
 	uint32_t nresults, next_result;
 	uint32_t wait_id;        /* WAIT_IDLE: dispatches below this id */

@@ -158,6 +158,35 @@ static void chain_loop_is_a_hang(void **state)
 	assert_int_equal(rd32(f, f->mem + 136), 2);
 }
 
+/* ... and counts their dwords: a chain back to itself of a 16 Ki-dword IB
+ * (type-2 filler, the chain at its end) stayed under the count of IBs for
+ * 2^34 dwords fetched and decoded (fuzz_cp: over 2 minutes; 16 bytes of
+ * input did the same with zeros). */
+static void chain_loop_of_a_large_ib_is_a_hang(void **state)
+{
+	fx *f = *state;
+	enum { N = 16384 };
+	uint64_t va;
+	assert_int_equal(xs_vm_alloc(f->vm, 4 * N, 256, &va, NULL), XS_OK);
+	static uint32_t dw[N];
+	for (int i = 0; i < N - 4; i++)
+		dw[i] = 0x80000000u; /* type-2 filler */
+	xs_pm4_indirect_buffer(&f->b, va, N, true);
+	assert_int_equal(f->b.cdw, 4);
+	memcpy(dw + N - 4, f->b.dw, 16);
+	xs_pm4_builder_reset(&f->b);
+	assert_true(xs_vm_write(f->vm, va, dw, sizeof(dw), NULL));
+	assert_int_equal(xs_gpu_submit(f->gpu, 1, va, N, NULL, 0, NULL), XS_OK);
+	xs_err e = { 0 };
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "hang: queue 1"));
+	assert_non_null(strstr(e.msg, "over 16777216 dwords"));
+	xs_pm4_fence(&f->b, f->mem + 140, 3, false);
+	submit(f, 1);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
+	assert_int_equal(rd32(f, f->mem + 140), 3);
+}
+
 /* A replay gives every dispatch its recorded result (whose limits bound
  * it); a dispatch past them has left the recording, where a live run gives
  * it the CP's scratch slot (and no bound: 2^32 groups ran for hours). */
@@ -358,6 +387,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(wait_forever_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(indirect_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(chain_loop_is_a_hang, setup, teardown),
+		cmocka_unit_test_setup_teardown(chain_loop_of_a_large_ib_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(replay_dispatch_past_its_results, setup, teardown),
 		cmocka_unit_test_setup_teardown(xs_launch_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_and_unsupported, setup, teardown),
