@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Rebuilds the seed corpora under tests/fuzz/corpus/ and the PM4
-dictionary (tests/fuzz/pm4.dict) from what a build made:
+"""Rebuilds the seed corpora under tests/fuzz/corpus/ and the PM4 and CP
+dictionaries (tests/fuzz/pm4.dict, cp.dict) from what a build made:
 
   make_corpus.py [BUILD [SEEDS_BUILD]]
       BUILD: a configured build directory, default build; SEEDS_BUILD: the
@@ -19,6 +19,9 @@ corpus holds:
   replay   recordings of two small runs (`xs12 run --record`), timing and
            functional
   rootsig, accel   fuzz_seeds' blobs and XS_BUILD_AS inputs
+  bvh      fuzz_seeds' rays over BVHs of the BVH writer
+  cp       fuzz_seeds' GPU worlds for fuzz_cp.c (command streams and the
+           memory they point at)
 The corpus is committed; rerun this after a format changes.
 """
 import os
@@ -126,11 +129,12 @@ def hexfile(path):
 def seeds():
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run([os.path.join(SEEDS_BUILD, "tests", "fuzz", "fuzz_seeds"), tmp], check=True)
-        for t in ["pm4", "rootsig", "accel", "bvh"]:
+        for t in ["pm4", "rootsig", "accel", "bvh", "cp"]:
             d = fresh(t)
             for f in os.listdir(os.path.join(tmp, t)):
                 shutil.copy(os.path.join(tmp, t, f), os.path.join(d, f))
-        shutil.copy(os.path.join(tmp, "pm4.dict"), os.path.join(HERE, "pm4.dict"))
+        for d in ["pm4.dict", "cp.dict"]:
+            shutil.copy(os.path.join(tmp, d), os.path.join(HERE, d))
     src = os.path.join(HERE, "..", "pm4", "data", "sample.txt")
     open(os.path.join(CORPUS, "pm4", "sample"), "wb").write(hexfile(src))
 

@@ -11,9 +11,16 @@
  *             top-level build over a BLAS the BVH writer made, copies,
  *             postbuild queries
  *   bvh/      ray + BVH inputs for fuzz_bvh.c, over BVHs the writer made
+ *   cp/       small GPU worlds for fuzz_cp.c (its layout, fuzz_layouts.h):
+ *             dispatches (direct, indirect, wave32 and 64, a kernel that
+ *             loops into the watchdog, more than the recorded results),
+ *             fences, waits (satisfied, by the host, across queues, for
+ *             ever), IB calls and chains, COND_EXEC, DMA_DATA, XS_FILL,
+ *             XS_LAUNCH, XS_BUILD_AS, draw state and draws, errors
  * and the PM4 dictionary (pm4.dict): every PKT3 header the decoder knows
  * and every register's SET_*_REG offset dword, from the register database
- * (generated from src/hw/gfx103_regs.txt).
+ * (generated from src/hw/gfx103_regs.txt); cp.dict: the packet headers the
+ * cp seeds use and the dwords that aim into fuzz_cp.c's memory image.
  * Usage: fuzz_seeds OUTDIR (make_corpus.py runs it; the output is committed).
  */
 #include <errno.h>
@@ -205,6 +212,15 @@ static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 static uint8_t *mem(image *im, size_t off) { return im->b + FUZZ_ACCEL_HDR + off; }
 
+/* A dictionary entry: name="the dword's 4 bytes, little-endian". */
+static void dict_word(FILE *dict, const char *prefix, const char *name, uint32_t v)
+{
+	fprintf(dict, "%s%s=\"", prefix, name);
+	for (int i = 0; i < 4; i++)
+		fprintf(dict, "\\x%02X", (v >> 8 * i) & 0xff);
+	fprintf(dict, "\"\n");
+}
+
 static void put_accel(const char *name, image *im, unsigned op, size_t desc_off, uint32_t desc_bytes)
 {
 	put32(im->b, op);
@@ -388,6 +404,293 @@ static void bvh_seeds(void)
 		}
 }
 
+/* ---- command processor worlds (fuzz_cp.c) ---------------------------------- */
+
+/* Where the cp seeds keep things in the image (FUZZ_CP_VA + offset): the
+ * command buffer from 0, data the packets read, an IB the stream calls, a
+ * kernel (s_endpgm; s_branch to itself in the watchdog's seed), and past the
+ * image's end zeros that the packets write (the allocation is FUZZ_CP_MEM). */
+#define CP_STREAM_MAX 0x180 /* the stream's room */
+#define CP_DATA 0x180      /* dims {2,1,1}; +12: 1; +16: 0; +20: 5 */
+#define CP_SUB 0x1a0       /* a called IB: WRITE_DATA 0xabc to CP_OUT + 0x40 */
+#define CP_SUB_DW 5
+#define CP_CODE 0x200      /* the kernel (256-byte aligned, as COMPUTE_PGM_LO has it) */
+#define CP_IMG 0x204       /* the image's end, but for XS_BUILD_AS's descriptor after it */
+#define CP_AS_DESC 0x210   /* XS_BUILD_AS's descriptor, its vertices at CP_AS_VTX */
+#define CP_AS_VTX 0x280
+#define CP_OUT 0x400       /* zeros: fences, copies, fills */
+#define CP_AS 0x1000       /* an acceleration structure's destination (zeros) */
+#define CP_VA(off) (FUZZ_CP_VA + (off))
+#define S_ENDPGM 0xbf810000u
+#define S_BRANCH_SELF 0xbf82ffffu
+
+typedef struct cp_world {
+	uint8_t b[FUZZ_CP_HDR + 0x300];
+	size_t n; /* image bytes */
+} cp_world;
+
+static uint8_t *cp_img(cp_world *w) { return w->b + FUZZ_CP_HDR; }
+
+/* A world with the data areas and the called IB; the stream goes at 0. */
+static void cp_init(cp_world *w)
+{
+	memset(w, 0, sizeof(*w));
+	uint8_t *m = cp_img(w);
+	put32(m + CP_CODE, S_ENDPGM);
+	static const uint32_t data[6] = { 2, 1, 1, 1, 0, 5 };
+	memcpy(m + CP_DATA, data, sizeof(data));
+	xs_pm4_builder b;
+	xs_pm4_builder_init(&b, 0);
+	uint32_t v = 0xabc;
+	xs_pm4_write_data(&b, CP_VA(CP_OUT + 0x40), &v, 1);
+	if (b.cdw != CP_SUB_DW) {
+		fprintf(stderr, "fuzz_seeds: cp: the called IB is %zu dwords\n", b.cdw);
+		exit(1);
+	}
+	memcpy(m + CP_SUB, b.dw, b.cdw * 4);
+	xs_pm4_builder_free(&b);
+	w->n = CP_IMG;
+}
+
+/* Writes the world: flags (FUZZ_CP_*), machine byte, A's dwords (the
+ * builder's), B's first dword and dwords. */
+static void put_cp(const char *name, cp_world *w, xs_pm4_builder *b, uint8_t flags, uint8_t machine,
+		   uint16_t b_first, uint16_t b_ndw)
+{
+	if (xs_pm4_builder_failed(b) || b->cdw * 4 > CP_STREAM_MAX) {
+		fprintf(stderr, "fuzz_seeds: cp %s: %s\n", name, xs_pm4_builder_failed(b) ? b->err.msg : "stream too long");
+		exit(1);
+	}
+	memset(cp_img(w), 0, CP_STREAM_MAX);
+	memcpy(cp_img(w), b->dw, b->cdw * 4);
+	w->b[0] = flags;
+	w->b[1] = machine;
+	uint16_t h[3] = { (uint16_t)b->cdw, b_first, b_ndw };
+	memcpy(w->b + 2, h, sizeof(h));
+	put("cp", name, w->b, FUZZ_CP_HDR + w->n);
+	xs_pm4_builder_reset(b);
+}
+
+/* The registers of a compute dispatch of the kernel at code (64 x 1 x 1
+ * threads, the fewest VGPRs and SGPRs). */
+static void cp_kernel(xs_pm4_builder *b, uint32_t code)
+{
+	xs_pm4_set_sh_reg1(b, R_00B830_COMPUTE_PGM_LO, (uint32_t)(CP_VA(code) >> 8));
+	xs_pm4_set_sh_reg1(b, R_00B834_COMPUTE_PGM_HI, (uint32_t)(CP_VA(code) >> 40));
+	uint32_t rsrc[2] = { 0, 0 };
+	xs_pm4_set_sh_reg(b, R_00B848_COMPUTE_PGM_RSRC1, rsrc, 2);
+	uint32_t dims[3] = { 64, 1, 1 };
+	xs_pm4_set_sh_reg(b, R_00B81C_COMPUTE_NUM_THREAD_X, dims, 3);
+}
+
+#define CS_INIT (S_00B800_COMPUTE_SHADER_EN(1) | S_00B800_ORDER_MODE(1))
+
+/* A draw's state: s_endpgm shaders, triangle lists. */
+static void cp_draw_state(xs_pm4_builder *b)
+{
+	xs_pm4_set_sh_reg1(b, R_00B120_SPI_SHADER_PGM_LO_VS, (uint32_t)(CP_VA(CP_CODE) >> 8));
+	xs_pm4_set_sh_reg1(b, R_00B020_SPI_SHADER_PGM_LO_PS, (uint32_t)(CP_VA(CP_CODE) >> 8));
+	xs_pm4_set_sh_reg1(b, R_00B118_SPI_SHADER_PGM_RSRC3_VS, S_00B01C_CU_EN(0xffff));
+	xs_pm4_set_sh_reg1(b, R_00B01C_SPI_SHADER_PGM_RSRC3_PS, S_00B01C_CU_EN(0xffff));
+	uint32_t prim = V_030908_DI_PT_TRILIST;
+	xs_pm4_set_uconfig_reg(b, R_030908_VGT_PRIMITIVE_TYPE, &prim, 1);
+}
+
+static void cp_seeds(FILE *dict)
+{
+	cp_world w;
+	xs_pm4_builder b;
+	xs_pm4_builder_init(&b, 0);
+
+	/* dispatches */
+	cp_init(&w);
+	cp_kernel(&b, CP_CODE);
+	xs_pm4_dispatch_direct(&b, 2, 1, 1, CS_INIT);
+	xs_pm4_fence(&b, CP_VA(CP_OUT), 7, false);
+	put_cp("dispatch_q1", &w, &b, 1, 0, 0, 0);
+	cp_kernel(&b, CP_CODE);
+	xs_pm4_dispatch_direct(&b, 3, 2, 1, CS_INIT | S_00B800_CS_W32_EN(1));
+	xs_pm4_fence(&b, CP_VA(CP_OUT), 7, true);
+	put_cp("dispatch_w32_q0_timing", &w, &b, FUZZ_CP_TIMING, 0, 0, 0);
+	cp_kernel(&b, CP_CODE);
+	xs_pm4_dispatch_direct(&b, 1, 1, 1, CS_INIT);
+	put_cp("dispatch_series_s_timing", &w, &b, 2 | FUZZ_CP_TIMING, FUZZ_CP_SERIES_S, 0, 0);
+	cp_kernel(&b, CP_CODE);
+	xs_pm4_dispatch_indirect_mec(&b, CP_VA(CP_DATA), CS_INIT);
+	xs_pm4_event_write(&b, V_028A90_CS_PARTIAL_FLUSH);
+	xs_pm4_fence(&b, CP_VA(CP_OUT), 1, false);
+	put_cp("dispatch_indirect_mec_q3", &w, &b, 3, 0, 0, 0);
+	cp_kernel(&b, CP_CODE);
+	xs_pm4_dispatch_indirect_gfx(&b, CP_VA(CP_DATA), 0, CS_INIT);
+	put_cp("dispatch_indirect_gfx_q0", &w, &b, 0, 0, 0, 0);
+	put32(cp_img(&w) + CP_CODE, S_BRANCH_SELF);
+	cp_kernel(&b, CP_CODE);
+	xs_pm4_dispatch_direct(&b, 1, 1, 1, CS_INIT);
+	put_cp("dispatch_loop_watchdog", &w, &b, 1, 0, 0, 0);
+	put32(cp_img(&w) + CP_CODE, S_ENDPGM);
+	cp_kernel(&b, CP_CODE);
+	for (int i = 0; i < 9; i++) /* one past the recorded results */
+		xs_pm4_dispatch_direct(&b, 1, 1, 1, CS_INIT);
+	put_cp("dispatch_past_results", &w, &b, 2, 0, 0, 0);
+	cp_kernel(&b, CP_CODE);
+	xs_pm4_dispatch_direct(&b, 512, 1, 1, CS_INIT); /* past the wave limit */
+	put_cp("dispatch_over_wave_limit", &w, &b, 1, 0, 0, 0);
+
+	/* writes, fences, waits */
+	uint32_t v[4] = { 0x11111111, 0x22222222, 0x33333333, 0x44444444 };
+	cp_init(&w);
+	xs_pm4_write_data(&b, CP_VA(CP_OUT), v, 4);
+	xs_pm4_fence(&b, CP_VA(CP_OUT + 0x20), 0x1234567890ull, true);
+	xs_pm4_acquire_mem(&b, S_586_GLI_INV(1));
+	put_cp("write_data_fence", &w, &b, 1, 0, 0, 0);
+	xs_pm4_wait_reg_mem(&b, WAIT_REG_MEM_EQUAL, CP_VA(CP_DATA + 12), 1, 0xffffffff);
+	xs_pm4_wait_reg_mem64(&b, WAIT_REG_MEM_GREATER_OR_EQUAL, CP_VA(CP_DATA), 2, ~0ull);
+	xs_pm4_fence(&b, CP_VA(CP_OUT), 3, false);
+	put_cp("wait_satisfied", &w, &b, 0, 0, 0, 0);
+	xs_pm4_wait_reg_mem(&b, WAIT_REG_MEM_EQUAL, CP_VA(CP_OUT), 5, 0xffffffff);
+	xs_pm4_fence(&b, CP_VA(CP_OUT + 8), 3, false);
+	put_cp("wait_host", &w, &b, 2 | FUZZ_CP_HOST_WAITS, 0, 0, 0);
+	xs_pm4_wait_reg_mem(&b, WAIT_REG_MEM_EQUAL, CP_VA(CP_OUT), 5, 0xffffffff);
+	put_cp("wait_forever", &w, &b, 2, 0, 0, 0);
+	/* queue 2 waits for a value queue 0 (submission B, the called IB's
+	 * place) writes after it */
+	xs_pm4_wait_reg_mem(&b, WAIT_REG_MEM_EQUAL, CP_VA(CP_OUT + 0x40), 0xabc, 0xffffffff);
+	xs_pm4_fence(&b, CP_VA(CP_OUT + 8), 3, false);
+	put_cp("wait_cross_queue", &w, &b, 2 | FUZZ_CP_B | (0 << 5), 0, CP_SUB / 4, CP_SUB_DW);
+	xs_pm4_cond_write(&b, WAIT_REG_MEM_EQUAL, CP_VA(CP_DATA + 12), 1, 0xffffffff, CP_VA(CP_OUT), 9);
+	put_cp("cond_write", &w, &b, 1, 0, 0, 0);
+
+	/* calls, chains, conditional work */
+	xs_pm4_indirect_buffer(&b, CP_VA(CP_SUB), CP_SUB_DW, false);
+	xs_pm4_fence(&b, CP_VA(CP_OUT), 1, false);
+	put_cp("ib_call", &w, &b, 0, 0, 0, 0);
+	xs_pm4_indirect_buffer(&b, CP_VA(CP_SUB), CP_SUB_DW, true);
+	put_cp("ib_chain", &w, &b, 1, 0, 0, 0);
+	xs_pm4_indirect_buffer(&b, CP_VA(0), 4, true); /* itself: a loop */
+	put_cp("ib_chain_loop", &w, &b, 1, 0, 0, 0);
+	cp_kernel(&b, CP_CODE);
+	size_t mark = xs_pm4_cond_exec_begin(&b, CP_VA(CP_DATA + 16)); /* 0: skipped */
+	xs_pm4_dispatch_direct(&b, 1, 1, 1, CS_INIT);
+	xs_pm4_cond_exec_end(&b, mark);
+	mark = xs_pm4_cond_exec_begin(&b, CP_VA(CP_DATA + 12)); /* 1: run */
+	xs_pm4_dispatch_direct(&b, 1, 1, 1, CS_INIT);
+	xs_pm4_cond_exec_end(&b, mark);
+	put_cp("cond_exec", &w, &b, 1, 0, 0, 0);
+
+	/* memory work */
+	xs_pm4_dma_data(&b, CP_VA(CP_OUT), CP_VA(0), 0x200);
+	uint32_t fill[PKT3_DMA_DATA_BODY_DW] = { S_411_CP_SYNC(1) | S_411_SRC_SEL(V_411_DATA), 0xfeedf00d, 0,
+						 (uint32_t)CP_VA(CP_OUT + 0x200), (uint32_t)(CP_VA(CP_OUT) >> 32),
+						 S_415_BYTE_COUNT_GFX9(256) };
+	xs_pm4_emit_pkt3(&b, PKT3_DMA_DATA, fill, PKT3_DMA_DATA_BODY_DW, 0);
+	put_cp("dma_data", &w, &b, 3, 0, 0, 0);
+	xs_pm4_xs_fill(&b, CP_VA(CP_OUT), 128, 64, 4, v, 1);
+	xs_pm4_xs_fill(&b, CP_VA(CP_OUT + 0x200), 0, 64, 1, v, 4);
+	put_cp("xs_fill", &w, &b, 0, 0, 0, 0);
+
+	/* XS_LAUNCH: the counts at CP_DATA, then the dispatch reads them */
+	xs_pm4_launch_desc ld = { .dims_va = CP_VA(CP_DATA), .dims_out_va = CP_VA(CP_OUT), .aql_va = CP_VA(CP_OUT + 0x40),
+				  .kernarg_va = CP_VA(CP_OUT + 0x80), .wave_size = 64, .block = { 64, 1, 1 } };
+	static const uint32_t patches[2] = { S_XS_PATCH(0, XS_PATCH_BLOCK_COUNT_X, 4), S_XS_PATCH(4, XS_PATCH_GROUP_SIZE_X, 2) };
+	ld.patches = patches;
+	ld.npatches = 2;
+	cp_kernel(&b, CP_CODE);
+	xs_pm4_xs_launch(&b, &ld);
+	xs_pm4_dispatch_indirect_mec(&b, CP_VA(CP_OUT), CS_INIT);
+	put_cp("xs_launch", &w, &b, 1, 0, 0, 0);
+
+	/* XS_BUILD_AS: one triangle's BLAS at CP_AS (a descriptor and its
+	 * vertices after the kernel) */
+	{
+		uint8_t *m = cp_img(&w);
+		uint8_t *d = m + CP_AS_DESC;
+		put32(d + 0, XS_BVH_TYPE_BOTTOM);
+		put32(d + 8, 1);
+		put64(d + 16, CP_VA(CP_AS));
+		put64(d + 24, 4096);
+		uint8_t *g = d + XS_AS_BUILD_BYTES;
+		put32(g + 0, 1);
+		put32(g + 4, XS_AS_INDEX_NONE);
+		put32(g + 12, 3);
+		put64(g + 24, CP_VA(CP_AS_VTX));
+		put64(g + 32, 12);
+		static const float tri[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+		memcpy(m + CP_AS_VTX, tri, sizeof(tri));
+		w.n = CP_AS_VTX + sizeof(tri);
+		xs_pm4_xs_build_as(&b, XS_AS_OP_BUILD, CP_VA(CP_AS_DESC), XS_AS_BUILD_BYTES + XS_AS_GEOM_BYTES);
+		xs_pm4_fence(&b, CP_VA(CP_OUT), 1, false);
+		put_cp("xs_build_as", &w, &b, 2, 0, 0, 0);
+	}
+
+	/* draws: state, then draws of 3 vertices with s_endpgm shaders */
+	cp_init(&w);
+	cp_draw_state(&b);
+	xs_pm4_index_type(&b, V_03090C_VGT_INDEX_16);
+	xs_pm4_index_base(&b, CP_VA(CP_DATA));
+	xs_pm4_index_buffer_size(&b, 3);
+	xs_pm4_num_instances(&b, 1);
+	xs_pm4_draw_index_auto(&b, 3);
+	xs_pm4_draw_index_2(&b, 3, CP_VA(CP_DATA), 3);
+	xs_pm4_fence(&b, CP_VA(CP_OUT), 1, false);
+	put_cp("draw", &w, &b, 0, 0, 0, 0);
+	cp_draw_state(&b);
+	xs_pm4_draw_indirect(&b, false, CP_VA(CP_DATA), 0, R_00B130_SPI_SHADER_USER_DATA_VS_0 + 4 * 2, 0);
+	put_cp("draw_indirect", &w, &b, 0, 0, 0, 0);
+	xs_pm4_draw_index_auto(&b, 3);
+	put_cp("draw_on_compute_queue", &w, &b, 1, 0, 0, 0);
+
+	/* errors: an unsupported packet, a truncated one */
+	uint32_t bad[2] = { 0, 0 };
+	xs_pm4_emit_pkt3(&b, 0x7f, bad, 2, 0);
+	put_cp("unsupported", &w, &b, 1, 0, 0, 0);
+	xs_pm4_fence(&b, CP_VA(CP_OUT), 1, false);
+	b.cdw--;
+	put_cp("truncated", &w, &b, 1, 0, 0, 0);
+	xs_pm4_builder_free(&b);
+
+	/* the dictionary: the headers the seeds use, the image's addresses */
+	static const struct {
+		const char *name;
+		unsigned op, count;
+	} hdrs[] = {
+		{ "NOP", PKT3_NOP, 0 }, { "SET_SH_REG_1", PKT3_SET_SH_REG, 1 }, { "SET_SH_REG_3", PKT3_SET_SH_REG, 3 },
+		{ "DISPATCH_DIRECT", PKT3_DISPATCH_DIRECT, 3 }, { "DISPATCH_INDIRECT_MEC", PKT3_DISPATCH_INDIRECT, 2 },
+		{ "DISPATCH_INDIRECT_GFX", PKT3_DISPATCH_INDIRECT, 1 }, { "SET_BASE", PKT3_SET_BASE, 2 },
+		{ "EVENT_WRITE", PKT3_EVENT_WRITE, 0 }, { "RELEASE_MEM", PKT3_RELEASE_MEM, 6 },
+		{ "WAIT_REG_MEM", PKT3_WAIT_REG_MEM, 5 }, { "WAIT_REG_MEM64", PKT3_WAIT_REG_MEM64, 6 },
+		{ "WRITE_DATA_1", PKT3_WRITE_DATA, 3 }, { "COND_WRITE", PKT3_COND_WRITE, 7 },
+		{ "COND_EXEC", PKT3_COND_EXEC, 3 }, { "DMA_DATA", PKT3_DMA_DATA, 5 }, { "ACQUIRE_MEM", PKT3_ACQUIRE_MEM, 6 },
+		{ "INDIRECT_BUFFER", PKT3_INDIRECT_BUFFER, 2 }, { "XS_BUILD_AS", PKT3_XS_BUILD_AS, 3 },
+		{ "XS_FILL_1", PKT3_XS_FILL, 6 }, { "XS_FILL_4", PKT3_XS_FILL, 9 },
+		{ "XS_LAUNCH", PKT3_XS_LAUNCH, PKT3_XS_LAUNCH_FIXED_DW - 1 }, { "DRAW_INDEX_AUTO", PKT3_DRAW_INDEX_AUTO, 1 },
+		{ "DRAW_INDEX_2", PKT3_DRAW_INDEX_2, 4 }, { "DRAW_INDIRECT", PKT3_DRAW_INDIRECT, 3 },
+		{ "INDEX_BASE", PKT3_INDEX_BASE, 1 }, { "INDEX_TYPE", PKT3_INDEX_TYPE, 0 },
+	};
+	for (size_t i = 0; i < XS_ARRAY_SIZE(hdrs); i++)
+		dict_word(dict, "pkt3_", hdrs[i].name, xs_pm4_pkt3_header(hdrs[i].op, hdrs[i].count, 0));
+	dict_word(dict, "", "va_hi", (uint32_t)(FUZZ_CP_VA >> 32));
+	static const struct {
+		const char *name;
+		uint32_t off;
+	} places[] = { { "code", CP_CODE }, { "data", CP_DATA }, { "sub", CP_SUB }, { "out", CP_OUT },
+		       { "as", CP_AS }, { "end", FUZZ_CP_MEM - 4 } };
+	for (size_t i = 0; i < XS_ARRAY_SIZE(places); i++)
+		dict_word(dict, "va_lo_", places[i].name, (uint32_t)CP_VA(places[i].off));
+	dict_word(dict, "", "pgm_lo_code", (uint32_t)(CP_VA(CP_CODE) >> 8));
+	dict_word(dict, "", "s_endpgm", S_ENDPGM);
+	dict_word(dict, "", "s_branch_self", S_BRANCH_SELF);
+	dict_word(dict, "", "cs_initiator", CS_INIT);
+	dict_word(dict, "", "cs_initiator_w32", CS_INIT | S_00B800_CS_W32_EN(1));
+	static const uint32_t regs[] = { R_00B830_COMPUTE_PGM_LO, R_00B848_COMPUTE_PGM_RSRC1, R_00B84C_COMPUTE_PGM_RSRC2,
+					 R_00B81C_COMPUTE_NUM_THREAD_X, R_00B860_COMPUTE_TMPRING_SIZE,
+					 R_00B120_SPI_SHADER_PGM_LO_VS, R_00B020_SPI_SHADER_PGM_LO_PS };
+	static const char *const reg_names[] = { "COMPUTE_PGM_LO", "COMPUTE_PGM_RSRC1", "COMPUTE_PGM_RSRC2",
+						 "COMPUTE_NUM_THREAD_X", "COMPUTE_TMPRING_SIZE", "SPI_SHADER_PGM_LO_VS",
+						 "SPI_SHADER_PGM_LO_PS" };
+	for (size_t i = 0; i < XS_ARRAY_SIZE(regs); i++)
+		dict_word(dict, "reg_", reg_names[i], (regs[i] - XS_SH_REG_OFFSET) / 4);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -411,5 +714,15 @@ int main(int argc, char **argv)
 	rootsig_seeds();
 	accel_seeds();
 	bvh_seeds();
+	snprintf(path, sizeof(path), "%s/cp.dict", outdir);
+	if (!(dict = fopen(path, "w"))) {
+		perror(path);
+		return 1;
+	}
+	fprintf(dict, "# fuzz_cp: the PKT3 headers of tests/fuzz/make_seeds.c's cp seeds, the dwords\n"
+		"# that aim into fuzz_cp.c's memory image (fuzz_layouts.h) and its places.\n"
+		"# Generated by tests/fuzz/make_corpus.py; do not edit.\n");
+	cp_seeds(dict);
+	fclose(dict);
 	return 0;
 }
