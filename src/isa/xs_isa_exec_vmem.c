@@ -1448,6 +1448,17 @@ static int x_atomic(xs_exec *x, xs_wave *w, const xs_inst *in)
 			if (b64)
 				cmp |= (uint64_t)w->v[(data + cw + 1) & 0xff][l] << 32;
 		}
+		/* A 64-bit MUBUF atomic on a linear buffer is two range-checked
+		 * dwords side by side (buffer_acc): one 8-byte access, out of
+		 * range as a whole when either dword is (the ISA checks atomics
+		 * all or nothing). Swizzled dwords are not side by side. */
+		if (a.nc == 2 && a.c[1].addr == a.c[0].addr + 4 && a.c[0].n == 4 && a.c[1].n == 4 &&
+		    a.c[0].sp != SP_LDS && a.c[1].sp != SP_LDS) {
+			a.c[0].n = 8;
+			if (a.c[1].sp == SP_OOB)
+				a.c[0].sp = SP_OOB;
+			a.nc = 1;
+		}
 		if (a.nc != 1)
 			return xs_exec_unimpl(x, w, in, "atomic on swizzled private memory");
 		chunk *c = &a.c[0];

@@ -1000,13 +1000,15 @@ static void test_buffer_oob(void **state)
 {
 	(void)state;
 	rig r;
-	rig_init(&r, "bufoob", 32, 8, 0);
+	rig_init(&r, "bufoob", 32, 24, 0);
 	uint64_t buf = vm_alloc(&r, 4096);
 	for (uint32_t i = 0; i < 8; i++)
 		assert_true(xs_vm_write(r.vm, buf + 4 * i, &(uint32_t){ 0xa000 + i }, 4, NULL));
 	uint32_t *s = r.w.s;
 	s[0] = (uint32_t)buf; s[1] = S_008F04_BASE_ADDRESS_HI(buf >> 32); s[2] = 16;
 	s[3] = S_008F0C_OOB_SELECT(V_008F0C_OOB_SELECT_RAW);
+	s[4] = (uint32_t)(buf + 64); s[5] = S_008F04_BASE_ADDRESS_HI((buf + 64) >> 32); s[6] = 16;
+	s[7] = s[3];
 	for (unsigned l = 0; l < 32; l++) {
 		r.v[0][l] = l * 4;
 		r.v[3][l] = 0x1000;

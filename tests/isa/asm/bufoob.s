@@ -17,5 +17,30 @@
 	// CHECK: v6 = lane < 3 ? 0xa0 : lane == 3 ? 0x10 : 0
 	buffer_load_dword v7, v0, s[0:3], 0 offen offset:4095    // 4095 + 4l >= 16: 0
 	// CHECK: v7 = 0
+// 64-bit buffer atomics, lane 0 (s[4:7]: the same raw V# at buf + 64, where
+// memory is 0): one 8-byte read-modify-write (ISA: atomics are range checked
+// all or nothing), data = {src, cmp} for cmpswap.
+	s_mov_b32 exec_lo, 1
+	v_mov_b32 v8, 0xffffffff
+	v_mov_b32 v9, 2
+	buffer_atomic_add_x2 v[8:9], off, s[4:7], 0 offset:8 glc         // 0 + 0x2ffffffff
+	// CHECK: v[8:9] lane 0 = 0 0
+	v_mov_b32 v10, 1
+	v_mov_b32 v11, 0
+	buffer_atomic_add_x2 v[10:11], off, s[4:7], 0 offset:8 glc       // + 1: carry into the high dword
+	// CHECK: v[10:11] lane 0 = 0xffffffff 2
+	v_mov_b32 v12, 0x1234
+	v_mov_b32 v13, 0x5678
+	v_mov_b32 v14, 0
+	v_mov_b32 v15, 3
+	buffer_atomic_cmpswap_x2 v[12:15], off, s[4:7], 0 offset:8 glc  // 0x300000000 == cmp: store src
+	// CHECK: v[12:13] lane 0 = 0 3
+	v_mov_b32 v16, 1
+	v_mov_b32 v17, 0
+	buffer_atomic_add_x2 v[16:17], off, s[4:7], 0 offset:16 glc      // at NUM_RECORDS: dropped, returns 0
+	// CHECK: v[16:17] lane 0 = 0 0
+	buffer_atomic_swap_x2 v[10:11], off, s[4:7], 0                   // no glc: v[10:11] keep their values
+	s_mov_b32 exec_lo, -1
+	// CHECK: mem[buf + 64] = 0xffffffff 2 0x1234 0x5678 0 0
 	s_endpgm
 	// CHECK: status = ended
