@@ -195,6 +195,36 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 		}                                                               \
 		XS_VFRAME_END;                                                  \
 	}
+/* The same for two sources (the VOP3 forms of VOP2 integer ops: LLVM's
+ * AMDGPUModifierSyntax "for integer operations, clamp modifier indicates
+ * that the result must be clamped to the largest and smallest
+ * representable value"; RDNA2 ISA 6.5, ALU Clamp Bit Usage). */
+#define V2C(name, expr, lo, hi, exact)                                          \
+	XS_EXEC(name)                                                           \
+	{                                                                       \
+		(void)x;                                                        \
+		if (SHAPE_SV(in) && v_plain(w, in)) {                           \
+			if (w->lanes == 32)                                     \
+				LANES_SV(w, in, 32, expr);                      \
+			else                                                    \
+				LANES_SV(w, in, 64, expr);                      \
+			return 0;                                               \
+		}                                                               \
+		XS_VFRAME2;                                                     \
+		if (!(in->mods & XS_MOD_CLAMP)) {                               \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				uint32_t a = A[l], b = B[l];                    \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+		} else {                                                        \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				uint32_t a = A[l], b = B[l];                    \
+				int64_t v = (exact);                            \
+				r[l] = (uint32_t)(v < (lo) ? (lo) : v > (hi) ? (hi) : v); \
+			}                                                       \
+		}                                                               \
+		XS_VFRAME_END;                                                  \
+	}
 
 static inline int32_t sext24(uint32_t v) { return (int32_t)(v << 8) >> 8; }
 static inline uint32_t umin(uint32_t a, uint32_t b) { return a < b ? a : b; }
@@ -243,6 +273,11 @@ static inline uint32_t sad_u8(uint32_t a, uint32_t b)
 		s += (uint32_t)(d < 0 ? -d : d);
 	}
 	return s;
+}
+static inline uint32_t sad_u16(uint32_t a, uint32_t b)
+{
+	return (uint32_t)abs((int)(a & 0xffff) - (int)(b & 0xffff)) +
+	       (uint32_t)abs((int)(a >> 16) - (int)(b >> 16));
 }
 static inline uint32_t lerp_u8(uint32_t a, uint32_t b, uint32_t c)
 {
@@ -322,9 +357,11 @@ V1(v_ffbl_b32, a ? (uint32_t)__builtin_ctz(a) : ~0u)
 V1(v_ffbh_i32, ffbh_i(a))
 /* The low 32 bits of a product are the same signed or unsigned: multiply the
  * sign-extended 24-bit values as uint32_t (as int32_t the product overflows). */
-V2(v_mul_i32_i24, (uint32_t)sext24(a) * (uint32_t)sext24(b))
+V2C(v_mul_i32_i24, (uint32_t)sext24(a) * (uint32_t)sext24(b),
+    INT32_MIN, INT32_MAX, (int64_t)sext24(a) * sext24(b))
 V2(v_mul_hi_i32_i24, (uint32_t)(((int64_t)sext24(a) * sext24(b)) >> 32))
-V2(v_mul_u32_u24, (a & 0xffffff) * (b & 0xffffff))
+V2C(v_mul_u32_u24, (a & 0xffffff) * (b & 0xffffff),
+    0, UINT32_MAX, (int64_t)(a & 0xffffff) * (b & 0xffffff))
 V2(v_mul_hi_u32_u24, (uint32_t)(((uint64_t)(a & 0xffffff) * (b & 0xffffff)) >> 32))
 V2(v_min_i32, imin((int32_t)a, (int32_t)b))
 V2(v_max_i32, imax((int32_t)a, (int32_t)b))
@@ -366,12 +403,12 @@ V3(v_max3_i32, imax(imax((int32_t)a, (int32_t)b), (int32_t)c))
 V3(v_max3_u32, umax(umax(a, b), c))
 V3(v_med3_i32, imed3((int32_t)a, (int32_t)b, (int32_t)c))
 V3(v_med3_u32, umed3(a, b, c))
-V3(v_sad_u8, sad_u8(a, b) + c)
-V3(v_sad_hi_u8, (sad_u8(a, b) << 16) + c)
+/* The SADs add a u32 accumulator: with clamp the sum saturates to u32. */
+V3C(v_sad_u8, sad_u8(a, b) + c, 0, UINT32_MAX, (int64_t)sad_u8(a, b) + c)
+V3C(v_sad_hi_u8, (sad_u8(a, b) << 16) + c, 0, UINT32_MAX, ((int64_t)sad_u8(a, b) << 16) + c)
 /* v_sad_u16: both packed u16 halves, a 32-bit result (gen_ops_def.py WORD_NAMED) */
-V3(v_sad_u16, (uint32_t)abs((int)(a & 0xffff) - (int)(b & 0xffff)) +
-	      (uint32_t)abs((int)(a >> 16) - (int)(b >> 16)) + c)
-V3(v_sad_u32, (a > b ? a - b : b - a) + c)
+V3C(v_sad_u16, sad_u16(a, b) + c, 0, UINT32_MAX, (int64_t)sad_u16(a, b) + c)
+V3C(v_sad_u32, (a > b ? a - b : b - a) + c, 0, UINT32_MAX, (int64_t)(a > b ? a - b : b - a) + c)
 V3(v_lerp_u8, lerp_u8(a, b, c))
 V3(v_xor3_b32, a ^ b ^ c)
 V3(v_perm_b32, perm_b32(a, b, c))

@@ -88,6 +88,26 @@
 	// CHECK: v36 = 0xffffffff
 	v_mad_i32_i16 v37, s5, s5, s2 clamp  // 2^30 + INT_MAX -> 0x7fffffff
 	// CHECK: v37 = 0x7fffffff
+// The VOP3 forms of the 24-bit multiplies and the SADs saturate the same
+// way with clamp (LLVM's clamp: integer results clamped to the type's range)
+	v_mul_u32_u24_e64 v39, s1, s1 clamp  // 0xfffffe000001 -> 0xffffffff (wrapped: 0xfe000001)
+	// CHECK: v39 = 0xffffffff
+	v_mul_i32_i24_e64 v40, s3, s4 clamp  // -2^46 + 2^23 -> 0x80000000 (wrapped: 0x00800000, v1)
+	// CHECK: v40 = 0x80000000
+	v_mul_i32_i24_e64 v41, s3, s3 clamp  // 2^46 -> 0x7fffffff (wrapped: 0)
+	// CHECK: v41 = 0x7fffffff
+	v_mul_u32_u24_e64 v47, s4, 2 clamp   // in range: 0xfffffe
+	// CHECK: v47 = 0xfffffe
+	v_sad_u8 v42, s6, 0, s1 clamp        // 4 * 0x80 + 0xffffffff -> 0xffffffff (wrapped: 0x1ff)
+	// CHECK: v42 = 0xffffffff
+	v_sad_hi_u8 v43, s6, 0, s1 clamp     // 0x200 << 16 + 0xffffffff -> 0xffffffff
+	// CHECK: v43 = 0xffffffff
+	v_sad_u16 v44, s1, 0, s1 clamp       // 0x1fffe + 0xffffffff -> 0xffffffff (wrapped: 0x1fffd, v30)
+	// CHECK: v44 = 0xffffffff
+	v_sad_u32 v45, s0, s2, -1 clamp      // 1 + 0xffffffff -> 0xffffffff (wrapped: 0, v15)
+	// CHECK: v45 = 0xffffffff
+	v_sad_u32 v46, s2, 0, 1 clamp        // in range: 0x80000000
+	// CHECK: v46 = 0x80000000
 	s_mul_i32 s10, s0, s1                // 0x80000000
 	// CHECK: s10 = 0x80000000
 	s_mul_hi_i32 s11, s0, s0             // 0x40000000
