@@ -1539,6 +1539,22 @@ static int fma_mix(xs_exec *x, xs_wave *w, const xs_inst *in, int out)
 	const uint32_t *A = xs_vsrc32(&c_, w, in, 0, t0);
 	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
 	const uint32_t *C = xs_vsrc32(&c_, w, in, 2, t2);
+	/* An inline float constant takes the type the source is read as, not
+	 * the row's (F32 for mix, F16 for mixlo / mixhi): f16 where op_sel_hi
+	 * is set (LLVM's mad-mix.ll: fpext(half) + fpext(half) is
+	 * v_fma_mix_f32 v0, v0, 1.0, v1 op_sel_hi:[1,1,1], 1.0 an f16 factor),
+	 * else f32 (1.0 read as f32 is 1.0, not the f16 bits 0x3c00 as a
+	 * binary32 denormal; for inline 1/(2pi) whether the hardware gives the
+	 * f32 constant or the f16 one widened is not documented: the f32 one,
+	 * as v_dot2_f32_f16's src2) */
+	const uint32_t **src[3] = {&A, &B, &C};
+	uint32_t *tmp[3] = {t0, t1, t2};
+	for (unsigned i = 0; i < 3; i++)
+		if (in->src[i] >= XS_SRC_HALF && in->src[i] <= XS_SRC_INV2PI) {
+			unsigned k = in->src[i] - XS_SRC_HALF;
+			*src[i] = xs_vbcast32(tmp[i], (in->mods & XS_MOD_OPSEL_HI(i)) ? xs_inline_f16[k] : xs_inline_f32[k],
+					      c_.n);
+		}
 	uint32_t *d = xs_vrow(w, in->dst);
 	bool clamp = (in->mods & XS_MOD_CLAMP) != 0;
 	if (fp_slow(w) && (rm32(w) != RM_NE || rm64(w) != RM_NE))

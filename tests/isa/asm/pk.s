@@ -90,5 +90,20 @@
 	// CHECK: v54 = 4.0
 	v_dot2_f32_f16 v55, v1, v1, 1.0 neg_lo:[1,0,0] neg_hi:[1,0,0] clamp // -1 - 4 + 1 = -4.0 clamped to 0
 	// CHECK: v55 = 0
+// An inline float constant in a v_fma_mix* source is read as the source
+// is: f16 where op_sel_hi is set, else f32 (whatever the result's type).
+	v_fma_mix_f32 v56, v1, 1.0, 0 op_sel_hi:[1,1,0]      // f16 1.0 * f16 1.0 (not the f32 bits' low half, 0)
+	// CHECK: v56 = 1.0
+	v_fma_mix_f32 v57, v1, v1, -2.0 op_sel_hi:[1,1,0]    // 1 - 2.0 read as f32 = -1.0
+	// CHECK: v57 = -1.0
+	v_mov_b32 v58, 0
+	v_fma_mixlo_f16 v58, v1, v1, 1.0 op_sel_hi:[1,1,0]   // 1 + 1.0 read as f32 (not 0x3c00 as a denormal) = f16 2.0
+	// CHECK: v58 = 0x4000
+	v_mov_b32 v59, 0
+	v_fma_mixhi_f16 v59, 0.5, v1, 0 op_sel:[0,1,0] op_sel_hi:[0,1,0] // 0.5 (f32) * 2.0 = f16 1.0 in the high half
+	// CHECK: v59 = 0x3c000000
+	v_mov_b32 v60, 0
+	v_fma_mixlo_f16 v60, v1, 1.0, 0 op_sel_hi:[1,1,0]    // f16 1.0 * f16 1.0 = f16 1.0
+	// CHECK: v60 = 0x3c00
 	s_endpgm
 	// CHECK: status = ended
