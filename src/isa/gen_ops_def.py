@@ -177,7 +177,9 @@ MSG = re.compile(r'^s_(sendmsg.*|trap)$')
 # and adds the u32 S2, a 32-bit result (ISA V_SAD_U16; llvm-mc-15 rejects
 # op_sel on it). The name rule would make it a 16-bit op (op_sel, the
 # result cut to 16 bits and merged into the destination's other half).
-WORD_NAMED = {'v_sad_u16'}
+# v_qsad_pk_u16_u8 / v_mqsad_pk_u16_u8 read u8 bytes and write packed u16
+# SADs in 64 bits: no 16-bit source either (llvm-mc-15 rejects op_sel).
+WORD_NAMED = {'v_sad_u16', 'v_qsad_pk_u16_u8', 'v_mqsad_pk_u16_u8'}
 
 
 def flags_for(enc, name, ops, has_vop3):
