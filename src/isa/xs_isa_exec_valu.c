@@ -164,11 +164,32 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 		}                                                               \
 		XS_VFRAME_END;                                                  \
 	}
-/* A three-source integer op whose clamp saturates (the ISA's integer
- * clamp, as ADDSUB does for v_add_nc_*): expr is the result wrapped to 32
- * bits, as V3 computes it (a 16-bit result's low half is what xs_vdst32
- * keeps); exact the exact result as int64_t, which clamp saturates to
+/* The lanes of an integer op whose clamp saturates (the ISA's integer
+ * clamp, as ADDSUB does for v_add_nc_*): load reads the lane's sources
+ * (a, b and for three sources c, from the rows A, B, C), expr is the
+ * result wrapped to 32 bits (a 16-bit result's low half is what xs_vdst32
+ * keeps), exact the exact result as int64_t, which clamp saturates to
  * [lo, hi]. */
+#define CLAMP_LANES(load, expr, lo, hi, exact)                                  \
+	do {                                                                    \
+		if (!(in->mods & XS_MOD_CLAMP)) {                               \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				load;                                           \
+				r[l] = (uint32_t)(expr);                        \
+			}                                                       \
+		} else {                                                        \
+			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
+				load;                                           \
+				int64_t v = (exact);                            \
+				r[l] = (uint32_t)(v < (lo) ? (lo) : v > (hi) ? (hi) : v); \
+			}                                                       \
+		}                                                               \
+	} while (0)
+/* Three sources (v_mad_u32_u24 and the like); V2C the two-source VOP3
+ * forms of VOP2 integer ops (LLVM's AMDGPUModifierSyntax: "for integer
+ * operations, clamp modifier indicates that the result must be clamped to
+ * the largest and smallest representable value"; RDNA2 ISA 6.5, ALU Clamp
+ * Bit Usage). The plain forms take V3's and V2's fast paths. */
 #define V3C(name, expr, lo, hi, exact)                                          \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
@@ -181,24 +202,9 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 			return 0;                                               \
 		}                                                               \
 		XS_VFRAME3;                                                     \
-		if (!(in->mods & XS_MOD_CLAMP)) {                               \
-			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
-				uint32_t a = A[l], b = B[l], c = C[l];          \
-				r[l] = (uint32_t)(expr);                        \
-			}                                                       \
-		} else {                                                        \
-			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
-				uint32_t a = A[l], b = B[l], c = C[l];          \
-				int64_t v = (exact);                            \
-				r[l] = (uint32_t)(v < (lo) ? (lo) : v > (hi) ? (hi) : v); \
-			}                                                       \
-		}                                                               \
+		CLAMP_LANES(uint32_t a = A[l]; uint32_t b = B[l]; uint32_t c = C[l], expr, lo, hi, exact); \
 		XS_VFRAME_END;                                                  \
 	}
-/* The same for two sources (the VOP3 forms of VOP2 integer ops: LLVM's
- * AMDGPUModifierSyntax "for integer operations, clamp modifier indicates
- * that the result must be clamped to the largest and smallest
- * representable value"; RDNA2 ISA 6.5, ALU Clamp Bit Usage). */
 #define V2C(name, expr, lo, hi, exact)                                          \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
@@ -211,18 +217,7 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 			return 0;                                               \
 		}                                                               \
 		XS_VFRAME2;                                                     \
-		if (!(in->mods & XS_MOD_CLAMP)) {                               \
-			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
-				uint32_t a = A[l], b = B[l];                    \
-				r[l] = (uint32_t)(expr);                        \
-			}                                                       \
-		} else {                                                        \
-			for (unsigned l = 0, n_ = c_.n; l < n_; l++) {          \
-				uint32_t a = A[l], b = B[l];                    \
-				int64_t v = (exact);                            \
-				r[l] = (uint32_t)(v < (lo) ? (lo) : v > (hi) ? (hi) : v); \
-			}                                                       \
-		}                                                               \
+		CLAMP_LANES(uint32_t a = A[l]; uint32_t b = B[l], expr, lo, hi, exact); \
 		XS_VFRAME_END;                                                  \
 	}
 
