@@ -103,5 +103,24 @@ with tempfile.TemporaryDirectory() as tmp:
                         "--repeat", "2", "--profile", "p.json"], cwd=tmp, capture_output=True, text=True)
     check(p.returncode == 2 and "--repeat 2" in p.stderr, "--repeat with --profile is refused: " + p.stderr.strip())
 
+    # The bytes counted are the bytes the lanes asked for, however the
+    # run-ahead windows fall: scratch_chase's wave (32 lanes) reads 64 input
+    # dwords, then S private dwords in its chase (buffer_load_dword, the
+    # only private loads), and stores 64 private and 1 output dword a lane.
+    # With S = 200 its gathers fill a window's lines and an instruction waits
+    # for the next window, which counted its bytes twice (3 % high).
+    open(os.path.join(tmp, "in4k.bin"), "wb").write(struct.pack("<1024I", *range(1024)))
+    S, waves = 200, 4 * 256 // 32
+    p = subprocess.run([XS12, "run", os.path.join(KDIR, "scratch_chase.O2.w32.hsaco"), "--groups", "4",
+                        "--block", "256", "--arg", "in:in4k.bin", "--arg", "out:sc.bin:4K", "--arg", f"u32:{S}",
+                        "--counters", "sc.json"], cwd=tmp, capture_output=True, text=True)
+    check(p.returncode == 0, "scratch_chase runs with --counters " + p.stderr.strip()[-200:])
+    if p.returncode == 0:
+        c = json.load(open(os.path.join(tmp, "sc.json")))["dispatches"][0]["counters"]
+        want = {"scratch read": waves * S * 128, "vmem read": waves * (64 + S) * 128, "vmem write": waves * 65 * 128}
+        got = {"scratch read": c["scratch"]["read_bytes"], "vmem read": c["vmem"]["read_bytes"],
+               "vmem write": c["vmem"]["write_bytes"]}
+        check(got == want, f"scratch_chase S={S}: bytes as the lanes asked: {got} (want {want})")
+
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)
