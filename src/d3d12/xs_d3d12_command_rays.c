@@ -48,12 +48,17 @@ static uint64_t rays_per_wave(const d3d12_state_object *so)
 static bool check_table(d3d12_list *l, const char *method, const char *what, uint64_t start, uint64_t stride,
 			bool has_stride)
 {
+	/* D3D12_DISPATCH_RAYS_DESC: a table's stride is a multiple of 32 in
+	 * [0, 4096] (D3D12_RAYTRACING_MAX_SHADER_RECORD_STRIDE), 0 allowed */
 	if (start % D3D12_RAYTRACING_SHADER_TABLE_BYTE_ALIGNMENT ||
-	    (has_stride && stride % D3D12_RAYTRACING_SHADER_RECORD_BYTE_ALIGNMENT)) {
+	    (has_stride && (stride % D3D12_RAYTRACING_SHADER_RECORD_BYTE_ALIGNMENT ||
+			    stride > D3D12_RAYTRACING_MAX_SHADER_RECORD_STRIDE))) {
 		d3d12_list_error(l, XS_MSG_RAYS_ARGS, "%s: the %s table at 0x%llx with stride %llu: D3D12 wants its start "
 				 "%u-byte aligned (D3D12_RAYTRACING_SHADER_TABLE_BYTE_ALIGNMENT) and its stride a multiple "
-				 "of %u", method, what, (unsigned long long)start, (unsigned long long)stride,
-				 D3D12_RAYTRACING_SHADER_TABLE_BYTE_ALIGNMENT, D3D12_RAYTRACING_SHADER_RECORD_BYTE_ALIGNMENT);
+				 "of %u (D3D12_RAYTRACING_SHADER_RECORD_BYTE_ALIGNMENT) of at most %u "
+				 "(D3D12_RAYTRACING_MAX_SHADER_RECORD_STRIDE)", method, what, (unsigned long long)start,
+				 (unsigned long long)stride, D3D12_RAYTRACING_SHADER_TABLE_BYTE_ALIGNMENT,
+				 D3D12_RAYTRACING_SHADER_RECORD_BYTE_ALIGNMENT, D3D12_RAYTRACING_MAX_SHADER_RECORD_STRIDE);
 		return false;
 	}
 	return true;

@@ -642,6 +642,45 @@ static void too_many_rays(void **state)
 	t_close(&c);
 }
 
+/* A miss, hit-group or callable table's stride is a multiple of 32 in
+ * [0, 4096] (D3D12_RAYTRACING_MAX_SHADER_RECORD_STRIDE): 0 and 4096 are
+ * recorded, 4096 + 32 and more is RAYS_ARGS, by either method. */
+static void table_strides(void **state)
+{
+	(void)state;
+	t_ctx c;
+	t_open(&c, true, D3D12_COMMAND_LIST_TYPE_DIRECT);
+	spill_rays s;
+	spill_setup(&c, &s);
+	ID3D12Resource *ring = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, 2 * s.per_wave);
+	const UINT64 strides[] = { 0, 4096, 4096 + 32, 8192, 1ull << 32, 0xffffffffffffffe0ull };
+	for (int table = 0; table < 3; table++)
+		for (size_t i = 0; i < sizeof(strides) / sizeof(strides[0]); i++)
+			for (int x = 0; x < 2; x++) {
+				bind(&c, s.rs, s.so, s.out, 0);
+				D3D12_DISPATCH_RAYS_DESC r = rays(s.table, 8, 4, 1);
+				D3D12_GPU_VIRTUAL_ADDRESS_RANGE_AND_STRIDE *t =
+					table == 0 ? &r.MissShaderTable : table == 1 ? &r.HitGroupTable : &r.CallableShaderTable;
+				t->StrideInBytes = strides[i];
+				D3D12XBOX_DISPATCH_RAYS_DESC rx = { r, { ID3D12Resource_GetGPUVirtualAddress(ring),
+									 2 * s.per_wave } };
+				ID3D12InfoQueue_ClearStoredMessages(c.iq);
+				if (x)
+					ID3D12GraphicsCommandList6_DispatchRaysX(c.list, &rx);
+				else
+					ID3D12GraphicsCommandList6_DispatchRays(c.list, &r);
+				bool ok = strides[i] <= D3D12_RAYTRACING_MAX_SHADER_RECORD_STRIDE;
+				if (ok != !t_has_message(&c, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RAYS_ARGS))
+					fail_msg("table %d, stride %llu: %s", table, (unsigned long long)strides[i],
+						 ok ? "refused" : "not refused (RAYS_ARGS)");
+				assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), ok ? S_OK : E_INVALIDARG);
+				assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
+			}
+	ID3D12Resource_Release(ring);
+	spill_free(&s);
+	t_close(&c);
+}
+
 /* S1.10 covers DispatchRaysX's memory: the same ring on two queues, not
  * ordered, is refused by the debug layer (the second submission does not
  * run); ordered by a fence, both run and are right. */
@@ -730,6 +769,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(dispatch_rays_x),
 		cmocka_unit_test(dispatch_rays_x_rules),
 		cmocka_unit_test(too_many_rays),
+		cmocka_unit_test(table_strides),
 		cmocka_unit_test(rays_x_reuse_across_queues),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
