@@ -579,6 +579,12 @@ HRESULT d3d12_state_object_create(d3d12_device *d, const D3D12_STATE_OBJECT_DESC
 			break;
 		case D3D12_STATE_SUBOBJECT_TYPE_RAYTRACING_SHADER_CONFIG: {
 			const D3D12_RAYTRACING_SHADER_CONFIG *c = s->pDesc;
+			if (c->MaxAttributeSizeInBytes > D3D12_RAYTRACING_MAX_ATTRIBUTE_SIZE_IN_BYTES) {
+				d3d12_message(d, XS_MSG_RTPSO_CONFIG, "CreateStateObject: MaxAttributeSizeInBytes %u is over "
+					      "%u (D3D12_RAYTRACING_MAX_ATTRIBUTE_SIZE_IN_BYTES)", c->MaxAttributeSizeInBytes,
+					      D3D12_RAYTRACING_MAX_ATTRIBUTE_SIZE_IN_BYTES);
+				goto fail;
+			}
 			so->max_payload = c->MaxPayloadSizeInBytes;
 			so->max_attributes = c->MaxAttributeSizeInBytes;
 			shader_config = true;

@@ -302,11 +302,18 @@ static void state_object_rejections(void **state)
 	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_CONFIG);
 	parts(&p, &l, NULL, 0, false, 1, NULL, true, false);
 	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_CONFIG);
+	parts(&p, &l, NULL, 0, false, 1, NULL, true, true);
+	p.shader.MaxAttributeSizeInBytes = D3D12_RAYTRACING_MAX_ATTRIBUTE_SIZE_IN_BYTES + 4;
+	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_CONFIG);
+	parts(&p, &l, NULL, 0, false, 1, NULL, true, true);
+	p.shader.MaxAttributeSizeInBytes = UINT32_MAX;
+	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_CONFIG);
 	parts(&p, &l, NULL, 0, false, D3D12_RAYTRACING_MAX_DECLARABLE_TRACE_RECURSION_DEPTH + 1, NULL, true, true);
 	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_RECURSION);
 	parts(&p, &l, NULL, 0, false, D3D12_RAYTRACING_MAX_DECLARABLE_TRACE_RECURSION_DEPTH, NULL, true, true);
+	p.shader.MaxAttributeSizeInBytes = D3D12_RAYTRACING_MAX_ATTRIBUTE_SIZE_IN_BYTES;
 	ID3D12StateObject *so;
-	assert_int_equal(create(&c, &p, &so), S_OK); /* 31 is allowed */
+	assert_int_equal(create(&c, &p, &so), S_OK); /* 31 and 32 bytes of attributes are allowed */
 	ID3D12StateObjectProperties *pp = props_of(so);
 	D3D12XBOX_RAYTRACING_INFORMATION info;
 	assert_int_equal(ID3D12StateObjectProperties_GetInformationX(pp, 1, &info), E_INVALIDARG);
