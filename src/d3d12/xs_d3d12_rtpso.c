@@ -483,6 +483,15 @@ static bool add_hit_group(builder *b, const D3D12_HIT_GROUP_DESC *g)
 		}
 		member[i] = (int)(x - so->exports);
 	}
+	/* D3D12_HIT_GROUP_TYPE: a TRIANGLES group can't contain an intersection
+	 * shader, a PROCEDURAL_PRIMITIVE one must */
+	if ((g->Type == D3D12_HIT_GROUP_TYPE_TRIANGLES) != (member[2] < 0)) {
+		d3d12_message(d, XS_MSG_RTPSO_SUBOBJECT, "CreateStateObject: hit group '%s' of type %s %s an intersection "
+			      "shader: D3D12 wants one in a procedural-primitive hit group and none in a triangles one",
+			      name, g->Type == D3D12_HIT_GROUP_TYPE_TRIANGLES ? "TRIANGLES" : "PROCEDURAL_PRIMITIVE",
+			      member[2] < 0 ? "without" : "with");
+		return false;
+	}
 	d3d12_rt_export *x = new_export(b, name);
 	if (!x)
 		return false;

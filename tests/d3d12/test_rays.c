@@ -294,6 +294,19 @@ static void state_object_rejections(void **state)
 	D3D12_EXPORT_DESC no_chs[] = { { L"Ahs", L"ahs_nop", 0 } }; /* HG imports Chs, not exported */
 	parts(&p, &l, no_chs, 1, true, 1, NULL, true, true);
 	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_EXPORT);
+	/* D3D12_HIT_GROUP_TYPE: no intersection shader in a triangles hit group, one in a procedural one */
+	parts(&p, &l, named, 6, true, 1, NULL, true, true);
+	p.hit.IntersectionShaderImport = L"Sq";
+	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_SUBOBJECT);
+	parts(&p, &l, named, 6, true, 1, NULL, true, true);
+	p.hit.Type = D3D12_HIT_GROUP_TYPE_PROCEDURAL_PRIMITIVE;
+	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_SUBOBJECT);
+	parts(&p, &l, named, 6, true, 1, NULL, true, true);
+	p.hit.Type = D3D12_HIT_GROUP_TYPE_PROCEDURAL_PRIMITIVE;
+	p.hit.IntersectionShaderImport = L"Sq";
+	ID3D12StateObject *hg;
+	assert_int_equal(create(&c, &p, &hg), S_OK);
+	ID3D12StateObject_Release(hg);
 	parts(&p, &v32, NULL, 0, false, 1, NULL, true, true); /* vadd: no entry kernel */
 	rejected(&c, &p, (D3D12_MESSAGE_ID)XS12_MESSAGE_ID_RTPSO_NO_ENTRY);
 	parts(&p, &v64, NULL, 0, false, 1, NULL, true, true);
