@@ -111,12 +111,23 @@ static uint8_t *descriptor(d3d12_list *l, size_t bytes, uint64_t *va)
 	return host;
 }
 
+/* nresults: the structures whose 8-byte result (COMPACTED_SIZE and
+ * CURRENT_SIZE are one UINT64 each) goes to DestBuffer one after another. */
 static bool check_postbuild(d3d12_list *l, const char *method, const D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC *p,
-			    uint32_t *type)
+			    uint64_t nresults, uint32_t *type)
 {
 	if (p->DestBuffer % 8) {
 		d3d12_list_error(l, XS_MSG_AS_POSTBUILD, "%s: postbuild info DestBuffer 0x%llx is not 8-byte aligned "
 				 "(D3D12_RAYTRACING_POSTBUILD_INFO_DESC alignment)", method, (unsigned long long)p->DestBuffer);
+		return false;
+	}
+	/* D3D12: the size DestBuffer needs is the info type's structure for each
+	 * source structure; less, and the CP would write past the allocation */
+	uint64_t room = room_at(l->obj.device, p->DestBuffer);
+	if (room / 8 < nresults) {
+		d3d12_list_error(l, XS_MSG_AS_POSTBUILD, "%s: postbuild info DestBuffer 0x%llx has %llu bytes of GPU "
+				 "memory, %llu structures' info needs %llu", method, (unsigned long long)p->DestBuffer,
+				 (unsigned long long)room, (unsigned long long)nresults, (unsigned long long)(8 * nresults));
 		return false;
 	}
 	switch (p->InfoType) {
@@ -279,7 +290,7 @@ void STDMETHODCALLTYPE d3d12_list_BuildRaytracingAccelerationStructure(
 		return;
 	}
 	for (UINT i = 0; i < ninfo; i++)
-		if (!check_postbuild(l, M, &infos[i], &types[i]))
+		if (!check_postbuild(l, M, &infos[i], 1, &types[i]))
 			return;
 	size_t ngeom = top ? 0 : in->NumDescs;
 	size_t bytes = XS_AS_BUILD_BYTES + ngeom * XS_AS_GEOM_BYTES + (size_t)ninfo * XS_AS_INFO_BYTES;
@@ -342,7 +353,7 @@ void STDMETHODCALLTYPE d3d12_list_EmitRaytracingAccelerationStructurePostbuildIn
 		d3d12_list_error(l, XS_MSG_AS_POSTBUILD, "%s: a NULL description or source array", M);
 		return;
 	}
-	if (!check_postbuild(l, M, desc, &type))
+	if (!check_postbuild(l, M, desc, n, &type))
 		return;
 	for (UINT i = 0; i < n; i++)
 		if (src[i] % AS_ALIGN || !src[i]) {

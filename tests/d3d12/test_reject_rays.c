@@ -165,6 +165,26 @@ static void postbuild_and_copy_reject(void **state)
 	D3D12_GPU_VIRTUAL_ADDRESS src = b.dst_va + 64;
 	ID3D12GraphicsCommandList6_EmitRaytracingAccelerationStructurePostbuildInfo(c.list, &pi, 1, &src);
 	list_rejected(&c, XS12_MESSAGE_ID_AS_DEST_ALIGN);
+	/* DestBuffer holds 8 bytes per source structure: the last 8 bytes of the
+	 * 256-byte info buffer take one, not two; 0 (no memory) takes none */
+	D3D12_GPU_VIRTUAL_ADDRESS two[2] = { b.dst_va, b.dst_va + 256 };
+	D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC last = {
+		b.info_va + 248, D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_COMPACTED_SIZE };
+	ID3D12GraphicsCommandList6_EmitRaytracingAccelerationStructurePostbuildInfo(c.list, &last, 2, two);
+	list_rejected(&c, XS12_MESSAGE_ID_AS_POSTBUILD);
+	D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC none = {
+		0, D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_CURRENT_SIZE };
+	ID3D12GraphicsCommandList6_EmitRaytracingAccelerationStructurePostbuildInfo(c.list, &none, 1, two);
+	list_rejected(&c, XS12_MESSAGE_ID_AS_POSTBUILD);
+	ID3D12GraphicsCommandList6_EmitRaytracingAccelerationStructurePostbuildInfo(c.list, &last, 1, two);
+	assert_int_equal(ID3D12GraphicsCommandList6_Close(c.list), S_OK); /* one fits */
+	assert_int_equal(ID3D12GraphicsCommandList6_Reset(c.list, c.alloc, NULL), S_OK);
+	D3D12_RAYTRACING_GEOMETRY_DESC g = triangle(&b);
+	D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_DESC d = blas(&b, &g);
+	D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC past = {
+		b.info_va + 256, D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_COMPACTED_SIZE };
+	ID3D12GraphicsCommandList6_BuildRaytracingAccelerationStructure(c.list, &d, 1, &past);
+	list_rejected(&c, XS12_MESSAGE_ID_AS_POSTBUILD);
 	ID3D12GraphicsCommandList6_EmitRaytracingAccelerationStructurePostbuildInfo(c.list, NULL, 1, &src);
 	list_rejected(&c, XS12_MESSAGE_ID_AS_POSTBUILD);
 	ID3D12GraphicsCommandList6_EmitRaytracingAccelerationStructurePostbuildInfo(c.list, &pi, 1, NULL);
