@@ -44,10 +44,14 @@ prebuild(const D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_INPUTS *in)
 {
 	uint64_t n = 0;
 	bool top = in->Type == D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL;
+	/* a NULL array with a count (which a build refuses) counts nothing: the
+	 * answer is a query's, and must not read through NULL */
+	const void *array = in->DescsLayout == D3D12_ELEMENTS_LAYOUT_ARRAY_OF_POINTERS ? (const void *)in->ppGeometryDescs
+										       : (const void *)in->pGeometryDescs;
 	if (top)
 		n = in->NumDescs;
 	else
-		for (UINT i = 0; i < in->NumDescs; i++)
+		for (UINT i = 0; array && i < in->NumDescs; i++)
 			n += triangles_of(geometry(in, i));
 	D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO info;
 	info.ResultDataMaxSizeInBytes = XS_ALIGN_UP(xs_bvh_max_size(top ? XS_BVH_TYPE_TOP : XS_BVH_TYPE_BOTTOM, n),

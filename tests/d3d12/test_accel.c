@@ -623,6 +623,15 @@ static void prebuild_bounds(void **state)
 		assert_true(pi.ScratchDataSizeInBytes >= 256 && pi.ScratchDataSizeInBytes % 256 == 0);
 		last = pi.ResultDataMaxSizeInBytes;
 	}
+	/* a count with a NULL array is answered (as no geometry), not read through */
+	D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_INPUTS none = {
+		.Type = D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE_BOTTOM_LEVEL, .NumDescs = 3 };
+	for (int layout = 0; layout < 2; layout++) {
+		none.DescsLayout = layout ? D3D12_ELEMENTS_LAYOUT_ARRAY_OF_POINTERS : D3D12_ELEMENTS_LAYOUT_ARRAY;
+		D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO pi;
+		ID3D12Device5_GetRaytracingAccelerationStructurePrebuildInfo(d5, &none, &pi);
+		assert_true(pi.ResultDataMaxSizeInBytes % 256 == 0 && pi.ScratchDataSizeInBytes % 256 == 0);
+	}
 	ID3D12Device5_Release(d5);
 	t_close(&c);
 }
