@@ -57,7 +57,9 @@ prebuild(const D3D12_BUILD_RAYTRACING_ACCELERATION_STRUCTURE_INPUTS *in)
 	info.ResultDataMaxSizeInBytes = XS_ALIGN_UP(xs_bvh_max_size(top ? XS_BVH_TYPE_TOP : XS_BVH_TYPE_BOTTOM, n),
 						    (uint64_t)AS_ALIGN);
 	info.ScratchDataSizeInBytes = XS_ALIGN_UP(XS_MAX(8 * n, 1u), (uint64_t)AS_ALIGN);
-	info.UpdateScratchDataSizeInBytes = info.ScratchDataSizeInBytes;
+	/* D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO: 0 without ALLOW_UPDATE */
+	info.UpdateScratchDataSizeInBytes = in->Flags & D3D12_RAYTRACING_ACCELERATION_STRUCTURE_BUILD_FLAG_ALLOW_UPDATE
+						    ? info.ScratchDataSizeInBytes : 0;
 	return info;
 }
 

@@ -621,6 +621,11 @@ static void prebuild_bounds(void **state)
 		assert_true(pi.ResultDataMaxSizeInBytes >= 128 + 128 + 64ull * n);
 		assert_true(pi.ResultDataMaxSizeInBytes > last && pi.ResultDataMaxSizeInBytes % 256 == 0);
 		assert_true(pi.ScratchDataSizeInBytes >= 256 && pi.ScratchDataSizeInBytes % 256 == 0);
+		assert_int_equal(pi.UpdateScratchDataSizeInBytes, 0); /* no ALLOW_UPDATE: 0, as D3D12 says */
+		in.Flags = D3D12_RAYTRACING_ACCELERATION_STRUCTURE_BUILD_FLAG_ALLOW_UPDATE;
+		D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO pu;
+		ID3D12Device5_GetRaytracingAccelerationStructurePrebuildInfo(d5, &in, &pu);
+		assert_true(pu.UpdateScratchDataSizeInBytes > 0);
 		last = pi.ResultDataMaxSizeInBytes;
 	}
 	/* a count with a NULL array is answered (as no geometry), not read through */
