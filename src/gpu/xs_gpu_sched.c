@@ -1104,7 +1104,10 @@ static bool lds_memory(const xs_inst *in, uint32_t op_flags)
  * private segment buffer) or a scratch_* instruction reaches. */
 static void vmem_bytes(const xs_gpu_wave *gw, const xs_inst *in, const xs_op_info *oi, xs_gpu_ra_sums *ctr)
 {
-	uint64_t bytes = (uint64_t)__builtin_popcountll(xs_wave_exec(&gw->w)) * 4 * XS_MAX(1u, XS_OPF_DW_OF(oi->flags));
+	/* a lane's own bytes (a ubyte load 1, a short store 2), else whole dwords */
+	const unsigned lane = xs_isa_vmem_lane_bytes(in->op);
+	uint64_t bytes = (uint64_t)__builtin_popcountll(xs_wave_exec(&gw->w)) *
+			 (lane ? lane : 4 * XS_MAX(1u, XS_OPF_DW_OF(oi->flags)));
 	bool priv = in->enc == XS_ENC_SCRATCH;
 	if ((in->enc == XS_ENC_MUBUF || in->enc == XS_ENC_MTBUF) && in->src[1] < 125)
 		priv = G_008F0C_ADD_TID_ENABLE(gw->w.s[in->src[1] + 3]) && G_008F04_SWIZZLE_ENABLE(gw->w.s[in->src[1] + 1]);

@@ -449,6 +449,12 @@ static inline void xs_isa_mtrace_lanes(xs_isa_mtrace *m, const uint64_t *addr, u
 	m->n = n;
 }
 
+/* The bytes one lane's access of vector memory instruction op moves: 1 for
+ * a byte, 2 for a short, 16 for a dwordx4, an atomic's operand size; 0 when
+ * the instruction does not say (a format load's element depends on the
+ * V#). For the timing model's byte counters. */
+unsigned xs_isa_vmem_lane_bytes(unsigned op);
+
 /* ---- exports (exp) ----------------------------------------------------------
  * An exp instruction hands its lanes' values to the GPU model's export sink
  * (graphics stages only; with no sink exp faults XS_FAULT_ILLEGAL "exp outside

@@ -1663,6 +1663,11 @@ static bool parse_atomic(const char *s, memdesc *d)
 	return false;
 }
 
+unsigned xs_isa_vmem_lane_bytes(unsigned op)
+{
+	return op < XS_OP_COUNT ? mdesc[op].bytes : 0;
+}
+
 void xs_exec_register_vmem(void)
 {
 	static const char *const prefixes[] = { "buffer_", "global_", "flat_", "scratch_" };

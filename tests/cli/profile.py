@@ -122,5 +122,20 @@ with tempfile.TemporaryDirectory() as tmp:
                "vmem write": c["vmem"]["write_bytes"]}
         check(got == want, f"scratch_chase S={S}: bytes as the lanes asked: {got} (want {want})")
 
+    # Sub-dword accesses count their own bytes: mem_subdword's lane loads a
+    # dwordx2, a short_d16_hi, a ubyte and four ushorts (19 bytes) and
+    # stores a byte, a dword, a dwordx4 and two shorts (25), where every
+    # access counted at least 4.
+    open(os.path.join(tmp, "b16k.bin"), "wb").write(bytes(range(256)) * 64)
+    p = subprocess.run([XS12, "run", os.path.join(KDIR, "memory.O2.w32.hsaco"), "--kernel", "mem_subdword",
+                        "--groups", "4", "--block", "256"] + ["--arg", "in:b16k.bin"] * 4 +
+                       ["--arg", "out:ob.bin:4K", "--arg", "out:os.bin:8K", "--arg", "out:oi.bin:16K",
+                        "--counters", "sub.json"], cwd=tmp, capture_output=True, text=True)
+    check(p.returncode == 0, "mem_subdword runs with --counters " + p.stderr.strip()[-200:])
+    if p.returncode == 0:
+        v = json.load(open(os.path.join(tmp, "sub.json")))["dispatches"][0]["counters"]["vmem"]
+        check((v["read_bytes"], v["write_bytes"]) == (1024 * 19, 1024 * 25),
+              f"mem_subdword: {v['read_bytes']} bytes read, {v['write_bytes']} written (want 19456, 25600)")
+
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)
