@@ -128,17 +128,31 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 #define G2(name, expr) GN(name, 2, expr)
 #define G3(name, expr) GN(name, 3, expr)
 
+/* The plain forms' shapes with scalar sources (GN's: no rows of the
+ * scalars), one wave's lanes with a constant count: returns from the
+ * handler when the instruction has that shape. */
+#define FAST_SV(expr)                                                           \
+	if (SHAPE_SV(in) && v_plain(w, in)) {                                   \
+		if (w->lanes == 32)                                             \
+			LANES_SV(w, in, 32, expr);                              \
+		else                                                            \
+			LANES_SV(w, in, 64, expr);                              \
+		return 0;                                                       \
+	}
+#define FAST_VSS(expr)                                                          \
+	if (SHAPE_VSS(in) && v_plain(w, in)) {                                  \
+		if (w->lanes == 32)                                             \
+			LANES_VSS(w, in, 32, expr);                             \
+		else                                                            \
+			LANES_VSS(w, in, 64, expr);                             \
+		return 0;                                                       \
+	}
+
 #define V2(name, expr)                                                          \
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		if (SHAPE_SV(in) && v_plain(w, in)) { /* (GN's shape: no row of src0) */ \
-			if (w->lanes == 32)                                     \
-				LANES_SV(w, in, 32, expr);                      \
-			else                                                    \
-				LANES_SV(w, in, 64, expr);                      \
-			return 0;                                               \
-		}                                                               \
+		FAST_SV(expr);                                          \
 		XS_VFRAME2;                                                     \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
 			uint32_t a = A[l], b = B[l];                            \
@@ -150,13 +164,7 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		if (SHAPE_VSS(in) && v_plain(w, in)) { /* (GN's shape: no rows of the scalars) */ \
-			if (w->lanes == 32)                                     \
-				LANES_VSS(w, in, 32, expr);                     \
-			else                                                    \
-				LANES_VSS(w, in, 64, expr);                     \
-			return 0;                                               \
-		}                                                               \
+		FAST_VSS(expr);                                         \
 		XS_VFRAME3;                                                     \
 		for (unsigned l = 0, n_ = c_.n; l < n_; l++) {                           \
 			uint32_t a = A[l], b = B[l], c = C[l];                  \
@@ -194,13 +202,7 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		if (SHAPE_VSS(in) && v_plain(w, in)) {                          \
-			if (w->lanes == 32)                                     \
-				LANES_VSS(w, in, 32, expr);                     \
-			else                                                    \
-				LANES_VSS(w, in, 64, expr);                     \
-			return 0;                                               \
-		}                                                               \
+		FAST_VSS(expr);                                         \
 		XS_VFRAME3;                                                     \
 		CLAMP_LANES(uint32_t a = A[l]; uint32_t b = B[l]; uint32_t c = C[l], expr, lo, hi, exact); \
 		XS_VFRAME_END;                                                  \
@@ -209,13 +211,7 @@ static inline bool v_plain(const xs_wave *w, const xs_inst *in)
 	XS_EXEC(name)                                                           \
 	{                                                                       \
 		(void)x;                                                        \
-		if (SHAPE_SV(in) && v_plain(w, in)) {                           \
-			if (w->lanes == 32)                                     \
-				LANES_SV(w, in, 32, expr);                      \
-			else                                                    \
-				LANES_SV(w, in, 64, expr);                      \
-			return 0;                                               \
-		}                                                               \
+		FAST_SV(expr);                                          \
 		XS_VFRAME2;                                                     \
 		CLAMP_LANES(uint32_t a = A[l]; uint32_t b = B[l], expr, lo, hi, exact); \
 		XS_VFRAME_END;                                                  \
