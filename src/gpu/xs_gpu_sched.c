@@ -1094,8 +1094,11 @@ static bool reads_vgprs(const xs_inst *in, uint32_t op_flags, uint16_t lo, uint1
  * append and ordered count carry no element size). */
 static bool lds_memory(const xs_inst *in, uint32_t op_flags)
 {
+	/* (the addtid forms address M0 + 4 x lane: consecutive dwords, no
+	 * address VGPR) */
 	return XS_OPF_DW_OF(op_flags) != 0 && in->op != XS_OP_ds_swizzle_b32 && in->op != XS_OP_ds_permute_b32 &&
-	       in->op != XS_OP_ds_bpermute_b32;
+	       in->op != XS_OP_ds_bpermute_b32 && in->op != XS_OP_ds_write_addtid_b32 &&
+	       in->op != XS_OP_ds_read_addtid_b32;
 }
 
 /* Bytes a vector memory instruction's active lanes move, into the
@@ -1191,6 +1194,8 @@ static inline __attribute__((always_inline)) void ra_describe(xs_gpu *g, xs_gpu_
 		xs_gpu_lds_access a = { .exec = xs_wave_exec(&gw->w), .lanes = gw->w.lanes, .ndw = ndw };
 		a.naddr = xs_isa_ds_elements(in, ndw, a.off);
 		e->n = (uint16_t)(__builtin_popcountll(a.exec) * 4 * ndw * a.naddr);
+		if ((in->op == XS_OP_ds_append || in->op == XS_OP_ds_consume) && a.exec)
+			e->n = 4; /* one counter for the wave */
 		if (lds_memory(in, oi->flags) && in->src[0] >= XS_SRC_VGPR) {
 			/* The clocks come from the lanes' addresses, read once the
 			 * instruction has run (run_ahead) unless it overwrites its

@@ -578,6 +578,62 @@ XS_EXEC(ds_bpermute_b32) { (void)x; return permute(w, in, true); }
 
 XS_EXEC(ds_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 
+/* ---- M0-addressed forms ------------------------------------------------------------
+ * These take no address VGPR: the LDS address is M0[15:0] + offset (CLRX's
+ * GCN documentation for the addtid forms; LLVM lowers llvm.amdgcn.ds.append
+ * by writing the counter's LDS address to M0, with any constant part in the
+ * offset). Outside the allocation they read 0 and drop the write, as every
+ * LDS access does here. */
+static inline uint32_t m0_addr(const xs_wave *w, const xs_inst *in)
+{
+	return (w->s[XS_SREG_M0] & 0xffff) + OFF16;
+}
+
+/* ds_append / ds_consume: one dword counter at M0 + offset goes up (down)
+ * by the number of active lanes, wrapping; every active lane gets its value
+ * before (a wave-wide operation: lanes then add their mbcnt). With no lane
+ * active nothing changes. */
+static int append(xs_wave *w, const xs_inst *in, bool consume)
+{
+	uint64_t e = xs_wave_exec(w);
+	if (!e)
+		return 0;
+	uint32_t a = m0_addr(w, in) & ~3u, old = 0, n = (uint32_t)__builtin_popcountll(e);
+	lds_rd(w, a, &old, 4);
+	uint32_t nv = consume ? old - n : old + n;
+	lds_wr(w, a, &nv, 4);
+	uint32_t *d = xs_vrow(w, in->dst);
+	for (unsigned l = 0; l < w->lanes; l++)
+		if ((e >> l) & 1)
+			d[l] = old;
+	return 0;
+}
+XS_EXEC(ds_append) { (void)x; return append(w, in, false); }
+XS_EXEC(ds_consume) { (void)x; return append(w, in, true); }
+
+/* ds_write_addtid_b32 / ds_read_addtid_b32: lane l at M0 + offset + 4 l */
+XS_EXEC(ds_write_addtid_b32)
+{
+	(void)x;
+	uint64_t e = xs_wave_exec(w);
+	uint32_t a = m0_addr(w, in);
+	const uint32_t *s = xs_vrow(w, in->src[1]);
+	for (unsigned l = 0; l < w->lanes; l++)
+		if ((e >> l) & 1)
+			lds_wr(w, a + 4 * l, &s[l], 4);
+	return 0;
+}
+XS_EXEC(ds_read_addtid_b32)
+{
+	(void)x;
+	uint64_t e = xs_wave_exec(w);
+	uint32_t a = m0_addr(w, in), *d = xs_vrow(w, in->dst);
+	for (unsigned l = 0; l < w->lanes; l++)
+		if ((e >> l) & 1)
+			lds_rd(w, a + 4 * l, &d[l], 4);
+	return 0;
+}
+
 /* GDS forms have no model: fault instead of touching LDS. */
 static int gds_guard(xs_exec *x, xs_wave *w, const xs_inst *in);
 static xs_exec_fn lds_table[XS_OP_COUNT];
@@ -641,6 +697,7 @@ void xs_exec_register_lds(void)
 	R(ds_max_f64); R(ds_max_rtn_f64); R(ds_wrxchg_rtn_b64);
 	R(ds_wrxchg2_rtn_b32); R(ds_wrxchg2st64_rtn_b32); R(ds_wrxchg2_rtn_b64); R(ds_wrxchg2st64_rtn_b64);
 	R(ds_swizzle_b32); R(ds_permute_b32); R(ds_bpermute_b32); R(ds_nop);
+	R(ds_append); R(ds_consume); R(ds_write_addtid_b32); R(ds_read_addtid_b32);
 	for (unsigned op = 0; op < XS_OP_COUNT; op++)
 		if (lds_table[op])
 			xs_exec_table[op] = gds_guard;

@@ -295,6 +295,16 @@ static void test_lds(void **state)
 	rig_fini(&r);
 }
 
+static void test_lds_m0(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "lds_m0", 32, 16, 0);
+	run(&r);
+	EXPECT(&r, NULL);
+	rig_fini(&r);
+}
+
 static void test_loop(void **state)
 {
 	(void)state;
@@ -1590,6 +1600,7 @@ int main(void)
 		cmocka_unit_test(test_mubuf_swizzle_small),
 		cmocka_unit_test(test_mubuf_oob),
 		cmocka_unit_test(test_lds),
+		cmocka_unit_test(test_lds_m0),
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_call),
 		cmocka_unit_test(test_unimplemented),
