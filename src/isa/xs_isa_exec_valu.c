@@ -265,6 +265,17 @@ static inline uint32_t sad_u8(uint32_t a, uint32_t b)
 	}
 	return s;
 }
+/* masked SAD: bytes whose reference (b) byte is 0 are left out (CLRX's GCN
+ * documentation, V_MSAD_U8; Mesa's nir msad_4x8 is the same sum) */
+static inline uint32_t msad_u8(uint32_t a, uint32_t b)
+{
+	uint32_t s = 0;
+	for (unsigned i = 0; i < 32; i += 8) {
+		int d = (int)((a >> i) & 0xff) - (int)((b >> i) & 0xff);
+		s += ((b >> i) & 0xff) ? (uint32_t)(d < 0 ? -d : d) : 0;
+	}
+	return s;
+}
 static inline uint32_t sad_u16(uint32_t a, uint32_t b)
 {
 	return (uint32_t)abs((int)(a & 0xffff) - (int)(b & 0xffff)) +
@@ -401,6 +412,62 @@ V3C(v_sad_hi_u8, (sad_u8(a, b) << 16) + c, 0, UINT32_MAX, ((int64_t)sad_u8(a, b)
 V3C(v_sad_u16, sad_u16(a, b) + c, 0, UINT32_MAX, (int64_t)sad_u16(a, b) + c)
 V3C(v_sad_u32, (a > b ? a - b : b - a) + c, 0, UINT32_MAX, (int64_t)(a > b ? a - b : b - a) + c)
 V3(v_lerp_u8, lerp_u8(a, b, c))
+V3C(v_msad_u8, msad_u8(a, b) + c, 0, UINT32_MAX, (int64_t)msad_u8(a, b) + c)
+
+/* The quad SADs: four (masked) byte SADs of the reference src1 against the
+ * four byte windows of src0's 64 bits that start at bytes 0..3, window i
+ * accumulated onto the i-th 16-bit (the _pk forms, 64-bit src2 and result)
+ * or 32-bit (v_mqsad_u32_u8: four VGPRs) field of src2 and truncated to
+ * the field, or with clamp saturated to it (clang's AMDGPU builtin
+ * reference: "each entry of the 4x u16 accumulator c. Results are
+ * truncated to 16 bits and packed"; clamp as the other SADs). */
+static int quad_sad(xs_exec *x, xs_wave *w, const xs_inst *in, bool masked, bool u32)
+{
+	xs_vctx c_;
+	xs_vbegin(w, &c_);
+	const bool clamp = (in->mods & XS_MOD_CLAMP) != 0;
+	const unsigned n = c_.n;
+	uint64_t a64[LANES], c64[LANES];
+	uint32_t t1[LANES], acc[4][LANES], out[4][LANES];
+	xs_vsrc64(w, in, 0, a64);
+	const uint32_t *B = xs_vsrc32(&c_, w, in, 1, t1);
+	const unsigned s2 = in->src[2];
+	if (u32) {
+		/* a 128-bit accumulator: four VGPRs or four SGPRs */
+		if (s2 < XS_SRC_VGPR && s2 > 124)
+			return xs_exec_unimpl(x, w, in, "a 128-bit src2 that is not a register");
+		for (unsigned k = 0; k < 4; k++)
+			for (unsigned l = 0; l < n; l++)
+				acc[k][l] = s2 >= XS_SRC_VGPR ? w->v[(s2 - XS_SRC_VGPR + k) & 0xff][l]
+							      : w->s[(s2 + k) & 127];
+	} else {
+		xs_vsrc64(w, in, 2, c64);
+		for (unsigned k = 0; k < 4; k++)
+			for (unsigned l = 0; l < n; l++)
+				acc[k][l] = (uint32_t)(c64[l] >> (16 * k)) & 0xffff;
+	}
+	const uint64_t lim = u32 ? UINT32_MAX : 0xffff;
+	for (unsigned k = 0; k < 4; k++)
+		for (unsigned l = 0; l < n; l++) {
+			uint32_t win = (uint32_t)(a64[l] >> (8 * k));
+			uint64_t sum = (uint64_t)(masked ? msad_u8(win, B[l]) : sad_u8(win, B[l])) + acc[k][l];
+			out[k][l] = (uint32_t)(clamp && sum > lim ? lim : sum & lim);
+		}
+	if (u32) {
+		for (unsigned k = 0; k < 4; k++)
+			xs_vstore_rows(w->v[(in->dst - XS_SRC_VGPR + k) & 0xff], out[k], c_.mask, n);
+	} else {
+		uint64_t r64[LANES];
+		for (unsigned l = 0; l < n; l++)
+			r64[l] = out[0][l] | (uint64_t)out[1][l] << 16 | (uint64_t)out[2][l] << 32 |
+				 (uint64_t)out[3][l] << 48;
+		xs_vdst64(&c_, w, in, r64);
+	}
+	return 0;
+}
+XS_EXEC(v_qsad_pk_u16_u8) { return quad_sad(x, w, in, false, false); }
+XS_EXEC(v_mqsad_pk_u16_u8) { return quad_sad(x, w, in, true, false); }
+XS_EXEC(v_mqsad_u32_u8) { return quad_sad(x, w, in, true, true); }
 V3(v_xor3_b32, a ^ b ^ c)
 V3(v_perm_b32, perm_b32(a, b, c))
 V3(v_xad_u32, (a ^ b) + c)
@@ -1025,6 +1092,7 @@ void xs_exec_register_valu(void)
 	XS_REG(v_min3_i32); XS_REG(v_min3_u32); XS_REG(v_max3_i32); XS_REG(v_max3_u32);
 	XS_REG(v_med3_i32); XS_REG(v_med3_u32);
 	XS_REG(v_sad_u8); XS_REG(v_sad_hi_u8); XS_REG(v_sad_u16); XS_REG(v_sad_u32); XS_REG(v_lerp_u8);
+	XS_REG(v_msad_u8); XS_REG(v_qsad_pk_u16_u8); XS_REG(v_mqsad_pk_u16_u8); XS_REG(v_mqsad_u32_u8);
 	XS_REG(v_xor3_b32); XS_REG(v_perm_b32); XS_REG(v_xad_u32); XS_REG(v_lshl_add_u32);
 	XS_REG(v_add_lshl_u32); XS_REG(v_add3_u32); XS_REG(v_lshl_or_b32); XS_REG(v_and_or_b32);
 	XS_REG(v_or3_b32); XS_REG(v_mad_u32_u16); XS_REG(v_mad_i32_i16); XS_REG(v_dot4c_i32_i8);

@@ -425,6 +425,81 @@ static void test_valu(void **state)
 	rig_fini(&r);
 }
 
+/* The SADs as the documents define them, written out byte by byte: the
+ * masked sum leaves out the bytes whose reference byte is 0 (CLRX, V_MSAD_U8);
+ * the quad forms take the four byte windows of the 64-bit source starting at
+ * bytes 0..3, each onto its own field of the accumulator, truncated to the
+ * field or with clamp saturated (clang's AMDGPU builtin reference). */
+static uint64_t ref_sad(uint32_t a, uint32_t b, bool masked)
+{
+	uint64_t s = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		int x = (int)((a >> (8 * i)) & 0xff), y = (int)((b >> (8 * i)) & 0xff);
+		if (!masked || y)
+			s += (uint64_t)abs(x - y);
+	}
+	return s;
+}
+static uint64_t ref_field(uint64_t sum, uint64_t lim, bool clamp)
+{
+	return clamp ? (sum > lim ? lim : sum) : sum & lim;
+}
+static uint64_t ref_qsad_pk(uint64_t a, uint32_t b, uint64_t c, bool masked, bool clamp)
+{
+	uint64_t r = 0;
+	for (unsigned i = 0; i < 4; i++)
+		r |= ref_field(ref_sad((uint32_t)(a >> (8 * i)), b, masked) + ((c >> (16 * i)) & 0xffff), 0xffff,
+			       clamp) << (16 * i);
+	return r;
+}
+
+static void test_sad(void **state)
+{
+	(void)state;
+	uint64_t rng = 0x9e3779b97f4a7c15ull;
+	for (unsigned round = 0; round < 64; round++) {
+		rig r;
+		rig_init(&r, "sad", 32, 40, 0);
+		for (unsigned l = 0; l < 32; l++)
+			for (unsigned v = 1; v < 24; v++) {
+				rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+				uint32_t x = (uint32_t)(rng >> 32);
+				/* zero bytes in the reference often; accumulators near
+				 * their limits often (the clamp and wrap cases) */
+				if (v == 2)
+					x &= (uint32_t)(rng >> 3) | 0x00ff00ffu * (round & 1);
+				if ((v == 3 || v >= 20 || v == 10 || v == 11) && (round & 2))
+					x |= 0xfff0fff0u;
+				r.v[v][l] = x;
+			}
+		r.w.s[0] = 0x01020304;
+		r.w.s[1] = 0xfffefdfc;
+		r.w.s[2] = 0x00ff0080;
+		run(&r);
+		EXPECT(&r, NULL);
+		for (unsigned l = 0; l < 32; l++) {
+			uint32_t a = r.v[1][l], b = r.v[2][l], c = r.v[3][l];
+			uint64_t a64 = r.v[8][l] | (uint64_t)r.v[9][l] << 32, c64 = r.v[10][l] | (uint64_t)r.v[11][l] << 32;
+			assert_int_equal(r.v[4][l], (uint32_t)(ref_sad(a, b, true) + c));
+			assert_int_equal(r.v[5][l], (uint32_t)ref_field(ref_sad(a, b, true) + c, UINT32_MAX, true));
+			const unsigned pk[4][3] = { { 6, 0, 0 }, { 12, 0, 1 }, { 14, 1, 0 }, { 16, 1, 1 } };
+			for (unsigned k = 0; k < 4; k++) {
+				uint64_t want = ref_qsad_pk(a64, b, c64, pk[k][1], pk[k][2]);
+				uint64_t got = r.v[pk[k][0]][l] | (uint64_t)r.v[pk[k][0] + 1][l] << 32;
+				assert_true(got == want);
+			}
+			for (unsigned i = 0; i < 4; i++) {
+				uint64_t sum = ref_sad((uint32_t)(a64 >> (8 * i)), b, true) + r.v[20 + i][l];
+				assert_int_equal(r.v[24 + i][l], (uint32_t)sum);
+				assert_int_equal(r.v[28 + i][l], (uint32_t)ref_field(sum, UINT32_MAX, true));
+			}
+			uint64_t got = r.v[32][l] | (uint64_t)r.v[33][l] << 32;
+			assert_true(got == ref_qsad_pk(0xfffefdfc01020304ull, 0x00ff0080, c64, true, false));
+		}
+		rig_fini(&r);
+	}
+}
+
 static void test_hwreg_scratch(void **state)
 {
 	(void)state;
@@ -1601,6 +1676,7 @@ int main(void)
 		cmocka_unit_test(test_mubuf_oob),
 		cmocka_unit_test(test_lds),
 		cmocka_unit_test(test_lds_m0),
+		cmocka_unit_test(test_sad),
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_call),
 		cmocka_unit_test(test_unimplemented),
