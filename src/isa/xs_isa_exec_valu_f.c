@@ -761,6 +761,50 @@ F3(v_fma_legacy_f32, (a == 0.0f || b == 0.0f) ? 0.0f + c : fmaf(a, b, c), K_FMAL
 F3(v_min3_f32, fmin_hw(fmin_hw(a, b, ieee), c, ieee), K_EXACT)
 F3(v_max3_f32, fmax_hw(fmax_hw(a, b, ieee), c, ieee), K_EXACT)
 F3(v_med3_f32, fmed3_hw(a, b, c, ieee), K_EXACT)
+
+/* Cube map coordinates of the direction (a, b, c) = (x, y, z): the major
+ * axis is z when |z| >= |y| and |z| >= |x|, else y when |y| >= |x|, else x
+ * (a NaN compares false). The face id is 2 x axis, + 1 when the axis
+ * component is negative (a -0 or NaN is not); sc and tc are the other two
+ * components, negated by face as the table below; ma is twice the axis
+ * component. The definitions in CLRX's GCN documentation; ties, zeros and
+ * NaNs as LLVM's constant folder of llvm.amdgcn.cube* (the test's oracle:
+ * tests/isa/test_fold_oracle.py). */
+enum { CUBE_ID, CUBE_SC, CUBE_TC, CUBE_MA };
+static inline float cube_f(float x, float y, float z, unsigned what)
+{
+	float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), ma, sc, tc;
+	unsigned id;
+	if (az >= ax && az >= ay) {
+		bool neg = z < 0.0f;
+		id = neg ? 5 : 4;
+		sc = neg ? -x : x;
+		tc = -y;
+		ma = z;
+	} else if (ay >= ax) {
+		bool neg = y < 0.0f;
+		id = neg ? 3 : 2;
+		sc = x;
+		tc = neg ? -z : z;
+		ma = y;
+	} else {
+		bool neg = x < 0.0f;
+		id = neg ? 1 : 0;
+		sc = neg ? z : -z;
+		tc = -y;
+		ma = x;
+	}
+	switch (what) {
+	case CUBE_ID: return (float)id;
+	case CUBE_SC: return sc;
+	case CUBE_TC: return tc;
+	default: return ma + ma;
+	}
+}
+F3(v_cubeid_f32, cube_f(a, b, c, CUBE_ID), K_EXACT)
+F3(v_cubesc_f32, cube_f(a, b, c, CUBE_SC), K_EXACT)
+F3(v_cubetc_f32, cube_f(a, b, c, CUBE_TC), K_EXACT)
+F3(v_cubema_f32, cube_f(a, b, c, CUBE_MA), K_EXACT)
 F1(v_fract_f32, fract_f(a), K_FRACT)
 F1(v_trunc_f32, truncf(a), K_EXACT)
 F1(v_ceil_f32, ceilf(a), K_EXACT)
@@ -1631,6 +1675,7 @@ void xs_exec_register_valu_f(void)
 	XS_REG_GROUP(v_fmac_f32, g_v_fma_f32); XS_REG_GROUP(v_fma_f32, g_v_fma_f32);
 #endif
 	XS_REG(v_min3_f32); XS_REG(v_max3_f32); XS_REG(v_med3_f32);
+	XS_REG(v_cubeid_f32); XS_REG(v_cubesc_f32); XS_REG(v_cubetc_f32); XS_REG(v_cubema_f32);
 	XS_REG(v_fract_f32); XS_REG(v_trunc_f32); XS_REG(v_ceil_f32); XS_REG(v_rndne_f32);
 	XS_REG(v_floor_f32); XS_REG(v_exp_f32); XS_REG(v_log_f32); XS_REG(v_rcp_f32);
 	XS_REG(v_rcp_iflag_f32); XS_REG(v_rsq_f32); XS_REG(v_sqrt_f32); XS_REG(v_sin_f32);
