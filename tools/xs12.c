@@ -2,6 +2,7 @@
 #include "xs_cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,9 +199,14 @@ static int run_verb(int argc, char **argv)
 
 /* What went to stdout (a table, --json, a decoded stream) must have
  * arrived: a full disk or /dev/full fails a write silently in stdio, and
- * exit 0 would pass a cut output for a whole one. */
+ * exit 0 would pass a cut output for a whole one.
+ * SIGXFSZ is ignored: past a file size limit (ulimit -f) a write then fails
+ * with EFBIG, which every writer reports, removing its temporary
+ * (xs_outfile.h); by default the signal would kill the process with the
+ * temporary left beside the file. */
 int main(int argc, char **argv)
 {
+	signal(SIGXFSZ, SIG_IGN);
 	int rc = run_verb(argc, argv);
 	errno = 0;
 	bool failed = ferror(stdout) != 0;

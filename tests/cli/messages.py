@@ -169,6 +169,13 @@ with tempfile.TemporaryDirectory() as tmp:
                                        "--counters k.csv: cannot write", "--trace t.json: write failed",
                                        "--svg t.svg: write failed")) and ".xs12-tmp" not in p.stderr,
           "ulimit -f 0: each file named as the user gave it: " + " | ".join(p.stderr.strip().splitlines()))
+    # xs12 ignores SIGXFSZ itself: with the signal's default action (a shell
+    # that does not trap it) the writes fail the same way, no temporary left
+    p = subprocess.run(["bash", "-c", 'trap - XFSZ; ulimit -f 0; exec "$@"', "bash", *cmd], capture_output=True,
+                       text=True, cwd=tmp)
+    check(p.returncode == 1 and set(os.listdir(tmp)) == before and "--svg t.svg: write failed" in p.stderr,
+          f"ulimit -f 0, SIGXFSZ not trapped: exit 1 (got {p.returncode}), no temporary left "
+          f"({sorted(set(os.listdir(tmp)) - before)})")
     # and written whole when they can be, with the permissions of the file replaced
     os.chmod(os.path.join(tmp, "k.csv"), 0o640)
     p = xs("run", *vadd, "--profile", "p.json", "--counters", "k.csv", "--trace", "t.json", "--svg", "t.svg", cwd=tmp)
