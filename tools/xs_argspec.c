@@ -4,7 +4,7 @@
 #define _POSIX_C_SOURCE 200809L   /* fileno, mkdtemp */
 #endif
 #include "xs_argspec.h"
-#include "xs_outfile.h"
+#include "common/xs_outfile.h"
 
 #include <ctype.h>
 #include <errno.h>

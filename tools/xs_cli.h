@@ -7,7 +7,7 @@
 #include "common/xs_common.h"
 #include "xs12/xs12.h"
 #include "xs_argspec.h"
-#include "xs_outfile.h"
+#include "common/xs_outfile.h"
 
 #define XS_CLI_USAGE_ERROR 2
 

@@ -6,6 +6,7 @@
  * tear-offs of the device.
  */
 #include "d3d12/xs_d3d12_private.h"
+#include "common/xs_outfile.h"
 #include "d3d12/xs_d3d12_format.h"
 #include "d3d12/xs_d3d12_rt.h"
 #include "runtime/xs_rt_profile.h"
@@ -71,11 +72,14 @@ static ULONG STDMETHODCALLTYPE device_Release(ID3D12Device5 *This)
 	d3d12_object_fini(&d->obj);
 	d3d12_profile_release(d);
 	if (d->trace_path) {
-		/* the work is done: every list's fences were waited for, or abandoned */
-		FILE *f = fopen(d->trace_path, "w");
+		/* the work is done: every list's fences were waited for, or
+		 * abandoned. Written whole or not at all (xs_outfile.h): a failed
+		 * write leaves the file the path held. */
+		xs_outfile o;
+		FILE *f = xs_outfile_open(&o, d->trace_path, "w");
 		if (f)
 			xs_gpu_trace_write_json(d->rt->gpu, f);
-		if (!f || ferror(f) | (fclose(f) != 0))
+		if (!f || xs_outfile_close(&o, f))
 			fprintf(stderr, "xs12 D3D12: XS12_TRACE: cannot write %s\n", d->trace_path);
 		free(d->trace_path);
 	}

@@ -9,7 +9,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -254,6 +257,77 @@ static void record_of(const char *path, bool long_way, ID3D12Resource **keep)
 	ID3D12PipelineState_Release(vadd);
 	ID3D12PipelineState_Release(dyn);
 	t_close(&c);
+}
+
+/* XS12_TRACE / TracePath is written at the device's release whole or not at
+ * all: past a file size limit (512 bytes, SIGXFSZ ignored so the write
+ * fails) the path keeps what it held and no temporary is left beside it;
+ * without the limit it holds the timeline. Each run in a child process,
+ * which has the limit alone. */
+static void trace_run(const char *path, bool limited)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (limited) {
+			struct rlimit rl = { 512, 512 };
+			signal(SIGXFSZ, SIG_IGN);
+			if (setrlimit(RLIMIT_FSIZE, &rl))
+				_exit(2);
+		}
+		XS12_DEVICE_DESC desc = { .Machine = XS12_MACHINE_SERIES_X, .TracePath = path };
+		t_ctx c;
+		t_open_desc(&c, &desc, D3D12_COMMAND_LIST_TYPE_DIRECT);
+		static float a[1024];
+		ID3D12Resource *ua = t_upload(&c, a, sizeof(a)), *uc = t_buffer(&c, D3D12_HEAP_TYPE_DEFAULT, sizeof(a));
+		HRESULT hr;
+		ID3D12PipelineState *vadd = t_pipeline(&c, vadd_path, NULL, &hr);
+		if (hr != S_OK)
+			_exit(3);
+		t_set_pipeline(&c, vadd);
+		vadd_args(&c, ua, ua, uc, 1024);
+		ID3D12GraphicsCommandList6_Dispatch(c.list, 8, 1, 1);
+		if (t_run(&c) != S_OK)
+			_exit(4);
+		ID3D12Resource_Release(ua);
+		ID3D12Resource_Release(uc);
+		ID3D12PipelineState_Release(vadd);
+		t_close(&c); /* the device's release writes the trace */
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void trace_file_whole_or_kept(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/xs12_trace_XXXXXX", path[64], buf[16] = { 0 };
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/t.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("before\n", f);
+	fclose(f);
+	trace_run(path, true);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_string_equal(buf, "before\n");
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "test $(ls -A %s | wc -l) = 1", dir);
+	assert_int_equal(system(cmd), 0); /* no temporary beside it */
+	trace_run(path, false);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	assert_true(buf[0] == '{' || buf[0] == '[');
+	assert_int_equal(system(cmd), 0);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void kept_launches_follow_the_list_state(void **state)
@@ -530,6 +604,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(each_rule_broken),
 		cmocka_unit_test(overrides_reach_the_kernel),
 		cmocka_unit_test(kept_launches_follow_the_list_state),
+		cmocka_unit_test(trace_file_whole_or_kept),
 		cmocka_unit_test(group_of_2048_wave64_threads),
 		cmocka_unit_test(cu_mode_and_wgp_mode),
 		cmocka_unit_test(execute_indirect_from_gpu_written_arguments),

@@ -11,8 +11,8 @@
  * folder that is not writable although the file is). A symbolic link to a
  * regular file stays a link: its target is replaced.
  *
- * Plain POSIX, no xs12 headers: the PoCL and D3D12 runners of the tests link
- * it with xs_argspec.c.
+ * Plain POSIX, no xs12 headers: the CLI, the D3D12 layer (XS12_TRACE) and
+ * the PoCL and D3D12 runners of the tests (with xs_argspec.c) build it.
  */
 #ifndef XS_OUTFILE_H
 #define XS_OUTFILE_H

@@ -2,7 +2,7 @@
 #if !defined(_GNU_SOURCE)
 #define _GNU_SOURCE /* realpath, O_CLOEXEC */
 #endif
-#include "xs_outfile.h"
+#include "common/xs_outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
