@@ -74,6 +74,69 @@ static const char *const run_refused[][2] = {
 		      "--counters" },
 };
 
+/* Every option name a sweep line may hold: its own and run's (xs_cli_run.c's
+ * table), for the prefixes below. */
+static const char *const all_opts[] = {
+	"--vary", "--override", "--jobs", "--json", "--csv", "--svg", "--slurm", "--slurm-dir", "--slurm-args",
+	"--task", "--cc", "--launch", "--help", "--kernel", "--groups", "--block", "--arg", "--queue", "--cu-mask",
+	"--machine", "--scratch-waves", "--title-scratch", "--watchdog", "--timing", "--functional", "--trace",
+	"--record", "--profile", "--counters", "--threads", "--timing-threads", "--repeat", "--debug-layer",
+	"--async",
+};
+static const char *const flag_opts[] = { "--json", "--slurm", "--help", "--timing", "--functional", "--debug-layer" };
+
+/* Options by unambiguous prefix, as run takes them (getopt_long): argv
+ * copied into av with each "--pre" spelt out ("--pre=V" split into
+ * "--name" and "V"), an exact name winning over longer ones. 0, or a usage
+ * error for a prefix of several names. The value after an option that
+ * takes one is copied as given; unknown names stay as given (run says
+ * so). av holds up to 2 argc entries. */
+static int spell_out(int argc, char **argv, char **av, int *n)
+{
+	*n = 0;
+	for (int i = 0; i < argc; i++) {
+		char *a = argv[i];
+		if (i == 0 || strncmp(a, "--", 2) || !a[2]) {
+			av[(*n)++] = a;
+			continue;
+		}
+		const char *eq = strchr(a, '=');
+		size_t len = eq ? (size_t)(eq - a) : strlen(a);
+		const char *hit = NULL;
+		char also[256] = "";
+		for (size_t k = 0; k < XS_ARRAY_SIZE(all_opts); k++) {
+			if (strncmp(all_opts[k], a, len))
+				continue;
+			if (all_opts[k][len] == 0) { /* exact */
+				hit = all_opts[k];
+				also[0] = 0;
+				break;
+			}
+			if (hit) {
+				size_t l = strlen(also);
+				snprintf(also + l, sizeof(also) - l, "%s%s", l ? ", " : "", all_opts[k]);
+			} else {
+				hit = all_opts[k];
+			}
+		}
+		if (hit && also[0])
+			return xs_cli_usage_error("sweep", "%.*s is ambiguous: %s, %s", (int)len, a, hit, also);
+		bool flag = false;
+		for (size_t k = 0; hit && k < XS_ARRAY_SIZE(flag_opts); k++)
+			flag |= !strcmp(hit, flag_opts[k]);
+		if (!hit || (flag && eq)) { /* (a flag with a value: run refuses it) */
+			av[(*n)++] = a;
+			continue;
+		}
+		av[(*n)++] = (char *)hit;
+		if (eq)
+			av[(*n)++] = (char *)eq + 1;
+		else if (!flag && i + 1 < argc)
+			av[(*n)++] = argv[++i]; /* its value, as given (it may begin with --) */
+	}
+	return 0;
+}
+
 /* "--name VALUE" or "--name=VALUE" at argv[*i]: 1 (value in *val), 0 not
  * this option, -1 value missing. */
 static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
@@ -817,7 +880,13 @@ int xs_cli_sweep(int argc, char **argv)
 		fprintf(stderr, "xs12 sweep: host out of memory\n");
 		return 1;
 	}
-	int rc = sweep_main(c, argc, argv);
+	char **av = malloc(2 * (size_t)argc * sizeof(*av));
+	int n = 0, rc = 1;
+	if (!av)
+		fprintf(stderr, "xs12 sweep: host out of memory\n");
+	else if (!(rc = spell_out(argc, argv, av, &n)))
+		rc = sweep_main(c, n, av);
+	free(av);
 	ctx_free(c);
 	free(c);
 	return rc;

@@ -160,6 +160,19 @@ with tempfile.TemporaryDirectory() as tmp:
         check(p.returncode == 2 and f"xs12 sweep: {name}: " in p.stderr and "xs12 run " + name in p.stderr and
               not os.path.exists(os.path.join(tmp, opt[-1].split("=")[-1])),
               f"{name} refused, naming xs12 run {name}: {p.stderr.strip()[:160]}")
+    # options by unambiguous prefix, as run takes them: the same rows as the
+    # full names; a prefix of several is a usage error naming them
+    full = xs("sweep", KERNEL, *small, "--repeat", "2", "--vary", "scratch-waves=8,208", "--json", cwd=tmp)
+    short = xs("sweep", KERNEL, "--gro", "16", "--blo=256", "--arg", "in:in.bin", "--ar", "out:o.bin:16K", "--arg",
+               "u32:4096", "--rep", "2", "--var", "scratch-waves=8,208", "--js", cwd=tmp)
+    check(full.returncode == 0 and short.returncode == 0 and json.loads(full.stdout) == json.loads(short.stdout),
+          f"--gro --blo= --ar --rep --var --js: the rows of the full names ({short.returncode}: "
+          f"{short.stderr.strip()[:160]})")
+    p = xs("sweep", KERNEL, *small, "--t", "1", "--vary", "scratch-waves=8", cwd=tmp)
+    check(p.returncode == 2 and "--t is ambiguous: " in p.stderr and "--task" in p.stderr and "--timing" in p.stderr,
+          f"--t: ambiguous, exit 2 ({p.returncode}: {p.stderr.strip()[:160]})")
+    p = xs("sweep", KERNEL, *small, "--prof", "p.json", "--vary", "scratch-waves=8", cwd=tmp)
+    check(p.returncode == 2 and "xs12 sweep: --profile: " in p.stderr, "--prof: refused as --profile")
     # block= and groups= values in hex: 'x' joins dimensions, but not the x of 0x
     p = xs("sweep", KERNEL, *small, "--vary", "block=256,0x100,0x100x1,256x1", "--vary", "groups=0x10", "--json",
            cwd=tmp)
