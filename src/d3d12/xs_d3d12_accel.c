@@ -262,6 +262,17 @@ void STDMETHODCALLTYPE d3d12_list_BuildRaytracingAccelerationStructure(
 		d3d12_list_error(l, XS_MSG_AS_GEOMETRY, "%s: %u geometry descs at NULL", M, in->NumDescs);
 		return;
 	}
+	/* D3D12's limits on the counts (d3d12.h): beyond them a structure's
+	 * sizes and the builder's counters would not be what the title sized */
+	if (in->NumDescs > (top ? D3D12_RAYTRACING_MAX_INSTANCES_PER_TOP_LEVEL_ACCELERATION_STRUCTURE
+				: D3D12_RAYTRACING_MAX_GEOMETRIES_PER_BOTTOM_LEVEL_ACCELERATION_STRUCTURE)) {
+		d3d12_list_error(l, top ? XS_MSG_AS_INSTANCES : XS_MSG_AS_GEOMETRY, "%s: %u %s: D3D12 allows at most %u", M,
+				 in->NumDescs, top ? "instances" : "geometries",
+				 top ? D3D12_RAYTRACING_MAX_INSTANCES_PER_TOP_LEVEL_ACCELERATION_STRUCTURE
+				     : D3D12_RAYTRACING_MAX_GEOMETRIES_PER_BOTTOM_LEVEL_ACCELERATION_STRUCTURE);
+		return;
+	}
+	uint64_t prims = 0;
 	for (UINT i = 0; !top && i < in->NumDescs; i++) {
 		if (!geometry(in, i)) {
 			d3d12_list_error(l, XS_MSG_AS_GEOMETRY, "%s: ppGeometryDescs[%u] is NULL", M, i);
@@ -269,6 +280,13 @@ void STDMETHODCALLTYPE d3d12_list_BuildRaytracingAccelerationStructure(
 		}
 		if (!check_geometry(l, i, geometry(in, i)))
 			return;
+		prims += triangles_of(geometry(in, i));
+	}
+	if (prims > D3D12_RAYTRACING_MAX_PRIMITIVES_PER_BOTTOM_LEVEL_ACCELERATION_STRUCTURE) {
+		d3d12_list_error(l, XS_MSG_AS_GEOMETRY, "%s: %llu triangles in %u geometries: D3D12 allows at most %u", M,
+				 (unsigned long long)prims, in->NumDescs,
+				 D3D12_RAYTRACING_MAX_PRIMITIVES_PER_BOTTOM_LEVEL_ACCELERATION_STRUCTURE);
+		return;
 	}
 	D3D12_RAYTRACING_ACCELERATION_STRUCTURE_PREBUILD_INFO pi = prebuild(in);
 	uint64_t dst = desc->DestAccelerationStructureData, scratch = desc->ScratchAccelerationStructureData;

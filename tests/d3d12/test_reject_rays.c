@@ -127,6 +127,16 @@ static void build_rejects(void **state)
 	bad = d, bad.Inputs.Type = D3D12_RAYTRACING_ACCELERATION_STRUCTURE_TYPE_TOP_LEVEL;
 	bad.Inputs.InstanceDescs = b.vb_va + 8;
 	BUILD(&bad, 0, NULL, XS12_MESSAGE_ID_AS_INSTANCES);
+	/* D3D12's count limits, refused before any geometry is read (the one
+	 * desc here stands for 2^24 + 1) and before the sizes are compared */
+	bad.Inputs.InstanceDescs = b.vb_va;
+	bad.Inputs.NumDescs = D3D12_RAYTRACING_MAX_INSTANCES_PER_TOP_LEVEL_ACCELERATION_STRUCTURE + 1;
+	BUILD(&bad, 0, NULL, XS12_MESSAGE_ID_AS_INSTANCES);
+	bad = d, bad.Inputs.NumDescs = D3D12_RAYTRACING_MAX_GEOMETRIES_PER_BOTTOM_LEVEL_ACCELERATION_STRUCTURE + 1;
+	BUILD(&bad, 0, NULL, XS12_MESSAGE_ID_AS_GEOMETRY);
+	bad = d, bad.Inputs.pGeometryDescs = &bad_g;
+	bad_g = g, bad_g.Triangles.VertexCount = 3u * (D3D12_RAYTRACING_MAX_PRIMITIVES_PER_BOTTOM_LEVEL_ACCELERATION_STRUCTURE + 1u);
+	BUILD(&bad, 0, NULL, XS12_MESSAGE_ID_AS_GEOMETRY);
 	/* postbuild info: misaligned, of a type xs12 does not write, too many */
 	D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_DESC pi = {
 		b.info_va + 4, D3D12_RAYTRACING_ACCELERATION_STRUCTURE_POSTBUILD_INFO_COMPACTED_SIZE };
