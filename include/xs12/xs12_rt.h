@@ -162,12 +162,32 @@ static __device__ inline const void *xs12_rt_global(const xs12_rt_ctx *c, unsign
 #define XS12_RT_GLOBAL_PTR(ctx, i, T) (*(T *const *)xs12_rt_global((ctx), (i)))
 #define XS12_RT_LOCAL_PTR(ctx, offset, T) (*(T *const *)((const unsigned char *)xs12_rt_local(ctx) + (offset)))
 
+/* The device faults of the ray-tracing shaders, as s_trap ids the removal
+ * report prints ("trap id 32"): above the ids AMD's trap handler ABI gives
+ * meanings (2 llvm.trap, 3 llvm.debugtrap). */
+#define XS12_RT_TRAP_RECURSION 0x20        /* a TraceRay deeper than MaxTraceRecursionDepth */
+#define XS12_RT_TRAP_STACK 0x21            /* the traversal stack overflows */
+#define XS12_RT_TRAP_TABLE 0x22            /* a record index past its shader table's SizeInBytes */
+#define XS12_RT_TRAP_(id) do { __asm__ volatile("s_trap %0" : : "i"(id)); __builtin_unreachable(); } while (0)
+
+/* Record `index` of a shader table: StartAddress + index x StrideInBytes,
+ * whose identifier must lie inside SizeInBytes. D3D12 leaves an index past
+ * the table undefined; here it is a device fault naming it rather than a
+ * call through whatever the memory beyond holds. */
+static __device__ inline const unsigned char *xs12_rt_record(const xs12_rt_table *t, uint32_t index)
+{
+	uint64_t off = (uint64_t)index * t->stride;
+	if (off + 32 > t->size) /* D3D12_SHADER_IDENTIFIER_SIZE_IN_BYTES */
+		XS12_RT_TRAP_(XS12_RT_TRAP_TABLE);
+	return (const unsigned char *)(uintptr_t)(t->start + off);
+}
+
 /* Calls the shader of record `index` of a table through its identifier,
  * read from GPU memory now; a null identifier does nothing (as D3D12's null
  * miss shader). */
 static __device__ inline void xs12_rt_call_record(xs12_rt_ctx *c, const xs12_rt_table *t, uint32_t index, void *arg)
 {
-	const unsigned char *rec = (const unsigned char *)(uintptr_t)(t->start + (uint64_t)index * t->stride);
+	const unsigned char *rec = xs12_rt_record(t, index);
 	const xs12_rt_shader_id *id = (const xs12_rt_shader_id *)rec;
 	uint64_t fn = id->function;
 	if (!fn)
@@ -262,8 +282,7 @@ static __device__ inline void xs12_rt_to_object(const float *m, const float *o, 
 /* The record of hit group `index` of the hit table. */
 static __device__ inline const unsigned char *xs12_rt_hit_record(const xs12_rt_ctx *c, uint32_t index)
 {
-	const xs12_rt_table *t = &c->dispatch->hit;
-	return (const unsigned char *)(uintptr_t)(t->start + (uint64_t)index * t->stride);
+	return xs12_rt_record(&c->dispatch->hit, index);
 }
 
 /* Fills what the accessors give from an instance node and a triangle node. */
@@ -308,12 +327,6 @@ static __device__ inline void xs12_rt_fill_hit(xs12_rt_hit *h, uint64_t inst, co
  * MaxTraceRecursionDepth (the ray generation is at 0), like a traversal
  * stack overflow, is s_trap: a device fault. Procedural (AABB) leaves are
  * not there yet: they are never hit. */
-/* The device faults of TraceRay, as s_trap ids the removal report prints
- * ("trap id 32"): above the ids AMD's trap handler ABI gives meanings (2
- * llvm.trap, 3 llvm.debugtrap). */
-#define XS12_RT_TRAP_RECURSION 0x20        /* a TraceRay deeper than MaxTraceRecursionDepth */
-#define XS12_RT_TRAP_STACK 0x21            /* the traversal stack overflows */
-#define XS12_RT_TRAP_(id) do { __asm__ volatile("s_trap %0" : : "i"(id)); __builtin_unreachable(); } while (0)
 
 static __device__ __attribute__((always_inline)) inline void
 xs12_rt_trace_ray(xs12_rt_ctx *c, uint64_t accel, uint32_t flags, uint32_t mask, uint32_t hit_contribution,
@@ -487,8 +500,7 @@ xs12_rt_trace_ray(xs12_rt_ctx *c, uint64_t accel, uint32_t flags, uint32_t mask,
 		((xs12_rt_closest_hit_fn)(uintptr_t)fn)(&sub, payload, &a);
 		return;
 	}
-	const xs12_rt_table *mt = &c->dispatch->miss;
-	const unsigned char *rec = (const unsigned char *)(uintptr_t)(mt->start + (uint64_t)miss_index * mt->stride);
+	const unsigned char *rec = xs12_rt_record(&c->dispatch->miss, miss_index);
 	uint64_t fn = ((const xs12_rt_shader_id *)rec)->function;
 	if (!fn)
 		return;

@@ -718,6 +718,13 @@ static void closest_hit_matches_cpu(void **state)
 	c.miss_index = 1;
 	assert_int_equal(run(&g, &c, got), S_OK);
 	expect_close("tmin 8.5 tmax 11, miss 1", compare(&c, got, false));
+	/* a miss index past the miss table (2 records): a device fault naming
+	 * the trap, not a call through the memory after the table */
+	c.miss_index = 2;
+	assert_int_equal(run(&g, &c, got), DXGI_ERROR_DEVICE_RESET);
+	char text[512];
+	t_last_message(&g.c, text, sizeof(text));
+	assert_non_null(strstr(text, "trap id 34 ")); /* XS12_RT_TRAP_TABLE */
 	close_gpu(&g);
 }
 
