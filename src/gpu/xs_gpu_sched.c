@@ -1516,8 +1516,11 @@ static xs_status issue_one(xs_gpu *g, xs_gpu_wave *gw, xs_err *e)
 	sm->pipe[pipe].free = t + occupy;
 	if (pipe == PIPE_VALU)
 		ctr->valu_busy[gw->simd] += occupy;
-	else if (pipe == PIPE_SALU)
-		ctr->salu_busy[gw->simd] += occupy;
+	else if (iclass == XS_IC_SALU)
+		ctr->salu_busy[gw->simd] += occupy; /* (rocprof's SQ_INST_CYCLES_SALU: the
+						     * message and internal ops that share the
+						     * pipe here, s_waitcnt and the like, are
+						     * not SALU work) */
 	gw->ready = t + next;
 	if (sm->pipe[pipe].retrier == gw)
 		sm->pipe[pipe].retrier = NULL;

@@ -244,15 +244,21 @@ static void counters_match_the_bytes_vadd_moves(void **state)
 	assert_int_equal(c->l2_hits + c->l2_misses, c->l0_misses + (uint64_t)n * 4 / c->line_bytes);
 	assert_int_equal(c->scratch_read_bytes + c->scratch_write_bytes, 0);
 	assert_int_equal(c->lds_bytes, 0);
-	uint64_t insts = 0, waves = 0, valu = 0;
+	uint64_t insts = 0, waves = 0, valu = 0, salu = 0;
 	for (int i = 0; i < XS_INST_CLASS_COUNT; i++)
 		insts += c->insts[i];
 	for (uint32_t i = 0; i < c->num_se; i++)
 		waves += c->waves_per_se[i];
 	for (uint32_t i = 0; i < c->num_simd; i++) {
 		valu += c->valu_busy[i];
+		salu += c->salu_busy[i];
 		assert_true(c->valu_busy[i] <= r.st.cycles);
 	}
+	/* SALU busy is the SALU instructions' cycles (one each), not the
+	 * s_waitcnt and other internal ops vadd also has (rocprof's
+	 * SQ_INST_CYCLES_SALU) */
+	assert_true(c->insts[XS_INST_INTERNAL] > 0);
+	assert_int_equal(salu, c->insts[XS_INST_SALU]);
 	assert_int_equal(insts, r.st.wave_instructions);
 	assert_int_equal(waves, r.st.waves_launched);
 	assert_int_equal(c->insts[XS_INST_VMEM_LOAD], 2ull * r.st.waves_launched);
