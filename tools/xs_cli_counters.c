@@ -88,15 +88,25 @@ void xs_cli_counters_json(FILE *f, const xs_dispatch_stats *st)
 static void csv_row(FILE *f, const char *scope, const char *kernel, uint32_t queue, uint64_t cycles,
 		    double microseconds, const xs_dispatch_counters *c)
 {
-	fprintf(f, "%s,%s,%u,%llu,%.3f", scope, kernel, queue, (unsigned long long)cycles, microseconds);
+	/* A functional run's cycles are issue counts, no modelled time: its
+	 * microseconds and bandwidth are empty fields, as JSON's null (the
+	 * dispatch rows gave issue-count microseconds, the queue rows 0). */
+	char us[32] = "", bw[32] = "";
+	if (c->valid) {
+		snprintf(us, sizeof(us), "%.3f", microseconds);
+		snprintf(bw, sizeof(bw), "%.2f",
+			 microseconds > 0 ? (double)(c->dram_read_lines + c->dram_write_lines) * c->line_bytes /
+						    (microseconds * 1e3)
+					  : 0.0);
+	}
+	fprintf(f, "%s,%s,%u,%llu,%s", scope, kernel, queue, (unsigned long long)cycles, us);
 	for (int i = 0; i < XS_INST_CLASS_COUNT; i++)
 		fprintf(f, ",%llu", (unsigned long long)c->insts[i]);
-	double gbps = microseconds > 0 ? (double)(c->dram_read_lines + c->dram_write_lines) * c->line_bytes / (microseconds * 1e3) : 0;
-	fprintf(f, ",%llu,%llu,%.4f,%llu,%llu,%.4f,%llu,%llu,%.2f,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%.2f",
+	fprintf(f, ",%llu,%llu,%.4f,%llu,%llu,%.4f,%llu,%llu,%s,%llu,%llu,%llu,%llu,%llu,%llu,%.2f,%.2f",
 		(unsigned long long)c->l0_hits, (unsigned long long)c->l0_misses,
 		ratio(c->l0_hits, c->l0_hits + c->l0_misses), (unsigned long long)c->l2_hits,
 		(unsigned long long)c->l2_misses, ratio(c->l2_hits, c->l2_hits + c->l2_misses),
-		(unsigned long long)(c->dram_read_lines * c->line_bytes), (unsigned long long)(c->dram_write_lines * c->line_bytes), gbps,
+		(unsigned long long)(c->dram_read_lines * c->line_bytes), (unsigned long long)(c->dram_write_lines * c->line_bytes), bw,
 		(unsigned long long)c->vmem_read_bytes, (unsigned long long)c->vmem_write_bytes,
 		(unsigned long long)c->scratch_read_bytes, (unsigned long long)c->scratch_write_bytes,
 		(unsigned long long)c->lds_bytes, (unsigned long long)c->lds_bank_conflict_cycles,

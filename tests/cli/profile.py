@@ -87,6 +87,15 @@ with tempfile.TemporaryDirectory() as tmp:
     p = subprocess.run([XS12, "run", lds, "--groups", "1", "--block", "256", "--arg", "out:o.bin:1K",
                         "--functional", "--profile", "p.json"], cwd=tmp, capture_output=True, text=True)
     check(p.returncode == 2 and "timing model" in p.stderr, "--profile --functional is refused: " + p.stderr.strip())
+    # a functional run's counters: its cycles are issue counts, so the CSV's
+    # microseconds and bandwidth are empty in every row, as --json's null
+    p = subprocess.run([XS12, "run", lds, "--groups", "1", "--block", "256", "--arg", "out:o.bin:1K",
+                        "--functional", "--counters", "f.csv", "--json"], cwd=tmp, capture_output=True, text=True)
+    frows = list(csv.DictReader(open(os.path.join(tmp, "f.csv")))) if p.returncode == 0 else []
+    check(json.loads(p.stdout)["microseconds"] is None and [r["scope"] for r in frows] == ["dispatch", "queue"] and
+          all(r["microseconds"] == "" and r["dram_gbps"] == "" for r in frows),
+          "--functional --counters: no microseconds or bandwidth in the CSV, as in --json: %s" %
+          [(r["scope"], r["microseconds"], r["dram_gbps"]) for r in frows])
 
     def alone(*extra):
         p = subprocess.run([XS12, "run", lds, "--groups", "104", "--block", "256", "--arg", "out:o.bin:128K",
