@@ -527,6 +527,16 @@ static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, bool src_rel, unsig
 		xs_swrite(w, d + i, xs_sread(w, in, s + i));
 	return 0;
 }
+/* s_movrelsd_2_b32: SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]] */
+XS_EXEC(s_movrelsd_2_b32)
+{
+	unsigned m0 = w->s[XS_SREG_M0];
+	unsigned s = in->src[0] + (m0 & 0x3ff), d = in->dst + ((m0 >> 16) & 0x3ff);
+	if (s + 1 > 106 || d + 1 > 106)
+		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "M0-relative SGPR index out of range");
+	xs_swrite(w, d, xs_sread(w, in, s));
+	return 0;
+}
 XS_EXEC(s_movrels_b32) { return movrel(x, w, in, true, 1); }
 XS_EXEC(s_movrels_b64) { return movrel(x, w, in, true, 2); }
 XS_EXEC(s_movreld_b32) { return movrel(x, w, in, false, 1); }
@@ -745,7 +755,7 @@ void xs_exec_register_salu(void)
 	XS_REG(s_andn1_wrexec_b64); XS_REG(s_andn1_wrexec_b32);
 	XS_REG(s_andn2_wrexec_b64); XS_REG(s_andn2_wrexec_b32);
 	XS_REG(s_quadmask_b32); XS_REG(s_quadmask_b64);
-	XS_REG(s_movrels_b32); XS_REG(s_movrels_b64); XS_REG(s_movreld_b32); XS_REG(s_movreld_b64);
+	XS_REG(s_movrels_b32); XS_REG(s_movrels_b64); XS_REG(s_movreld_b32); XS_REG(s_movreld_b64); XS_REG(s_movrelsd_2_b32);
 	XS_REG(s_abs_i32); XS_REG(s_bitreplicate_b64_b32);
 
 	XS_REG(s_cmp_eq_i32); XS_REG(s_cmp_lg_i32); XS_REG(s_cmp_gt_i32); XS_REG(s_cmp_ge_i32);

@@ -938,6 +938,33 @@ XS_EXEC(v_movrels_b32) { return movrel(x, w, in, true, false); }
 XS_EXEC(v_movreld_b32) { return movrel(x, w, in, false, true); }
 XS_EXEC(v_movrelsd_b32) { return movrel(x, w, in, true, true); }
 
+/* The gfx10 forms with two indices in M0: the source (or first) VGPR at
+ * + M0[9:0], the destination (or second) at + M0[25:16] (the RDNA ISA's
+ * table of indexing instructions). v_swaprel_b32 exchanges the two. Out of
+ * range faults, as the forms above do. */
+static int movrel2(xs_exec *x, xs_wave *w, const xs_inst *in, bool swap)
+{
+	unsigned m0 = w->s[XS_SREG_M0];
+	unsigned s = in->src[0], d = in->dst - XS_SRC_VGPR;
+	if (s < XS_SRC_VGPR)
+		return xs_exec_unimpl(x, w, in, "scalar source");
+	s = s - XS_SRC_VGPR + (m0 & 0x3ff);
+	d += (m0 >> 16) & 0x3ff;
+	if (s >= w->nvgpr || d >= w->nvgpr)
+		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "M0-relative VGPR index out of range");
+	uint64_t e = xs_wave_exec(w);
+	for (unsigned l = 0; l < w->lanes; l++)
+		if ((e >> l) & 1) {
+			uint32_t t = w->v[d][l];
+			w->v[d][l] = w->v[s][l];
+			if (swap)
+				w->v[s][l] = t;
+		}
+	return 0;
+}
+XS_EXEC(v_movrelsd_2_b32) { return movrel2(x, w, in, false); }
+XS_EXEC(v_swaprel_b32) { return movrel2(x, w, in, true); }
+
 XS_EXEC(v_swap_b32)
 {
 	(void)x;
@@ -1120,7 +1147,7 @@ void xs_exec_register_valu(void)
 	XS_REG_GROUP(v_lshl_add_u32, g_v_lshl_add_u32); XS_REG_GROUP(v_add3_u32, g_v_add3_u32);
 	XS_REG_GROUP(v_lshl_or_b32, g_v_lshl_or_b32); XS_REG_GROUP(v_and_or_b32, g_v_and_or_b32);
 	XS_REG(v_readfirstlane_b32); XS_REG(v_readlane_b32); XS_REG(v_writelane_b32);
-	XS_REG(v_movrels_b32); XS_REG(v_movreld_b32); XS_REG(v_movrelsd_b32); XS_REG(v_swap_b32);
+	XS_REG(v_movrels_b32); XS_REG(v_movreld_b32); XS_REG(v_movrelsd_b32); XS_REG(v_movrelsd_2_b32); XS_REG(v_swaprel_b32); XS_REG(v_swap_b32);
 	XS_REG(v_permlane16_b32); XS_REG(v_permlanex16_b32);
 	XS_REG(v_nop); XS_REG_AS(v_pipeflush, x_v_nop); XS_REG_AS(v_clrexcp, x_v_nop);
 	XS_REG(v_pk_mad_i16); XS_REG(v_pk_mad_u16); XS_REG(v_pk_mul_lo_u16); XS_REG(v_pk_add_i16);

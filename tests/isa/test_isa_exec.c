@@ -305,6 +305,16 @@ static void test_lds_m0(void **state)
 	rig_fini(&r);
 }
 
+static void test_movrel(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "movrel", 32, 16, 0);
+	run(&r);
+	EXPECT(&r, NULL);
+	rig_fini(&r);
+}
+
 static void test_loop(void **state)
 {
 	(void)state;
@@ -1677,6 +1687,7 @@ int main(void)
 		cmocka_unit_test(test_lds),
 		cmocka_unit_test(test_lds_m0),
 		cmocka_unit_test(test_sad),
+		cmocka_unit_test(test_movrel),
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_call),
 		cmocka_unit_test(test_unimplemented),
