@@ -437,7 +437,7 @@ static xs_status op_postbuild(ctx *c, const uint8_t *d, uint32_t bytes)
  * query costs 500 cycles and its bytes. Not measured on hardware. */
 static uint64_t cost(unsigned op, uint32_t prims, uint64_t bytes)
 {
-	return (op == XS_AS_OP_BUILD ? 4000 + 32ull * prims : 500) + bytes / 64;
+	return (op == XS_AS_OP_BUILD ? 4000 + 32ull * prims : 500) + bytes / XS_GPU_CP_DMA_BYTES_PER_CYCLE;
 }
 
 xs_status xs_gpu_cp_build_as(xs_gpu *g, unsigned q, const xs_pm4_packet *p, uint64_t *cycles, xs_err *e)

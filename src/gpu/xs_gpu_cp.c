@@ -20,7 +20,11 @@
  *                                                            SPI (xs_gpu_draw_begin; queue 0 only)
  *   INDIRECT_BUFFER                                          call (or chain) a command buffer
  *   NOP, SET_BASE
- * Anything else is XS_E_UNSUPPORTED naming the packet and dword.
+ * Anything else is XS_E_UNSUPPORTED naming the packet and dword. A
+ * submission is bounded as the OS's timeout detection bounds it on the
+ * console: the command buffers it fetches, their dwords, and the modelled
+ * time of its firmware work (DMA_DATA, XS_FILL, XS_BUILD_AS); past one of
+ * them the device is removed as hung (xs_gpu_priv.h).
  */
 #include "gpu/xs_gpu_gfx.h"
 #include "gpu/xs_gpu_priv.h"
@@ -406,22 +410,44 @@ xs_status xs_gpu_cp_draw_args(xs_gpu *g, unsigned q, uint64_t ib_va, const xs_pm
 	return XS_OK;
 }
 
-/* [model] XS_FILL's busy time: a start of 100 cycles and the bytes at 64 a
- * cycle, the CP DMA's rate in this model (XS_BUILD_AS uses the same). */
+/* [model] XS_FILL's busy time: a start of 100 cycles and the bytes at the
+ * CP DMA's rate (XS_BUILD_AS uses the same). */
 static uint64_t fill_cycles(uint32_t pitch, uint32_t row_bytes, uint32_t rows)
 {
 	(void)pitch;
-	return 100 + (uint64_t)row_bytes * rows / 64;
+	return 100 + (uint64_t)row_bytes * rows / XS_GPU_CP_DMA_BYTES_PER_CYCLE;
 }
 
-static xs_status cp_xs_fill(xs_gpu *g, unsigned q, const xs_pm4_packet *p, uint64_t *cycles, xs_err *e)
+/* Charges a firmware packet's modelled time to the submission; past the
+ * budget the device is removed as hung (XS_GPU_CP_MAX_FW_CYCLES). */
+static xs_status cp_charge(xs_gpu_cp *cp, unsigned q, const xs_gpu_cp_ib *ib, const xs_pm4_packet *p,
+			   uint64_t cycles, xs_err *e)
+{
+	/* fw_cycles never passes the budget, so the difference does not wrap */
+	if (cycles <= XS_GPU_CP_MAX_FW_CYCLES - cp->fw_cycles) {
+		cp->fw_cycles += cycles;
+		return XS_OK;
+	}
+	return xs_err_set(e, XS_E_DEVICE_REMOVED,
+			  "device removed: hang: queue %u: IB 0x%llx dword %zu: %s of %llu cycles takes the "
+			  "submission's firmware work (DMA_DATA, XS_FILL, XS_BUILD_AS) from %llu cycles over its "
+			  "budget of %llu cycles (a loop?)", q, (unsigned long long)ib->va, p->index, p->info->name,
+			  (unsigned long long)cycles, (unsigned long long)cp->fw_cycles,
+			  (unsigned long long)XS_GPU_CP_MAX_FW_CYCLES);
+}
+
+static xs_status cp_xs_fill(xs_gpu *g, unsigned q, const xs_gpu_cp_ib *ib, const xs_pm4_packet *p,
+			    uint64_t *cycles, xs_err *e)
 {
 	const uint32_t *b = p->body;
 	uint64_t va = (uint64_t)b[0] | ((uint64_t)b[1] << 32), bad = 0;
 	xs_err fe;
 	xs_err_clear(&fe);
 	*cycles = fill_cycles(b[2], b[3], b[4]);
-	xs_status st = xs_gfx_fill_at(g->vm, va, b[2], b[3], b[4], b + PKT3_XS_FILL_FIXED_DW, b[5], &bad, &fe);
+	xs_status st = cp_charge(&g->cp[q], q, ib, p, *cycles, e);
+	if (st)
+		return st;
+	st = xs_gfx_fill_at(g->vm, va, b[2], b[3], b[4], b + PKT3_XS_FILL_FIXED_DW, b[5], &bad, &fe);
 	if (st == XS_E_DEVICE_REMOVED)
 		return removed_at(g, q, p, bad, "writes", e);
 	if (st)
@@ -516,6 +542,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			cp->next_result = 0;
 			cp->fetches = 1;
 			cp->fetched_dw = 0;
+			cp->fw_cycles = 0;
 			cp->sub_head++;
 			cp->state = XS_CP_RUN;
 			if ((st = cp_push(g, cp, q, s->va, s->ndw, e)))
@@ -673,10 +700,15 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			}
 			break;
 		}
-		case PKT3_DMA_DATA:
-			if ((st = cp_dma(g, q, &p, e)))
+		case PKT3_DMA_DATA: {
+			/* no busy time of its own (the CP goes on, CP_SYNC), but
+			 * the bytes are the CP DMA's work at its rate */
+			uint64_t n = G_415_BYTE_COUNT_GFX9(b[5]);
+			if ((st = cp_charge(cp, q, ib, &p, XS_DIV_ROUND_UP(n, XS_GPU_CP_DMA_BYTES_PER_CYCLE), e)) ||
+			    (st = cp_dma(g, q, &p, e)))
 				return st;
 			break;
+		}
 		case PKT3_XS_LAUNCH:
 			if ((st = cp_xs_launch(g, q, &p, e))) {
 				xs_gpu_dispatch_result *res = cp->next_result < cp->nresults ? &cp->results[cp->next_result]
@@ -688,7 +720,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 			break;
 		case PKT3_XS_BUILD_AS: {
 			uint64_t cycles = 0;
-			if ((st = xs_gpu_cp_build_as(g, q, &p, &cycles, e)))
+			if ((st = xs_gpu_cp_build_as(g, q, &p, &cycles, e)) || (st = cp_charge(cp, q, ib, &p, cycles, e)))
 				return st;
 			/* the CP goes on when the work's simulated time has passed */
 			cp->busy_until = g->now + cycles;
@@ -697,7 +729,7 @@ static xs_status cp_run(xs_gpu *g, unsigned q, bool *progress, xs_err *e)
 		}
 		case PKT3_XS_FILL: {
 			uint64_t cycles = 0;
-			if ((st = cp_xs_fill(g, q, &p, &cycles, e)))
+			if ((st = cp_xs_fill(g, q, ib, &p, &cycles, e)))
 				return st;
 			cp->busy_until = g->now + cycles;
 			cp->state = XS_CP_BUSY;

@@ -294,6 +294,27 @@ struct xs_gpu_disp {
  * a 16-byte IB in 64 KiB of memory). 16 IBs of the largest size; the
  * runtime's submissions fetch one IB of at most that size per work item. */
 #define XS_GPU_CP_MAX_FETCH_DWORDS (16ull << 20)
+/* ... and the firmware work they ask for: DMA_DATA, XS_FILL and XS_BUILD_AS
+ * work in proportion to a size field, not to their dwords, so repeated
+ * through IBs within the counts above they were bounded only in principle
+ * (2^24 / 7 DMA_DATA packets of 64 MiB copy 150 TiB: hours on the host).
+ * The CP charges each one's modelled time to its submission and removes the
+ * device as hung, as the OS's timeout detection would, when a packet would
+ * take it past this: DMA_DATA and XS_FILL before their work (their sizes
+ * say it), XS_BUILD_AS when done (its cost is known then; one build is
+ * bounded by its own limits, xs_gpu_accel.c). The model's own limit, in
+ * time rather than bytes because a build costs per primitive more than per
+ * byte (on the host too: about 20-30 ns a cycle building, 5-10
+ * copying). 2^27 cycles are 8 GiB at the CP DMA's rate or builds of 4 M
+ * triangles, 74 ms of GPU time at 1825 MHz: 32 times the demo's largest
+ * submission (the ray-tracing scene's BLAS, 4.2 M cycles) and 2400 times
+ * the tests'; on the host about 1 s of copying or 4 s of building at most
+ * (the last build runs before it is charged). A title that builds more
+ * than 4 M triangles in one submission must split it. */
+#define XS_GPU_CP_MAX_FW_CYCLES (1ull << 27)
+/* [model] The CP DMA's rate: DMA_DATA, XS_FILL and XS_BUILD_AS move 64
+ * bytes a cycle (XS_FILL's and XS_BUILD_AS's busy time, the firmware budget). */
+#define XS_GPU_CP_DMA_BYTES_PER_CYCLE 64u
 #define XS_GPU_CP_MAX_SUBS 1024   /* the ring a doorbell writes into: submissions pending per queue */
 #define XS_GPU_CP_MAX_RELEASES 256 /* end-of-pipe writes pending (fences, DRED breadcrumbs) */
 
@@ -328,6 +349,7 @@ typedef struct xs_gpu_cp {
 	uint32_t depth;
 	uint32_t fetches;        /* IBs the current submission fetched (XS_GPU_CP_MAX_FETCHES) */
 	uint64_t fetched_dw;     /* their dwords (XS_GPU_CP_MAX_FETCH_DWORDS) */
+	uint64_t fw_cycles;      /* its firmware work so far (XS_GPU_CP_MAX_FW_CYCLES) */
 	xs_gpu_dispatch_result *results, scratch_result;
 	uint32_t nresults, next_result;
 	uint32_t wait_id;        /* WAIT_IDLE: dispatches below this id */

@@ -187,6 +187,78 @@ static void chain_loop_of_a_large_ib_is_a_hang(void **state)
 	assert_int_equal(rd32(f, f->mem + 140), 3);
 }
 
+/* The builder's packets, then an INDIRECT_BUFFER that chains back to them:
+ * submitted to queue 1 and run; the status, with the report in *e. */
+static xs_status run_chain_loop(fx *f, xs_err *e)
+{
+	uint64_t va;
+	const uint32_t n = (uint32_t)f->b.cdw + 4;
+	assert_int_equal(xs_vm_alloc(f->vm, 4ull * n, 256, &va, NULL), XS_OK);
+	xs_pm4_indirect_buffer(&f->b, va, n, true);
+	assert_int_equal(f->b.cdw, n);
+	assert_true(xs_vm_write(f->vm, va, f->b.dw, 4ull * n, NULL));
+	xs_pm4_builder_reset(&f->b);
+	assert_int_equal(xs_gpu_submit(f->gpu, 1, va, n, NULL, 0, NULL), XS_OK);
+	return xs_gpu_execute(f->gpu, NULL, e);
+}
+
+/* ... and bounds the firmware work they ask for: a DMA_DATA of 1 MiB
+ * chained to itself stayed under both counts for 2^20 copies, 1 TiB
+ * (a minute; at 64 MiB a copy, hours), and XS_FILL and XS_BUILD_AS the
+ * same way. The CP charges each packet's modelled time to the submission
+ * and removes the device as hung past the budget (2^27 cycles, 8 GiB at
+ * the CP DMA's 64 bytes a cycle): under a second here. */
+static void firmware_loop_is_a_hang(void **state)
+{
+	fx *f = *state;
+	enum { MIB = 1 << 20 };
+	uint64_t src, dst;
+	assert_int_equal(xs_vm_alloc(f->vm, MIB, 256, &src, NULL), XS_OK);
+	assert_int_equal(xs_vm_alloc(f->vm, MIB, 256, &dst, NULL), XS_OK);
+	xs_err e = { 0 };
+	xs_pm4_dma_data(&f->b, dst, src, MIB);
+	assert_int_equal(run_chain_loop(f, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "hang: queue 1"));
+	assert_non_null(strstr(e.msg, "DMA_DATA of 16384 cycles"));
+	assert_non_null(strstr(e.msg, "over its budget of 134217728 cycles"));
+
+	const uint32_t pattern = 0x5a5a5a5a;
+	xs_pm4_xs_fill(&f->b, dst, MIB, MIB, 1, &pattern, 1);
+	assert_int_equal(run_chain_loop(f, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "hang: queue 1"));
+	assert_non_null(strstr(e.msg, "XS_FILL of 16484 cycles"));
+	assert_non_null(strstr(e.msg, "over its budget of 134217728 cycles"));
+	assert_int_equal(rd32(f, dst + MIB - 4), pattern);
+
+	/* a one-triangle build: charged its modelled time when it is done */
+	uint64_t in = f->mem + 4096, desc = f->mem + 8192, as = f->mem + 16384;
+	float tri[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+	assert_true(xs_vm_write(f->vm, in, tri, sizeof(tri), NULL));
+	uint8_t d[XS_AS_BUILD_BYTES + XS_AS_GEOM_BYTES] = { 0 };
+	uint32_t count = 1, vcount = 3;
+	uint64_t cap = 4096, stride = 12;
+	memcpy(d + 8, &count, 4);
+	memcpy(d + 16, &as, 8);
+	memcpy(d + 24, &cap, 8);
+	memcpy(d + XS_AS_BUILD_BYTES + 12, &vcount, 4);
+	memcpy(d + XS_AS_BUILD_BYTES + 24, &in, 8);
+	memcpy(d + XS_AS_BUILD_BYTES + 32, &stride, 8);
+	assert_true(xs_vm_write(f->vm, desc, d, sizeof(d), NULL));
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d));
+	assert_int_equal(run_chain_loop(f, &e), XS_E_DEVICE_REMOVED);
+	assert_non_null(strstr(e.msg, "hang: queue 1"));
+	assert_non_null(strstr(e.msg, "XS_BUILD_AS of "));
+	assert_non_null(strstr(e.msg, "over its budget of 134217728 cycles"));
+
+	/* the budget is the submission's: the next one starts afresh */
+	xs_pm4_dma_data(&f->b, dst, src, MIB);
+	xs_pm4_fence(&f->b, f->mem + 144, 4, false);
+	submit(f, 1);
+	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_OK);
+	assert_int_equal(rd32(f, f->mem + 144), 4);
+	assert_int_equal(rd32(f, dst), 0);
+}
+
 /* A replay gives every dispatch its recorded result (whose limits bound
  * it); a dispatch past them has left the recording, where a live run gives
  * it the CP's scratch slot (and no bound: 2^32 groups ran for hours). */
@@ -388,6 +460,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(indirect_buffers, setup, teardown),
 		cmocka_unit_test_setup_teardown(chain_loop_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(chain_loop_of_a_large_ib_is_a_hang, setup, teardown),
+		cmocka_unit_test_setup_teardown(firmware_loop_is_a_hang, setup, teardown),
 		cmocka_unit_test_setup_teardown(replay_dispatch_past_its_results, setup, teardown),
 		cmocka_unit_test_setup_teardown(xs_launch_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(malformed_and_unsupported, setup, teardown),
