@@ -452,8 +452,17 @@ static inline void xs_isa_mtrace_lanes(xs_isa_mtrace *m, const uint64_t *addr, u
 /* The bytes one lane's access of vector memory instruction op moves: 1 for
  * a byte, 2 for a short, 16 for a dwordx4, an atomic's operand size; 0 when
  * the instruction does not say (a format load's element depends on the
- * V#). For the timing model's byte counters. */
+ * V#: xs_isa_vmem_format_bytes; a ray intersection's on the node it reads:
+ * xs_isa_ctx.ray_node_bytes). For the timing model's byte counters. */
 unsigned xs_isa_vmem_lane_bytes(unsigned op);
+
+/* The bytes one lane of typed load `in` (buffer_load_format_x..xyzw,
+ * tbuffer_load_format_x..xyzw) reads in wave w's state before it runs: one
+ * element of its buffer FORMAT (MTBUF: the instruction's; MUBUF: the V#'s
+ * SQ_BUF_RSRC_WORD3.FORMAT), bits / 8 x components, whatever the
+ * instruction's component count, as the interpreter reads it; 0 for a
+ * FORMAT it does not implement (the load faults). */
+unsigned xs_isa_vmem_format_bytes(const xs_wave *w, const xs_inst *in);
 
 /* ---- exports (exp) ----------------------------------------------------------
  * An exp instruction hands its lanes' values to the GPU model's export sink
@@ -491,8 +500,10 @@ typedef struct xs_isa_ctx {
 	xs_isa_mtrace *mtrace;   /* NULL, or where VMEM instructions record their lines */
 	/* Work of the ray accelerator, added up by image_bvh*_intersect_ray
 	 * while mtrace is set (the timing model clears them per instruction):
-	 * ray/box tests (4 per box node and lane) and ray/triangle tests. */
-	uint32_t ray_box_tests, ray_tri_tests;
+	 * ray/box tests (4 per box node and lane) and ray/triangle tests, and
+	 * the bytes of the nodes its lanes read (128 a box32 node, 64 a box16
+	 * or triangle node: the lines recorded in mtrace). */
+	uint32_t ray_box_tests, ray_tri_tests, ray_node_bytes;
 } xs_isa_ctx;
 
 /* Runs the wave until it ends, waits at a barrier, faults, or has executed

@@ -24,8 +24,9 @@
  * Node reads go through GPU memory like any vector load: an unmapped node
  * stops the wave with XS_FAULT_VM at the first faulting lane's address,
  * before any lane's result is written, and in timing mode the lines are
- * recorded for the caches (ctx->mtrace) and the ray unit's work counted
- * (ctx->ray_box_tests, ctx->ray_tri_tests).
+ * recorded for the caches (ctx->mtrace), the ray unit's work counted
+ * (ctx->ray_box_tests, ctx->ray_tri_tests) and the nodes' bytes for the
+ * counters (ctx->ray_node_bytes).
  */
 #include <float.h>
 #include <stdio.h>
@@ -270,7 +271,7 @@ static int bvh_intersect(xs_exec *x, xs_wave *w, const xs_inst *in, bool is64)
 	xs_isa_mtrace *mt = x->ctx->mtrace;
 	uint64_t exec = xs_wave_exec(w);
 	uint32_t res[4][XS_MAX_LANES];
-	uint32_t boxes = 0, tris = 0;
+	uint32_t boxes = 0, tris = 0, node_bytes = 0;
 	for (unsigned l = 0; l < w->lanes; l++) {
 		if (!((exec >> l) & 1))
 			continue;
@@ -290,6 +291,7 @@ static int bvh_intersect(xs_exec *x, xs_wave *w, const xs_inst *in, bool is64)
 				return bvh_fault(x, w, in, XS_FAULT_VM, bad, "lane %u: BVH node", l);
 			bvh_ray r;
 			read_ray(w, in, is64 ? 2 : 1, a16, l, &r);
+			node_bytes += bytes;
 			if (nt == NODE_TRI) {
 				tri_node(node, &r, &d, out);
 				tris++;
@@ -304,6 +306,7 @@ static int bvh_intersect(xs_exec *x, xs_wave *w, const xs_inst *in, bool is64)
 	if (mt) {
 		x->ctx->ray_box_tests += boxes;
 		x->ctx->ray_tri_tests += tris;
+		x->ctx->ray_node_bytes += node_bytes;
 	}
 	for (unsigned k = 0; k < 4; k++)
 		xs_vstore_rows(xs_vrow(w, (uint16_t)(in->dst + k)), res[k], exec, w->lanes);

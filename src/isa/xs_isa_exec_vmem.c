@@ -1559,13 +1559,26 @@ static uint32_t fmt_component(const buf_format *f, const uint8_t *p)
 	}
 }
 
+/* The FORMAT a typed load reads: MTBUF's own field, else the V#'s
+ * SQ_BUF_RSRC_WORD3.FORMAT (s[srsrc + 3]). */
+static unsigned load_format(const xs_wave *w, const xs_inst *in)
+{
+	return in->enc == XS_ENC_MTBUF ? in->ext & 0x7f : G_008F0C_FORMAT(w->s[(in->src[1] + 3) & 127]);
+}
+
+unsigned xs_isa_vmem_format_bytes(const xs_wave *w, const xs_inst *in)
+{
+	const buf_format *f = &buf_formats[load_format(w, in)];
+	return f->name ? f->bits / 8 * f->comps : 0;
+}
+
 static int x_load_format(xs_exec *x, xs_wave *w, const xs_inst *in)
 {
 	const memdesc *d = &mdesc[in->op];
 	addr_ctx ac;
 	if (!setup(w, in, &ac))
 		return bad_soffset(x, w, in);
-	unsigned fmt = in->enc == XS_ENC_MTBUF ? in->ext & 0x7f : G_008F0C_FORMAT(w->s[(in->src[1] + 3) & 127]);
+	unsigned fmt = load_format(w, in);
 	const buf_format *f = &buf_formats[fmt];
 	if (!f->name) {
 		char detail[64];
@@ -1576,6 +1589,8 @@ static int x_load_format(xs_exec *x, xs_wave *w, const xs_inst *in)
 		  f->type == NT_SSCALED;
 	const uint32_t one = fl ? 0x3f800000u : 1u;
 	memdesc ed = *d;
+	/* the whole element, whatever the instruction's component count (the
+	 * counters take the same bytes: xs_isa_vmem_format_bytes) */
 	ed.bytes = (uint8_t)(f->bits / 8 * f->comps);
 	uint64_t e = xs_wave_exec(w);
 	tlb t = TLB_INIT;

@@ -146,5 +146,26 @@ with tempfile.TemporaryDirectory() as tmp:
         check((v["read_bytes"], v["write_bytes"]) == (1024 * 19, 1024 * 25),
               f"mem_subdword: {v['read_bytes']} bytes read, {v['write_bytes']} written (want 19456, 25600)")
 
+    # A ray intersection counts the nodes its lanes read: ray_peak's lane
+    # runs 128 image_bvh64_intersect_ray, all on one node, a box32 (128
+    # bytes: 16 KiB a lane) or a triangle (64: 8 KiB), and stores one dword;
+    # they counted 4 bytes a lane each. One line an instruction for the
+    # caches (a wave's lanes read one node).
+    box = struct.pack("<4I", 0x105, 0x205, 0x305, 0x405)
+    for i in range(4):
+        box += struct.pack("<6f", -4.0 - i, -4.0, -1.0, 4.0 + i, 4.0, 1.0 + i)
+    tri = struct.pack("<9f", -4.0, -4.0, 1.0, 4.0, -4.0, 1.0, 0.0, 4.0, 1.0) + bytes(28)
+    open(os.path.join(tmp, "bvh.bin"), "wb").write(box + bytes(128 - len(box)) + tri)
+    for node, what, node_bytes in ((5, "box32", 128), (16, "triangle", 64)):
+        p = subprocess.run([XS12, "run", os.path.join(KDIR, "ray_peak.O2.w32.hsaco"), "--groups", "2",
+                            "--block", "256", "--arg", "in:bvh.bin", "--arg", "out:ray.bin:2K",
+                            "--arg", f"u32:{node}", "--counters", "ray.json"], cwd=tmp, capture_output=True, text=True)
+        check(p.returncode == 0, "ray_peak runs with --counters " + p.stderr.strip()[-200:])
+        if p.returncode == 0:
+            c = json.load(open(os.path.join(tmp, "ray.json")))["dispatches"][0]["counters"]
+            got = (c["vmem"]["read_bytes"], c["vmem"]["write_bytes"], c["l0"]["hits"] + c["l0"]["misses"])
+            want = (512 * 128 * node_bytes, 512 * 4, 16 * 128)
+            check(got == want, f"ray_peak on a {what} node: bytes read, written, L0 lines {got} (want {want})")
+
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)
