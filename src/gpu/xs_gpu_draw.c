@@ -32,6 +32,7 @@ typedef struct vs_rec {
 	float pos[64][4];
 	float *param;             /* lane x num_params x 4 */
 	bool used, ended;
+	bool pos0;                /* its wave has exported POS0 */
 	uint32_t ps_left;         /* PS waves of its primitives not launched yet */
 	bool rasterized;
 } vs_rec;
@@ -126,6 +127,7 @@ static void wave_common(xs_gpu *g, xs_gpu_wave *gw, const xs_gfx_wave *hw, uint3
 	w->lds = NULL;
 	w->lds_size = 0;
 	w->owner = gw;
+	w->end_fault = NULL;
 	w->hw_id2 = 0;
 	w->hw_id = S_00045C_WAVE_ID(hw->slot) | g->simd[hw->simd].hw_id; /* (the SIMD's part: xs_gpu_create) */
 	gw->scratch_slot = hw->scratch_slot;
@@ -182,6 +184,13 @@ static void vs_start(xs_gpu *g, xs_gpu_draw *d, vs_rec *v)
 	}
 	w->s[XS_SREG_EXEC_LO] = (uint32_t)exec;
 	w->s[XS_SREG_EXEC_HI] = (uint32_t)(exec >> 32);
+	/* A VS must export position (docs/graphics.md 1.3): its s_endpgm faults
+	 * until it has (draw_export). Else its primitives would be rasterized
+	 * from the ring record's stale positions, and a late wave that never
+	 * reached an exp would stay on its SE's late list, to be given lines
+	 * after it ended that nothing frees. */
+	v->pos0 = false;
+	w->end_fault = "VS wave ended without exporting position (exp pos0 with done)";
 	resident_change(g, d->disp, v->hw.cu, +1);
 	d->disp->r->gfx.vertices += v->b.nverts;
 	if (g->timing)
@@ -462,6 +471,11 @@ static int draw_export(void *user, xs_wave *w, const xs_isa_export *e)
 				if (e->src[c] && ((e->en >> c) & 1))
 					dst[c] = f_of(e->src[c][l]);
 		}
+		/* Position is exported with POS0 and done on the last position
+		 * export (POS0, or POS1..3 after it): the wave may end then. */
+		v->pos0 |= e->tgt == XS_EXP_TGT_POS0;
+		if (pos && e->done && v->pos0)
+			w->end_fault = NULL;
 		return XS_EXPORT_OK;
 	}
 	ps_rec *p = &d->ps[(uintptr_t)gw->group->gfx % d->ps_cap];

@@ -448,6 +448,7 @@ static void init_wave(xs_gpu *g, const xs_spi_dispatch *d, xs_gpu_group *grp, xs
 	w->status = XS_WAVE_READY;
 	w->insts = 0;
 	w->owner = gw;
+	w->end_fault = NULL; /* (the slot's last wave may have been a VS) */
 	/* HW_ID1: wave slot, and the SIMD's part (SIMD within the WGP, WGP
 	 * within the SA, SA, SE: xs_gpu_create). */
 	w->hw_id2 = 0;

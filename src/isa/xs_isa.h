@@ -345,6 +345,11 @@ typedef struct xs_wave {
 	 * at that quad). 0 for other stages. */
 	uint32_t interp_prim_stride;
 	void *owner;                  /* the SPI's bookkeeping */
+	/* NULL, or the detail s_endpgm faults with (XS_FAULT_ILLEGAL): the GPU
+	 * model sets it for a wave that owes an export before it may end (a VS
+	 * wave its position, docs/graphics.md 1.3) and clears it when the
+	 * export is taken. */
+	const char *end_fault;
 	/* Scalar file indexed by operand encoding 0..127 (see above): s0..s105,
 	 * VCC, TTMP, M0, NULL (reads 0, writes dropped), EXEC. */
 	uint32_t s[128];

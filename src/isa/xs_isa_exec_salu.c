@@ -597,7 +597,14 @@ static int g_nop(xs_exec *x, xs_wave *const *ws, unsigned n, const xs_inst *in)
 	return (int)n;
 }
 
-XS_EXEC(s_endpgm) { XS_UNUSED_HANDLER_ARGS; return XS_WAVE_ENDED; }
+XS_EXEC(s_endpgm)
+{
+	/* A wave that owes an export (xs_wave.end_fault) may not end: on
+	 * hardware the export's consumer would wait for it forever. */
+	if (XS_UNLIKELY(w->end_fault))
+		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, w->end_fault);
+	return XS_WAVE_ENDED;
+}
 XS_EXEC(s_barrier) { XS_UNUSED_HANDLER_ARGS; return XS_WAVE_BARRIER; }
 XS_EXEC(s_code_end)
 {

@@ -2,8 +2,9 @@
  * (tests/gpu/gfx/tri.{vs,ps}.ll): VS and PS waves launched by the SPI, the
  * parameter cache, exports, interpolation and the CB. The oracle for the
  * pixels is a CPU evaluation of the barycentrics at pixel centres.
- * Late Z and the export buffer with kill.ps.ll, mrt2z.ps.ll, loop.ps.ll.
- * Usage: test_gfx_waves VS.o PS.o SMALL_VS64.o KILL_PS.o MRT2Z_PS.o LOOP_PS.o */
+ * Late Z and the export buffer with kill.ps.ll, mrt2z.ps.ll, loop.ps.ll; a VS
+ * that never exports position with nopos.vs.ll.
+ * Usage: test_gfx_waves VS.o PS.o SMALL_VS64.o KILL_PS.o MRT2Z_PS.o LOOP_PS.o NOPOS_VS64.o */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,13 +21,13 @@
 #include "hw/xs_hw_surf.h"
 #include "pm4/xs_pm4_build.h"
 
-static const char *vs_path, *ps_path, *small_path, *kill_path, *mrt2z_path, *loop_path;
+static const char *vs_path, *ps_path, *small_path, *kill_path, *mrt2z_path, *loop_path, *nopos_path;
 
 typedef struct fx {
 	xs_vm *vm;
 	xs_gpu *gpu;
-	xs_gfx_shader vs, ps, small, kill, mrt2z, loop;
-	uint64_t vs_va, ps_va, small_va, rt_va, rt1_va, z_va, kill_va, mrt2z_va, loop_va;
+	xs_gfx_shader vs, ps, small, kill, mrt2z, loop, nopos;
+	uint64_t vs_va, ps_va, small_va, rt_va, rt1_va, z_va, kill_va, mrt2z_va, loop_va, nopos_va;
 	uint64_t zbig_va;        /* BIG x BIG Z_32_FLOAT */
 	xs_pm4_builder b;
 } fx;
@@ -65,15 +66,17 @@ static int setup(void **state)
 	f.vm = xs_vm_create();
 	f.gpu = xs_gpu_create(xs_devinfo_get(XS_MACHINE_SERIES_X), f.vm);
 	if (!f.gpu || !load(vs_path, &f.vs) || !load(ps_path, &f.ps) || !load(small_path, &f.small) ||
-	    !load(kill_path, &f.kill) || !load(mrt2z_path, &f.mrt2z) || !load(loop_path, &f.loop))
+	    !load(kill_path, &f.kill) || !load(mrt2z_path, &f.mrt2z) || !load(loop_path, &f.loop) ||
+	    !load(nopos_path, &f.nopos))
 		return -1;
 	f.kill_va = upload(&f, f.kill.image, f.kill.image_size);
 	f.mrt2z_va = upload(&f, f.mrt2z.image, f.mrt2z.image_size);
 	f.loop_va = upload(&f, f.loop.image, f.loop.image_size);
 	f.small_va = upload(&f, f.small.image, f.small.image_size);
+	f.nopos_va = upload(&f, f.nopos.image, f.nopos.image_size);
 	f.vs_va = upload(&f, f.vs.image, f.vs.image_size);
 	f.ps_va = upload(&f, f.ps.image, f.ps.image_size);
-	if (!f.vs_va || !f.ps_va || !f.kill_va || !f.mrt2z_va || !f.loop_va ||
+	if (!f.vs_va || !f.ps_va || !f.kill_va || !f.mrt2z_va || !f.loop_va || !f.nopos_va ||
 	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt_va, NULL) ||
 	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 16) * H, 256, &f.rt1_va, NULL) ||
 	    xs_vm_alloc(f.vm, xs_hw_linear_pitch(W, 4) * H, 256, &f.z_va, NULL) ||
@@ -94,6 +97,7 @@ static int teardown(void **state)
 	xs_gfx_shader_free(&f->kill);
 	xs_gfx_shader_free(&f->mrt2z);
 	xs_gfx_shader_free(&f->loop);
+	xs_gfx_shader_free(&f->nopos);
 	xs_gpu_destroy(f->gpu);
 	xs_vm_destroy(f->vm);
 	return 0;
@@ -115,6 +119,8 @@ typedef struct draw_opts {
 	uint32_t vs_cu_en, ps_cu_en, late;
 	uint32_t tris;           /* triangles, each the same full-screen one */
 	bool small;              /* small.vs.ll (wave64, a quad per triangle) instead of tri.vs.ll */
+	bool nopos;              /* nopos.vs.ll (wave64, position exported by some waves only) instead */
+	uint32_t vs_user[6];     /* SPI_SHADER_USER_DATA_VS_0..5 (only nopos.vs.ll reads them) */
 	uint32_t vs_vgprs;       /* 0: the shader's; else the VGPRs RSRC1_VS asks for */
 	uint32_t params;         /* SPI_VS_OUT_CONFIG.VS_EXPORT_COUNT + 1 (0: 1) */
 	uint32_t tmpring;        /* with it, both stages get SCRATCH_EN (the shaders ignore their offset) */
@@ -133,12 +139,13 @@ typedef struct draw_opts {
 static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_err *e)
 {
 	xs_pm4_builder *b = &f->b;
-	const xs_gfx_shader *vsh = o->small ? &f->small : &f->vs;
+	const xs_gfx_shader *vsh = o->nopos ? &f->nopos : o->small ? &f->small : &f->vs;
 	const xs_gfx_shader *psh[4] = { &f->ps, &f->kill, &f->mrt2z, &f->loop };
 	const uint64_t ps_vas[4] = { f->ps_va, f->kill_va, f->mrt2z_va, f->loop_va };
 	const xs_gfx_shader *pss = psh[o->ps];
 	uint32_t nrt = o->nrt ? o->nrt : 1;
-	uint64_t vs = (o->small ? f->small_va : f->vs_va) + vsh->entry_offset, ps = ps_vas[o->ps] + pss->entry_offset;
+	uint64_t vs = (o->nopos ? f->nopos_va : o->small ? f->small_va : f->vs_va) + vsh->entry_offset;
+	uint64_t ps = ps_vas[o->ps] + pss->entry_offset;
 	uint32_t vs_rsrc1 = vsh->rsrc1;
 	if (o->vs_vgprs)
 		vs_rsrc1 = (vs_rsrc1 & C_00B128_VGPRS) | S_00B128_VGPRS(o->vs_vgprs / (vsh->wave64 ? 4 : 8) - 1);
@@ -153,6 +160,7 @@ static xs_status draw(fx *f, const draw_opts *o, xs_gpu_dispatch_result *r, xs_e
 	xs_pm4_set_sh_reg1(b, R_00B02C_SPI_SHADER_PGM_RSRC2_PS,
 			   pss->rsrc2 | S_00B02C_USER_SGPR(4) | S_00B02C_SCRATCH_EN(o->tmpring != 0));
 	xs_pm4_set_sh_reg1(b, R_00B030_SPI_SHADER_USER_DATA_PS_0, o->ps_user0);
+	xs_pm4_set_sh_reg(b, R_00B130_SPI_SHADER_USER_DATA_VS_0, o->vs_user, 6);
 	ctx1(f, R_0286E8_SPI_TMPRING_SIZE, o->tmpring);
 	xs_pm4_set_sh_reg1(b, R_00B118_SPI_SHADER_PGM_RSRC3_VS, S_00B01C_CU_EN(o->vs_cu_en));
 	xs_pm4_set_sh_reg1(b, R_00B01C_SPI_SHADER_PGM_RSRC3_PS, S_00B01C_CU_EN(o->ps_cu_en));
@@ -452,6 +460,62 @@ static void s42_scratch(void **state)
 	assert_non_null(strstr(e.msg, "of the PS's CUs excluded from VS"));
 }
 
+/* ---- a VS that exports no position --------------------------------------- */
+
+/* A VS wave that ends without exporting position (docs/graphics.md 1.3)
+ * removes the device at its s_endpgm with a report that says so, in both
+ * modes. nopos.vs.ll has an exp pos0 in its code (so a check of the code
+ * alone, as CreateGraphicsPipelineState's, passes it), on a path only waves
+ * whose first VertexID is below USER_DATA_VS_4 take. Three ways it went
+ * wrong before:
+ *   0: every wave exports PARAM0 alone, with lines from launch: the draw
+ *      "completed", its primitives set up from stale positions;
+ *   1: no wave exports anything, late waves (the S4.2 set-up: 256 VGPRs, 8
+ *      parameters, LIMIT 11): the same;
+ *   2: as 1, but the first 8 batches export position (and make PS
+ *      waves): late waves that never reached an exp stayed on their SEs'
+ *      late lists, could be rasterized (from stale positions) while still
+ *      late, and were given lines after that which nothing freed; their
+ *      ring records were never reused and the draw stopped, in both modes,
+ *      with the generic "no wave can make progress" report.
+ * The GPU is empty afterwards: a correct draw runs and is right. */
+static void vs_without_position_faults(void **state)
+{
+	fx *f = *state;
+	for (int pass = 0; pass < 6; pass++) {
+		int kind = pass / 2;
+		bool timing = pass & 1;
+		xs_gpu_set_timing(f->gpu, timing);
+		clear_rt(f);
+		draw_opts o = { .vs_cu_en = 0x7, .ps_cu_en = 0x7, .late = 11, .tris = 2000, .nopos = true,
+				.vs_vgprs = 256, .params = 8 };
+		if (kind == 0)
+			o = (draw_opts){ .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1, .nopos = true,
+					 .vs_user[5] = 1 };
+		if (kind == 2)
+			o.vs_user[4] = 8 * 63; /* a batch is 63 vertices */
+		xs_gpu_dispatch_result r = { 0 };
+		xs_err e = { 0 };
+		double t0 = xs_now_seconds();
+		xs_status st = draw(f, &o, &r, &e);
+		printf("# %s\n", e.msg);
+		assert_int_equal(st, XS_E_DEVICE_REMOVED);
+		assert_non_null(strstr(e.msg, "(s_endpgm: VS wave ended without exporting position (exp pos0 with done))"));
+		assert_int_equal(r.fault.kind, XS_FAULT_ILLEGAL);
+		if (kind != 2)
+			assert_int_equal(r.gfx.waves[XS_GPU_STAGE_PS], 0); /* the first VS wave to end faults */
+		assert_true(xs_now_seconds() - t0 < 5.0);
+		draw_opts good = { .vs_cu_en = 0xffff, .ps_cu_en = 0xffff, .tris = 1 };
+		xs_gpu_dispatch_result r2 = { 0 };
+		st = draw(f, &good, &r2, &e);
+		if (st)
+			fprintf(stderr, "%s\n", e.msg);
+		assert_int_equal(st, XS_OK);
+		check_pixels(f);
+		assert_int_equal(r2.gfx.peak_pc_lines, 3);
+	}
+}
+
 /* ---- late Z and the export buffer ---------------------------------------- */
 
 static void fill_f(fx *f, uint64_t va, size_t bytes, float v)
@@ -659,8 +723,8 @@ static void big_scissor_bounded(void **state)
 
 int main(int argc, char **argv)
 {
-	if (argc < 7) {
-		fprintf(stderr, "usage: %s VS.o PS.o SMALL_VS64.o KILL_PS.o MRT2Z_PS.o LOOP_PS.o\n", argv[0]);
+	if (argc < 8) {
+		fprintf(stderr, "usage: %s VS.o PS.o SMALL_VS64.o KILL_PS.o MRT2Z_PS.o LOOP_PS.o NOPOS_VS64.o\n", argv[0]);
 		return 2;
 	}
 	vs_path = argv[1];
@@ -669,6 +733,7 @@ int main(int argc, char **argv)
 	kill_path = argv[4];
 	mrt2z_path = argv[5];
 	loop_path = argv[6];
+	nopos_path = argv[7];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(triangle_timing),
 		cmocka_unit_test(triangle_functional),
@@ -679,6 +744,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(mrtz_ignored_without_z_export),
 		cmocka_unit_test(reexport_last_wins),
 		cmocka_unit_test(big_scissor_bounded),
+		cmocka_unit_test(vs_without_position_faults), /* removes the device: work after it still runs */
 		cmocka_unit_test(s42_m22_completes),
 		cmocka_unit_test(s42_m23_vs_barred_completes),
 		cmocka_unit_test(s42_functional_and_deterministic),
