@@ -89,15 +89,15 @@ XS_EXEC(s_buffer_load_dwordx4) { return load_buffer(x, w, in, 4); }
 XS_EXEC(s_buffer_load_dwordx8) { return load_buffer(x, w, in, 8); }
 XS_EXEC(s_buffer_load_dwordx16) { return load_buffer(x, w, in, 16); }
 
-/* s_memtime: the wave's own instruction count stands in for the shader clock
- * (deterministic); s_memrealtime: host time as a 100 MHz count. */
+/* s_memtime and s_memrealtime (the shader clock and the 100 MHz reference
+ * clock; HIP's clock64 and wall_clock64): the wave's own instruction count
+ * stands in for both. A run must give the same bytes every time, so not the
+ * host's time, which s_memrealtime read before (a kernel storing
+ * wall_clock64 wrote other bytes each run); the interpreter runs ahead of
+ * the timing model's clock, so not that either. Each rises with the wave's
+ * instructions: differences still order and count work. */
 XS_EXEC(s_memtime) { XS_UNUSED_HANDLER_ARGS; xs_swrite64(w, in->dst, w->insts); return 0; }
-XS_EXEC(s_memrealtime)
-{
-	XS_UNUSED_HANDLER_ARGS;
-	xs_swrite64(w, in->dst, (uint64_t)(xs_now_seconds() * 1e8));
-	return 0;
-}
+XS_EXEC(s_memrealtime) { XS_UNUSED_HANDLER_ARGS; xs_swrite64(w, in->dst, w->insts); return 0; }
 XS_EXEC(smem_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 
 /* lockstep: a step's waves in one call (they stop only by a fault) */

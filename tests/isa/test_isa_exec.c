@@ -315,6 +315,17 @@ static void test_movrel(void **state)
 	rig_fini(&r);
 }
 
+static void test_clock(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "clock", 32, 4, 0);
+	r.w.insts = 1000; /* as after earlier quanta of the wave */
+	run(&r);
+	EXPECT(&r, NULL);
+	rig_fini(&r);
+}
+
 static void test_loop(void **state)
 {
 	(void)state;
@@ -1688,6 +1699,7 @@ int main(void)
 		cmocka_unit_test(test_lds_m0),
 		cmocka_unit_test(test_sad),
 		cmocka_unit_test(test_movrel),
+		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_call),
 		cmocka_unit_test(test_unimplemented),
