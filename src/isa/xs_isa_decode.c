@@ -222,6 +222,9 @@ static unsigned vgpr_end(const xs_inst *o)
 			e = XS_MAX(e, vend(o->src[1], d));
 			e = XS_MAX(e, vend(o->src[2], d));
 		}
+		/* the lane permutes read their data0 too (flagged loads) */
+		if (o->op == XS_OP_ds_permute_b32 || o->op == XS_OP_ds_bpermute_b32)
+			e = XS_MAX(e, vend(o->src[1], 1));
 		return e;
 	}
 	case XS_ENC_MUBUF: case XS_ENC_MTBUF: case XS_ENC_FLAT: case XS_ENC_GLOBAL: case XS_ENC_SCRATCH: {
