@@ -154,18 +154,22 @@ static inline uint64_t xs_sread64(const xs_wave *w, const xs_inst *in, unsigned 
 	return xs_sread64k(w, in, s, XS_LIT64_ZEXT);
 }
 
+/* SGPR writes: a write to NULL (125) is dropped, and so is a part of a
+ * multi-dword write that would land on NULL or past EXEC_HI (an sdst LLVM
+ * refuses, such as a 64-bit m0 or s_load_dwordx16 to s[120:135]: it did
+ * not wrap round to s0). */
 static inline void xs_swrite(xs_wave *w, unsigned d, uint32_t v)
 {
-	if (XS_LIKELY(d != XS_SREG_NULL))
-		w->s[d & 127] = v;
+	if (XS_LIKELY(d < 128 && d != XS_SREG_NULL))
+		w->s[d] = v;
 }
 
 static inline void xs_swrite64(xs_wave *w, unsigned d, uint64_t v)
 {
-	if (d == XS_SREG_NULL)
+	if (d == XS_SREG_NULL) /* a 64-bit NULL: both halves dropped */
 		return;
-	w->s[d & 127] = (uint32_t)v;
-	w->s[(d + 1) & 127] = (uint32_t)(v >> 32);
+	xs_swrite(w, d, (uint32_t)v);
+	xs_swrite(w, d + 1, (uint32_t)(v >> 32));
 }
 
 /* A lane mask operand (VCC, an SGPR pair, a constant): wave-size bits. */
@@ -186,9 +190,9 @@ static inline void xs_wr_mask(xs_wave *w, unsigned d, uint64_t m)
 {
 	if (d == XS_SREG_NULL)
 		return;
-	w->s[d & 127] = (uint32_t)m;
+	xs_swrite(w, d, (uint32_t)m);
 	if (w->lanes == 64)
-		w->s[(d + 1) & 127] = (uint32_t)(m >> 32);
+		xs_swrite(w, d + 1, (uint32_t)(m >> 32));
 }
 
 /* ---- lane masks and per-lane flags ---------------------------------------------------

@@ -610,6 +610,10 @@ static void test_vgpr_bound(void **state)
 	run(&r);
 	EXPECT(&r, NULL);
 	rig_fini(&r);
+	rig_init(&r, "sgpr_edge", 32, 4, 0);
+	run(&r);
+	EXPECT(&r, NULL);
+	rig_fini(&r);
 }
 
 static void test_misc(void **state)
