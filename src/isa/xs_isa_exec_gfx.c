@@ -76,14 +76,23 @@ static int interp_fault(xs_exec *x, xs_wave *w, const xs_inst *in, unsigned l)
 	return xs_exec_fault(x, w, in, XS_FAULT_LDS, w->s[XS_SREG_M0] & 0xffff, d);
 }
 
-/* VINTRP: ext = attr | chan << 6; VOP3 forms keep them the same way (decoder). */
+/* The VINTRP encoding: ext = attr | chan << 6, src[0] the barycentric VGPR
+ * (mov: the slot, P10 P20 P0). Their VOP3 form (v_interp_*_e64: clamp,
+ * omod, source modifiers) puts the attribute in the src0 field (attrN.c as
+ * attr | chan << 6, what the disassembler prints) and the barycentric, any
+ * 32-bit source, or mov's slot in src1. */
 static int interp(xs_exec *x, xs_wave *w, const xs_inst *in, int kind)
 {
-	unsigned attr = in->ext & 0x3f, chan = (in->ext >> 6) & 3;
-	uint64_t e = xs_wave_exec(w);
-	uint32_t *d = xs_vrow(w, in->dst);
-	const uint32_t *s = kind != 2 ? xs_vrow(w, in->src[0]) : NULL;
-	unsigned sel = (in->src[0] - XS_SRC_VGPR) & 3;   /* mov: 0 P10, 1 P20, 2 P0 */
+	const bool vop3 = in->enc == XS_ENC_VOP3;
+	const unsigned a = vop3 ? in->src[0] : in->ext, attr = a & 0x3f, chan = (a >> 6) & 3;
+	xs_vctx c;
+	xs_vbegin(w, &c);
+	uint64_t e = c.mask;
+	uint32_t *d = xs_vrow(w, in->dst), tmp[XS_MAX_LANES], res[XS_MAX_LANES];
+	const uint32_t *s = kind != 2 ? xs_vsrc32(&c, w, in, vop3 ? 1 : 0, tmp) : NULL;
+	unsigned sel = vop3 ? in->src[1] : (in->src[0] - XS_SRC_VGPR) & 3; /* mov: 0 P10, 1 P20, 2 P0 */
+	if (kind == 2 && sel > 2)
+		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "parameter slot past P0");
 	for (unsigned l = 0; l < w->lanes; l++) {
 		if (!((e >> l) & 1))
 			continue;
@@ -98,8 +107,14 @@ static int interp(xs_exec *x, xs_wave *w, const xs_inst *in, int kind)
 			r = fmaf(p20, xs_u2f(s[l]), xs_u2f(d[l]));
 		else
 			r = sel == 0 ? p10 : sel == 1 ? p20 : p0;
-		d[l] = xs_f2u(r);
+		res[l] = xs_f2u(r);
 	}
+	if (vop3)
+		xs_vdst32_slow(&c, w, in, res); /* clamp and omod; EXEC */
+	else
+		for (unsigned l = 0; l < w->lanes; l++)
+			if ((e >> l) & 1)
+				d[l] = res[l];
 	return 0;
 }
 

@@ -33,6 +33,15 @@
 	v_mov_b32 v14, 0
 	v_mov_b32 v15, 0
 	// CHECK: v[12:15] = 16.0 0 0 0
+	// The VOP3 forms: the attribute in the src0 field, the barycentric (any
+	// source) in src1; clamp and omod as any VOP3 float op.
+	v_interp_p1_f32_e64 v16, v1, attr0.y
+	v_interp_p2_f32_e64 v16, v2, attr0.y
+	s_mov_b32 s2, 0.5
+	v_interp_p1_f32_e64 v17, s2, attr0.x       // i = 0.5: 2 * 0.5 + 1
+	v_interp_p1_f32_e64 v18, v1, attr1.w clamp // 1 * 0.25 + 40 clamped to 1
+	v_interp_mov_f32_e64 v19, p20, attr0.z mul:2  // (omod: none with MODE's output denormals on)
+	// CHECK: v[16:19] = 7.0 2.0 1.0 16.0
 	// The sink records each export (target, EN, COMPR, DONE, VM, sources):
 	exp pos0 v4, v5, v6, v7 done
 	// Tag NOSINK: no export sink (as in a compute wave).
