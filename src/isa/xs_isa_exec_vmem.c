@@ -51,8 +51,12 @@ typedef struct chunk {
 	uint8_t n, sp;
 } chunk;
 
+/* A lane's access in pieces: one per dword of swizzled memory, so five for
+ * an unaligned 16-byte access (2 + 4 + 4 + 4 + 2: with four, its last
+ * bytes were never read, leaving host stack bytes in the result, nor
+ * written). */
 typedef struct lane_acc {
-	chunk c[4];
+	chunk c[5];
 	unsigned nc;
 } lane_acc;
 
@@ -238,7 +242,7 @@ static void private_acc(lane_acc *a, uint64_t base, uint32_t p, unsigned bytes, 
 {
 	a->nc = 0;
 	unsigned done = 0;
-	while (done < bytes && a->nc < 4) {
+	while (done < bytes && a->nc < XS_ARRAY_SIZE(a->c)) {
 		uint32_t q = p + done;
 		unsigned n = 4 - (q & 3);
 		if (n > bytes - done)
@@ -299,7 +303,7 @@ static void buffer_acc(const vsharp *v, lane_acc *a, uint64_t soffset, uint32_t 
 {
 	a->nc = 0;
 	unsigned done = 0;
-	while (done < bytes && a->nc < 4) {
+	while (done < bytes && a->nc < XS_ARRAY_SIZE(a->c)) {
 		uint32_t off = offset + done;
 		unsigned n = bytes - done;
 		if (n > 4)

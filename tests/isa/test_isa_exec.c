@@ -238,7 +238,7 @@ static void test_mubuf_swizzle_small(void **state)
 	for (unsigned k = 0; k < 4; k++) {
 		const unsigned lanes = k & 1 ? 64 : 32, is = lanes == 64 ? 32 : 8;
 		rig r;
-		rig_init(&r, "mubuf_swz_small", lanes, 8, 0);
+		rig_init(&r, "mubuf_swz_small", lanes, 12, 0);
 		uint64_t base = vm_alloc(&r, 64 * 1024);
 		uint32_t *s = r.w.s;
 		s[0] = (uint32_t)base;

@@ -11,5 +11,16 @@
 	// CHECK: v5 = 0x1000 + lane
 	buffer_load_dword v6, v3, s[0:3], s4 offen offset:4
 	// CHECK: v6 = 0x2000 + lane
+	// An unaligned 16-byte access is five pieces (2 + 4 + 4 + 4 + 2 bytes,
+	// each dword of it on its own); its last two bytes were neither stored
+	// nor loaded (the load kept host stack bytes there).
+	// (at soffset 0x4100: memory of its own)
+	v_mov_b32 v4, 0x12345678
+	s_add_u32 s5, s4, 0x4000
+	buffer_store_dwordx4 v[1:4], off, s[0:3], s5 offset:66
+	buffer_load_dwordx4 v[8:11], off, s[0:3], s5 offset:66
+	// CHECK: v[8:11] = 0x1000 + lane, 0x2000 + lane, 16, 0x12345678
+	// the last piece: bytes 80-81 of the element, v4's high half
+	// CHECK: mem[base + 0x4100 + ((lane / is) * 16 + 80) * is + lane % is * 4] & 0xffff = 0x1234
 	s_endpgm
 	// CHECK: status = ended
