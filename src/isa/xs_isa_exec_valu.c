@@ -987,8 +987,11 @@ XS_EXEC(v_swap_b32)
  * select is src1 (lanes 0-7) : src2 (lanes 8-15), 4 bits each. op_sel[0] =
  * fetch inactive, op_sel[1] = bound_ctrl (unused here: sources never leave
  * the row). */
-static int permlane(xs_wave *w, const xs_inst *in, bool cross)
+static int permlane(xs_exec *x, xs_wave *w, const xs_inst *in, bool cross)
 {
+	/* src0 is a VGPR row (LLVM takes nothing else; as v_swap_b32) */
+	if (in->src[0] < XS_SRC_VGPR)
+		return xs_exec_unimpl(x, w, in, "scalar source");
 	uint64_t sel = xs_sread(w, in, in->src[1]) | (uint64_t)xs_sread(w, in, in->src[2]) << 32;
 	bool fi = (in->mods & XS_MOD_OPSEL(0)) != 0;
 	uint64_t e = xs_wave_exec(w);
@@ -1004,8 +1007,8 @@ static int permlane(xs_wave *w, const xs_inst *in, bool cross)
 	xs_vstore_rows(d, r, e, w->lanes);
 	return 0;
 }
-XS_EXEC(v_permlane16_b32) { (void)x; return permlane(w, in, false); }
-XS_EXEC(v_permlanex16_b32) { (void)x; return permlane(w, in, true); }
+XS_EXEC(v_permlane16_b32) { return permlane(x, w, in, false); }
+XS_EXEC(v_permlanex16_b32) { return permlane(x, w, in, true); }
 
 XS_EXEC(v_nop) { XS_UNUSED_HANDLER_ARGS; return 0; }
 

@@ -614,6 +614,10 @@ static void test_vgpr_bound(void **state)
 	run(&r);
 	EXPECT(&r, NULL);
 	rig_fini(&r);
+	rig_init(&r, "permlane_sgpr", 32, 24, 0);
+	run(&r);
+	EXPECT(&r, NULL);
+	rig_fini(&r);
 }
 
 static void test_misc(void **state)
