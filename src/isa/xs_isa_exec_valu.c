@@ -890,9 +890,9 @@ static int g_v_readlane_b32(xs_exec *x, xs_wave *const *ws, unsigned n, const xs
 {
 	const int lane = lane_const(ws[0], in);
 	const unsigned d = in->dst, s = in->src[0];
-	if (lane >= 0 && s >= XS_SRC_VGPR && d != XS_SREG_NULL) {
+	if (lane >= 0 && s >= XS_SRC_VGPR && d < 128 && d != XS_SREG_NULL) { /* (as xs_swrite) */
 		for (unsigned j = 0; j < n; j++)
-			ws[j]->s[d & 127] = ws[j]->v[s - XS_SRC_VGPR][lane];
+			ws[j]->s[d] = ws[j]->v[s - XS_SRC_VGPR][lane];
 		return (int)n;
 	}
 	for (unsigned j = 0; j < n; j++)

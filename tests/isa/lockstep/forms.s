@@ -118,6 +118,7 @@ v_readlane_b32 s5, v3, s6
 v_writelane_b32 v4, s7, 5
 v_readlane_b32 s5, v3, 7
 v_readlane_b32 s5, v3, 40
+.long 0xd76000fc, 0x00010702               // v_readlane_b32 to SGPR 252 (LLVM refuses): dropped, not m0
 v_readlane_b32 vcc_lo, v3, 0
 v_writelane_b32 v4, s7, s6
 v_writelane_b32 v4, 7, 3
