@@ -202,6 +202,25 @@ static xs_status run_chain_loop(fx *f, xs_err *e)
 	return xs_gpu_execute(f->gpu, NULL, e);
 }
 
+/* A build descriptor for one triangle (its vertices at `in`) into a
+ * structure at dst, written at desc: its size in bytes. */
+static size_t one_triangle_build(fx *f, uint64_t in, uint64_t desc, uint64_t dst)
+{
+	float tri[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+	assert_true(xs_vm_write(f->vm, in, tri, sizeof(tri), NULL));
+	uint8_t d[XS_AS_BUILD_BYTES + XS_AS_GEOM_BYTES] = { 0 };
+	uint32_t count = 1, vcount = 3;
+	uint64_t cap = 4096, stride = 12;
+	memcpy(d + 8, &count, 4);
+	memcpy(d + 16, &dst, 8);
+	memcpy(d + 24, &cap, 8);
+	memcpy(d + XS_AS_BUILD_BYTES + 12, &vcount, 4);
+	memcpy(d + XS_AS_BUILD_BYTES + 24, &in, 8);
+	memcpy(d + XS_AS_BUILD_BYTES + 32, &stride, 8);
+	assert_true(xs_vm_write(f->vm, desc, d, sizeof(d), NULL));
+	return sizeof(d);
+}
+
 /* ... and bounds the firmware work they ask for: a DMA_DATA of 1 MiB
  * chained to itself stayed under both counts for 2^20 copies, 1 TiB
  * (a minute; at 64 MiB a copy, hours), and XS_FILL and XS_BUILD_AS the
@@ -231,20 +250,8 @@ static void firmware_loop_is_a_hang(void **state)
 	assert_int_equal(rd32(f, dst + MIB - 4), pattern);
 
 	/* a one-triangle build: charged its modelled time when it is done */
-	uint64_t in = f->mem + 4096, desc = f->mem + 8192, as = f->mem + 16384;
-	float tri[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
-	assert_true(xs_vm_write(f->vm, in, tri, sizeof(tri), NULL));
-	uint8_t d[XS_AS_BUILD_BYTES + XS_AS_GEOM_BYTES] = { 0 };
-	uint32_t count = 1, vcount = 3;
-	uint64_t cap = 4096, stride = 12;
-	memcpy(d + 8, &count, 4);
-	memcpy(d + 16, &as, 8);
-	memcpy(d + 24, &cap, 8);
-	memcpy(d + XS_AS_BUILD_BYTES + 12, &vcount, 4);
-	memcpy(d + XS_AS_BUILD_BYTES + 24, &in, 8);
-	memcpy(d + XS_AS_BUILD_BYTES + 32, &stride, 8);
-	assert_true(xs_vm_write(f->vm, desc, d, sizeof(d), NULL));
-	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d));
+	uint64_t desc = f->mem + 8192;
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, one_triangle_build(f, f->mem + 4096, desc, f->mem + 16384));
 	assert_int_equal(run_chain_loop(f, &e), XS_E_DEVICE_REMOVED);
 	assert_non_null(strstr(e.msg, "hang: queue 1"));
 	assert_non_null(strstr(e.msg, "XS_BUILD_AS of "));
@@ -347,20 +354,9 @@ static void build_as(void **state)
 {
 	fx *f = *state;
 	uint64_t in = f->mem + 4096, desc = f->mem + 8192, dst = f->mem + 16384;
-	float tri[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
-	assert_true(xs_vm_write(f->vm, in, tri, sizeof(tri), NULL));
-	uint8_t d[XS_AS_BUILD_BYTES + XS_AS_GEOM_BYTES] = { 0 };
-	uint32_t count = 1, vcount = 3;
-	uint64_t cap = 4096, stride = 12;
-	memcpy(d + 8, &count, 4);
-	memcpy(d + 16, &dst, 8);
-	memcpy(d + 24, &cap, 8);
-	memcpy(d + XS_AS_BUILD_BYTES + 12, &vcount, 4);
-	memcpy(d + XS_AS_BUILD_BYTES + 24, &in, 8);
-	memcpy(d + XS_AS_BUILD_BYTES + 32, &stride, 8);
-	assert_true(xs_vm_write(f->vm, desc, d, sizeof(d), NULL));
+	const size_t dsz = one_triangle_build(f, in, desc, dst);
 	timestamp(f, f->mem + 64);
-	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d));
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, dsz);
 	timestamp(f, f->mem + 72);
 	submit(f, 2);
 	/* the decoder and the printer know the packet */
@@ -381,9 +377,8 @@ static void build_as(void **state)
 	assert_true(t1 - t0 >= 4000 + 32); /* [model] 4000 + 32 per primitive + bytes / 64 */
 	/* a vertex buffer in no allocation: the CP's page fault */
 	uint64_t nowhere = 0x7000000000ull;
-	memcpy(d + XS_AS_BUILD_BYTES + 24, &nowhere, 8);
-	assert_true(xs_vm_write(f->vm, desc, d, sizeof(d), NULL));
-	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d));
+	assert_true(xs_vm_write(f->vm, desc + XS_AS_BUILD_BYTES + 24, &nowhere, 8, NULL)); /* its vertex buffer */
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, dsz);
 	submit(f, 2);
 	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
 	assert_non_null(strstr(e.msg, "vertex buffer"));
@@ -391,7 +386,7 @@ static void build_as(void **state)
 	assert_int_equal(cpf.kind, XS_FAULT_VM);
 	assert_true(cpf.addr == nowhere);
 	/* a descriptor whose size does not match its counts */
-	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, sizeof(d) - 8);
+	xs_pm4_xs_build_as(&f->b, XS_AS_OP_BUILD, desc, dsz - 8);
 	submit(f, 2);
 	assert_int_equal(xs_gpu_execute(f->gpu, NULL, &e), XS_E_DEVICE_REMOVED);
 	assert_non_null(strstr(e.msg, "build descriptor"));
