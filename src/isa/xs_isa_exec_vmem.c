@@ -798,9 +798,12 @@ static inline bool global_span(xs_exec *x, const xs_inst *in, const uint64_t *ad
 	if (cross >> XS_VM_PAGE_SHIFT || flat_not_global(in, hi))
 		return false;
 	const uint64_t p0 = lo & ~(uint64_t)(XS_VM_PAGE_SIZE - 1);
-	const unsigned npages = (unsigned)((hi - p0) >> XS_VM_PAGE_SHIFT) + 1;
-	if (npages > 2)
+	/* (in 64 bits: lanes 2^44 bytes apart or more made a page count of
+	 * 2^32 + 1, 1 in 32 bits, and the far lanes were read off the first
+	 * page's host memory) */
+	if ((hi - p0) >> XS_VM_PAGE_SHIFT > 1)
 		return false;
+	const unsigned npages = (unsigned)((hi - p0) >> XS_VM_PAGE_SHIFT) + 1;
 	uint8_t *host[2] = { NULL, NULL }; /* (set below: npages >= 1) */
 	for (unsigned k = 0; k < npages; k++)
 		if (!(host[k] = tlb_get(x->vm, t, p0 + ((uint64_t)k << XS_VM_PAGE_SHIFT), XS_VM_PAGE_SIZE, wr)))

@@ -376,6 +376,22 @@ static void test_vm_fault(void **state)
 	rig_fini(&r);
 }
 
+static void test_global_far(void **state)
+{
+	(void)state;
+	rig r;
+	rig_init(&r, "global_far", 32, 4, 0);
+	uint64_t buf = vm_alloc(&r, 4096), far = buf + (1ull << 44);
+	for (unsigned l = 0; l < 32; l++) {
+		uint64_t a = l == 0 ? buf : far + 4 * l;
+		r.v[1][l] = (uint32_t)a;
+		r.v[2][l] = (uint32_t)(a >> 32);
+	}
+	run(&r);
+	EXPECT_WITH(&r, NULL, { "far", far + 4 });
+	rig_fini(&r);
+}
+
 static void test_fetch_fault(void **state)
 {
 	(void)state;
@@ -1717,6 +1733,7 @@ int main(void)
 		cmocka_unit_test(test_unimplemented),
 		cmocka_unit_test(test_vm_fault),
 		cmocka_unit_test(test_fetch_fault),
+		cmocka_unit_test(test_global_far),
 		cmocka_unit_test(test_barrier),
 		cmocka_unit_test(test_budget),
 		cmocka_unit_test(test_valu),
