@@ -512,35 +512,33 @@ static inline uint64_t quadmask(uint64_t v)
 XS_EXEC(s_quadmask_b32) { uint32_t r = (uint32_t)quadmask(S0); xs_swrite(w, in->dst, r); w->scc = r != 0; return 0; }
 XS_EXEC(s_quadmask_b64) { uint64_t r = quadmask(S0_64); xs_swrite64(w, in->dst, r); w->scc = r != 0; return 0; }
 
-/* SGPR indexing through M0. */
-static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, bool src_rel, unsigned n)
+/* SGPR indexing through M0: s_movrels adds M0 to the source, s_movreld to
+ * the destination; s_movrelsd_2 adds M0[9:0] to the source and M0[25:16]
+ * to the destination. An indexed side past the SGPRs faults. */
+enum { REL_SRC, REL_DST, REL_BOTH_2 };
+static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, int rel, unsigned n)
 {
 	unsigned m0 = w->s[XS_SREG_M0];
 	unsigned s = in->src[0], d = in->dst;
-	if (src_rel)
+	if (rel == REL_BOTH_2) {
+		s += m0 & 0x3ff;
+		d += (m0 >> 16) & 0x3ff;
+	} else if (rel == REL_SRC) {
 		s += m0;
-	else
+	} else {
 		d += m0;
-	if ((src_rel && s + n > 106) || (!src_rel && d + n > 106))
+	}
+	if ((rel != REL_DST && s + n > 106) || (rel != REL_SRC && d + n > 106))
 		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "M0-relative SGPR index out of range");
 	for (unsigned i = 0; i < n; i++)
 		xs_swrite(w, d + i, xs_sread(w, in, s + i));
 	return 0;
 }
-/* s_movrelsd_2_b32: SGPR[D + M0[25:16]] = SGPR[S0 + M0[9:0]] */
-XS_EXEC(s_movrelsd_2_b32)
-{
-	unsigned m0 = w->s[XS_SREG_M0];
-	unsigned s = in->src[0] + (m0 & 0x3ff), d = in->dst + ((m0 >> 16) & 0x3ff);
-	if (s + 1 > 106 || d + 1 > 106)
-		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "M0-relative SGPR index out of range");
-	xs_swrite(w, d, xs_sread(w, in, s));
-	return 0;
-}
-XS_EXEC(s_movrels_b32) { return movrel(x, w, in, true, 1); }
-XS_EXEC(s_movrels_b64) { return movrel(x, w, in, true, 2); }
-XS_EXEC(s_movreld_b32) { return movrel(x, w, in, false, 1); }
-XS_EXEC(s_movreld_b64) { return movrel(x, w, in, false, 2); }
+XS_EXEC(s_movrelsd_2_b32) { return movrel(x, w, in, REL_BOTH_2, 1); }
+XS_EXEC(s_movrels_b32) { return movrel(x, w, in, REL_SRC, 1); }
+XS_EXEC(s_movrels_b64) { return movrel(x, w, in, REL_SRC, 2); }
+XS_EXEC(s_movreld_b32) { return movrel(x, w, in, REL_DST, 1); }
+XS_EXEC(s_movreld_b64) { return movrel(x, w, in, REL_DST, 2); }
 
 XS_EXEC(s_abs_i32)
 {

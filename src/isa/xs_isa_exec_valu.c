@@ -914,42 +914,17 @@ static int g_v_writelane_b32(xs_exec *x, xs_wave *const *ws, unsigned n, const x
 	return (int)n;
 }
 
-/* VGPR indexing through M0 (VOP1 v_movrel*). */
-static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, bool rel_src, bool rel_dst)
+/* VGPR indexing through M0: the source (or first) VGPR at + so, the
+ * destination (or second) at + dof; v_swaprel_b32 exchanges the two. The
+ * VOP1 v_movrel* add M0 to the side they index; gfx10's two-index forms
+ * take the source's from M0[9:0] and the destination's from M0[25:16]
+ * (the RDNA ISA's table of indexing instructions). Out of range faults. */
+static int movrel(xs_exec *x, xs_wave *w, const xs_inst *in, unsigned so, unsigned dof, bool swap)
 {
-	unsigned m0 = w->s[XS_SREG_M0];
-	unsigned s = in->src[0], d = in->dst - XS_SRC_VGPR;
+	unsigned s = in->src[0], d = in->dst - XS_SRC_VGPR + dof;
 	if (s < XS_SRC_VGPR)
 		return xs_exec_unimpl(x, w, in, "scalar source");
-	s -= XS_SRC_VGPR;
-	if (rel_src)
-		s += m0;
-	if (rel_dst)
-		d += m0;
-	if (s >= w->nvgpr || d >= w->nvgpr)
-		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "M0-relative VGPR index out of range");
-	uint64_t e = xs_wave_exec(w);
-	for (unsigned l = 0; l < w->lanes; l++)
-		if ((e >> l) & 1)
-			w->v[d][l] = w->v[s][l];
-	return 0;
-}
-XS_EXEC(v_movrels_b32) { return movrel(x, w, in, true, false); }
-XS_EXEC(v_movreld_b32) { return movrel(x, w, in, false, true); }
-XS_EXEC(v_movrelsd_b32) { return movrel(x, w, in, true, true); }
-
-/* The gfx10 forms with two indices in M0: the source (or first) VGPR at
- * + M0[9:0], the destination (or second) at + M0[25:16] (the RDNA ISA's
- * table of indexing instructions). v_swaprel_b32 exchanges the two. Out of
- * range faults, as the forms above do. */
-static int movrel2(xs_exec *x, xs_wave *w, const xs_inst *in, bool swap)
-{
-	unsigned m0 = w->s[XS_SREG_M0];
-	unsigned s = in->src[0], d = in->dst - XS_SRC_VGPR;
-	if (s < XS_SRC_VGPR)
-		return xs_exec_unimpl(x, w, in, "scalar source");
-	s = s - XS_SRC_VGPR + (m0 & 0x3ff);
-	d += (m0 >> 16) & 0x3ff;
+	s = s - XS_SRC_VGPR + so;
 	if (s >= w->nvgpr || d >= w->nvgpr)
 		return xs_exec_fault(x, w, in, XS_FAULT_ILLEGAL, 0, "M0-relative VGPR index out of range");
 	uint64_t e = xs_wave_exec(w);
@@ -962,8 +937,13 @@ static int movrel2(xs_exec *x, xs_wave *w, const xs_inst *in, bool swap)
 		}
 	return 0;
 }
-XS_EXEC(v_movrelsd_2_b32) { return movrel2(x, w, in, false); }
-XS_EXEC(v_swaprel_b32) { return movrel2(x, w, in, true); }
+#define M0 (w->s[XS_SREG_M0])
+XS_EXEC(v_movrels_b32) { return movrel(x, w, in, M0, 0, false); }
+XS_EXEC(v_movreld_b32) { return movrel(x, w, in, 0, M0, false); }
+XS_EXEC(v_movrelsd_b32) { return movrel(x, w, in, M0, M0, false); }
+XS_EXEC(v_movrelsd_2_b32) { return movrel(x, w, in, M0 & 0x3ff, (M0 >> 16) & 0x3ff, false); }
+XS_EXEC(v_swaprel_b32) { return movrel(x, w, in, M0 & 0x3ff, (M0 >> 16) & 0x3ff, true); }
+#undef M0
 
 XS_EXEC(v_swap_b32)
 {
