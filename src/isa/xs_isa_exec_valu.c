@@ -256,26 +256,20 @@ static inline uint32_t ffbh_i(uint32_t v)
 		v = ~v;
 	return v ? (uint32_t)__builtin_clz(v) : ~0u;
 }
-static inline uint32_t sad_u8(uint32_t a, uint32_t b)
+/* The byte SAD of a and b; masked, the bytes whose reference (b) byte is
+ * 0 are left out (v_msad_u8: CLRX's GCN documentation, V_MSAD_U8; Mesa's
+ * nir msad_4x8 is the same sum). */
+static inline uint32_t sad_bytes(uint32_t a, uint32_t b, bool masked)
 {
 	uint32_t s = 0;
 	for (unsigned i = 0; i < 32; i += 8) {
 		int d = (int)((a >> i) & 0xff) - (int)((b >> i) & 0xff);
-		s += (uint32_t)(d < 0 ? -d : d);
+		s += masked && !((b >> i) & 0xff) ? 0 : (uint32_t)(d < 0 ? -d : d);
 	}
 	return s;
 }
-/* masked SAD: bytes whose reference (b) byte is 0 are left out (CLRX's GCN
- * documentation, V_MSAD_U8; Mesa's nir msad_4x8 is the same sum) */
-static inline uint32_t msad_u8(uint32_t a, uint32_t b)
-{
-	uint32_t s = 0;
-	for (unsigned i = 0; i < 32; i += 8) {
-		int d = (int)((a >> i) & 0xff) - (int)((b >> i) & 0xff);
-		s += ((b >> i) & 0xff) ? (uint32_t)(d < 0 ? -d : d) : 0;
-	}
-	return s;
-}
+static inline uint32_t sad_u8(uint32_t a, uint32_t b) { return sad_bytes(a, b, false); }
+static inline uint32_t msad_u8(uint32_t a, uint32_t b) { return sad_bytes(a, b, true); }
 static inline uint32_t sad_u16(uint32_t a, uint32_t b)
 {
 	return (uint32_t)abs((int)(a & 0xffff) - (int)(b & 0xffff)) +
@@ -450,7 +444,7 @@ static int quad_sad(xs_exec *x, xs_wave *w, const xs_inst *in, bool masked, bool
 	for (unsigned k = 0; k < 4; k++)
 		for (unsigned l = 0; l < n; l++) {
 			uint32_t win = (uint32_t)(a64[l] >> (8 * k));
-			uint64_t sum = (uint64_t)(masked ? msad_u8(win, B[l]) : sad_u8(win, B[l])) + acc[k][l];
+			uint64_t sum = (uint64_t)sad_bytes(win, B[l], masked) + acc[k][l];
 			out[k][l] = (uint32_t)(clamp && sum > lim ? lim : sum & lim);
 		}
 	if (u32) {
