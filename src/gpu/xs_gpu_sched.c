@@ -1101,43 +1101,21 @@ static bool lds_memory(const xs_inst *in, uint32_t op_flags)
 	       in->op != XS_OP_ds_read_addtid_b32;
 }
 
-/* The bytes a lane of a vector memory instruction whose opcode gives no
- * size moves (xs_isa_vmem_lane_bytes 0). A typed load reads one element of
- * its buffer FORMAT (SQ_BUF_RSRC_WORD3.FORMAT, or MTBUF's), what the
- * interpreter reads and the caches are charged: 4 bytes for an xyzw of
- * 8_8_8_8, 2 for one of 16_FLOAT. An image_bvh*_intersect_ray's lanes read
- * nodes of the size their pointers' types give, known once it has run:
- * ra_fill adds them (xs_isa_ctx.ray_node_bytes), 0 here. The other such
- * opcodes (image loads, format stores and d16 forms) are not implemented:
- * they fault before moving anything. Not on the common paths: every
- * global, flat, scratch and untyped buffer access has its size. */
-static __attribute__((noinline)) unsigned vmem_lane_bytes_typed(const xs_gpu_wave *gw, const xs_inst *in)
-{
-	switch (in->op) {
-	case XS_OP_buffer_load_format_x:
-	case XS_OP_buffer_load_format_xy:
-	case XS_OP_buffer_load_format_xyz:
-	case XS_OP_buffer_load_format_xyzw:
-	case XS_OP_tbuffer_load_format_x:
-	case XS_OP_tbuffer_load_format_xy:
-	case XS_OP_tbuffer_load_format_xyz:
-	case XS_OP_tbuffer_load_format_xyzw:
-		return xs_isa_vmem_format_bytes(&gw->w, in);
-	default:
-		return 0;
-	}
-}
-
 /* Bytes a vector memory instruction's active lanes move, into the
  * dispatch's counters (read before it executes: EXEC and the V# are in
  * program order). Private memory is what a swizzled ADD_TID V# (the
  * private segment buffer) or a scratch_* instruction reaches. */
 static void vmem_bytes(const xs_gpu_wave *gw, const xs_inst *in, const xs_op_info *oi, xs_gpu_ra_sums *ctr)
 {
-	/* a lane's own bytes (a ubyte load 1, a short store 2, a dwordx4 16) */
+	/* a lane's own bytes (a ubyte load 1, a short store 2, a dwordx4 16).
+	 * The opcode gives no size for a typed load (one element of its
+	 * FORMAT), nor for an image_bvh*_intersect_ray, whose node bytes are
+	 * known once it has run (ra_fill adds xs_isa_ctx.ray_node_bytes): 0
+	 * here; nor for the unimplemented image and format-store forms, which
+	 * fault before moving anything. */
 	unsigned lane = xs_isa_vmem_lane_bytes(in->op);
 	if (XS_UNLIKELY(lane == 0))
-		lane = vmem_lane_bytes_typed(gw, in);
+		lane = xs_isa_vmem_format_bytes(&gw->w, in);
 	uint64_t bytes = (uint64_t)__builtin_popcountll(xs_wave_exec(&gw->w)) * lane;
 	bool priv = in->enc == XS_ENC_SCRATCH;
 	if ((in->enc == XS_ENC_MUBUF || in->enc == XS_ENC_MTBUF) && in->src[1] < 125)

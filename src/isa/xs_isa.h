@@ -466,7 +466,8 @@ unsigned xs_isa_vmem_lane_bytes(unsigned op);
  * element of its buffer FORMAT (MTBUF: the instruction's; MUBUF: the V#'s
  * SQ_BUF_RSRC_WORD3.FORMAT), bits / 8 x components, whatever the
  * instruction's component count, as the interpreter reads it; 0 for a
- * FORMAT it does not implement (the load faults). */
+ * FORMAT it does not implement (the load faults) and for any other
+ * instruction. */
 unsigned xs_isa_vmem_format_bytes(const xs_wave *w, const xs_inst *in);
 
 /* ---- exports (exp) ----------------------------------------------------------

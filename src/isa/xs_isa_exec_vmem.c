@@ -1573,8 +1573,18 @@ static unsigned load_format(const xs_wave *w, const xs_inst *in)
 	return in->enc == XS_ENC_MTBUF ? in->ext & 0x7f : G_008F0C_FORMAT(w->s[(in->src[1] + 3) & 127]);
 }
 
+/* The typed loads: x..xyzw in opcode order, as xs_exec_register_vmem
+ * registers them. */
+static inline bool is_load_format(unsigned op)
+{
+	return (op >= XS_OP_buffer_load_format_x && op <= XS_OP_buffer_load_format_xyzw) ||
+	       (op >= XS_OP_tbuffer_load_format_x && op <= XS_OP_tbuffer_load_format_xyzw);
+}
+
 unsigned xs_isa_vmem_format_bytes(const xs_wave *w, const xs_inst *in)
 {
+	if (!is_load_format(in->op))
+		return 0;
 	const buf_format *f = &buf_formats[load_format(w, in)];
 	return f->name ? f->bits / 8 * f->comps : 0;
 }
