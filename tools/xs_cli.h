@@ -2,6 +2,7 @@
 #ifndef XS_CLI_H
 #define XS_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include "common/xs_common.h"
@@ -19,6 +20,8 @@ int xs_cli_pm4(int argc, char **argv);
 int xs_cli_replay(int argc, char **argv);
 int xs_cli_cc(int argc, char **argv);
 int xs_cli_sweep(int argc, char **argv);
+/* xs_cli_run.c: run's options (getopt_long's table, {0} at the end), for sweep. */
+extern const struct option xs_cli_run_opts[];
 /* xs_cli_cc_gfx.c: xs12 cc --vs/--ps, a VS or PS from an OpenCL C body; 0 on success. */
 /* xs_cli_info_gfx.c: xs12 info on a graphics shader object. */
 bool xs_cli_is_gfx_file(const char *path);

@@ -94,7 +94,7 @@ enum { OPT_KERNEL = 'k', OPT_GROUPS = 'g', OPT_BLOCK = 'b', OPT_ARG = 'a', OPT_Q
        OPT_LAUNCH = 'L' };
 #define KERNEL_OPTS "kgbaqcL" /* the options each kernel has; the others are the run's */
 
-static const struct option kernel_opts[] = {
+const struct option xs_cli_run_opts[] = {
 	{ "kernel", required_argument, NULL, OPT_KERNEL },
 	{ "groups", required_argument, NULL, OPT_GROUPS },
 	{ "block", required_argument, NULL, OPT_BLOCK },
@@ -252,7 +252,7 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 	const char *file = NULL;
 	/* "+": stop at the first non-option, so FILE may come before or after options. */
 	while (optind < argc) {
-		if ((c = getopt_long(argc, argv, "+", kernel_opts, &li)) == -1) {
+		if ((c = getopt_long(argc, argv, "+", xs_cli_run_opts, &li)) == -1) {
 			if (file)
 				return xs_cli_usage_error("run", "%s: one code object file ('%s' and '%s')", who, file,
 							  argv[optind]);
@@ -261,7 +261,7 @@ static int parse_kernel(int argc, char **argv, kernel_cli *kc, run_opts *g, cons
 		}
 		bool global = strchr(KERNEL_OPTS, c) == NULL;
 		if (global && !g && c != 'h') {
-			const char *name = li >= 0 ? kernel_opts[li].name : "?";
+			const char *name = li >= 0 ? xs_cli_run_opts[li].name : "?";
 			if (c == '?' && optopt == 0 && !strcmp(argv[optind - 1], "--async"))
 				return xs_cli_usage_error("run", "a second --async: the command runs at most two kernels at "
 							  "once (the first and one --async kernel); the C API takes up to 8");

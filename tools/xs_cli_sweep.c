@@ -7,6 +7,7 @@
 #include "xs_cli_sweep.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -56,11 +57,6 @@ static void help(FILE *f)
 static const char *const vary_names[] = { "scratch-waves", "title-scratch", "launch.lds", "launch.x", "launch.y",
 					  "launch.z", "cu-mask", "machine", "block", "groups" };
 
-/* run's options that take a value (to find FILE among them): every
- * required_argument of xs_cli_run.c's table not refused below */
-static const char *const run_valued[] = { "kernel", "groups", "block", "launch", "arg", "queue", "cu-mask",
-					  "machine", "scratch-waves", "title-scratch", "watchdog", "cc",
-					  "repeat", "timing-threads" };
 /* run's options a sweep cannot take, and why */
 static const char *const run_refused[][2] = {
 	{ "async", "a sweep runs one dispatch per point" },
@@ -74,24 +70,36 @@ static const char *const run_refused[][2] = {
 		      "--counters" },
 };
 
-/* Every option name a sweep line may hold: its own and run's (xs_cli_run.c's
- * table), for the prefixes below. */
-static const char *const all_opts[] = {
-	"--vary", "--override", "--jobs", "--json", "--csv", "--svg", "--slurm", "--slurm-dir", "--slurm-args",
-	"--task", "--cc", "--launch", "--help", "--kernel", "--groups", "--block", "--arg", "--queue", "--cu-mask",
-	"--machine", "--scratch-waves", "--title-scratch", "--watchdog", "--timing", "--functional", "--trace",
-	"--record", "--profile", "--counters", "--threads", "--timing-threads", "--repeat", "--debug-layer",
-	"--async",
+/* sweep's own options; a line may also hold run's (xs_cli_run_opts). */
+static const struct option sweep_opts[] = {
+	{ "vary", required_argument, NULL, 0 }, { "override", required_argument, NULL, 0 },
+	{ "jobs", required_argument, NULL, 0 }, { "json", no_argument, NULL, 0 },
+	{ "csv", required_argument, NULL, 0 }, { "svg", required_argument, NULL, 0 },
+	{ "slurm", no_argument, NULL, 0 }, { "slurm-dir", required_argument, NULL, 0 },
+	{ "slurm-args", required_argument, NULL, 0 }, { "task", required_argument, NULL, 0 },
+	{ "cc", required_argument, NULL, 0 }, { "launch", required_argument, NULL, 0 },
+	{ "help", no_argument, NULL, 0 }, { 0 },
 };
-static const char *const flag_opts[] = { "--json", "--slurm", "--help", "--timing", "--functional", "--debug-layer" };
+
+/* The option of sweep's or run's table named name (sweep's first), or NULL. */
+static const struct option *find_opt(const char *name, size_t len)
+{
+	const struct option *const tabs[2] = { sweep_opts, xs_cli_run_opts };
+	for (int t = 0; t < 2; t++)
+		for (const struct option *o = tabs[t]; o->name; o++)
+			if (strlen(o->name) == len && !strncmp(o->name, name, len))
+				return o;
+	return NULL;
+}
 
 /* Options by unambiguous prefix, as run takes them (getopt_long): argv
  * copied into av with each "--pre" spelt out ("--pre=V" split into
  * "--name" and "V"), an exact name winning over longer ones. 0, or a usage
  * error for a prefix of several names. The value after an option that
  * takes one is copied as given; unknown names stay as given (run says
- * so). av holds up to 2 argc entries. */
-static int spell_out(int argc, char **argv, char **av, int *n)
+ * so). av holds up to 2 argc entries, names the spelt-out names (up to
+ * 32 bytes for each argument). */
+static int spell_out(int argc, char **argv, char **av, int *n, char *names)
 {
 	*n = 0;
 	for (int i = 0; i < argc; i++) {
@@ -101,34 +109,28 @@ static int spell_out(int argc, char **argv, char **av, int *n)
 			continue;
 		}
 		const char *eq = strchr(a, '=');
-		size_t len = eq ? (size_t)(eq - a) : strlen(a);
-		const char *hit = NULL;
+		size_t len = (eq ? (size_t)(eq - a) : strlen(a)) - 2;
+		const struct option *hit = find_opt(a + 2, len);
 		char also[256] = "";
-		for (size_t k = 0; k < XS_ARRAY_SIZE(all_opts); k++) {
-			if (strncmp(all_opts[k], a, len))
-				continue;
-			if (all_opts[k][len] == 0) { /* exact */
-				hit = all_opts[k];
-				also[0] = 0;
-				break;
-			}
-			if (hit) {
+		const struct option *const tabs[2] = { sweep_opts, xs_cli_run_opts };
+		for (int t = 0; !hit && t < 2; t++)
+			for (const struct option *o = tabs[t]; o->name; o++) {
+				if (strncmp(o->name, a + 2, len) || (t == 1 && find_opt(o->name, strlen(o->name)) != o))
+					continue; /* (not a prefix, or run's twin of one of sweep's) */
 				size_t l = strlen(also);
-				snprintf(also + l, sizeof(also) - l, "%s%s", l ? ", " : "", all_opts[k]);
-			} else {
-				hit = all_opts[k];
+				snprintf(also + l, sizeof(also) - l, "%s--%s", l ? ", " : "", o->name);
 			}
-		}
-		if (hit && also[0])
-			return xs_cli_usage_error("sweep", "%.*s is ambiguous: %s, %s", (int)len, a, hit, also);
-		bool flag = false;
-		for (size_t k = 0; hit && k < XS_ARRAY_SIZE(flag_opts); k++)
-			flag |= !strcmp(hit, flag_opts[k]);
+		if (!hit && strchr(also, ',')) /* a prefix of several */
+			return xs_cli_usage_error("sweep", "%.*s is ambiguous: %s", (int)len + 2, a, also);
+		if (!hit && also[0]) /* a prefix of one */
+			hit = find_opt(also + 2, strlen(also + 2));
+		bool flag = hit && hit->has_arg == no_argument;
 		if (!hit || (flag && eq)) { /* (a flag with a value: run refuses it) */
 			av[(*n)++] = a;
 			continue;
 		}
-		av[(*n)++] = (char *)hit;
+		av[(*n)++] = names;
+		names += sprintf(names, "--%s", hit->name) + 1;
 		if (eq)
 			av[(*n)++] = (char *)eq + 1;
 		else if (!flag && i + 1 < argc)
@@ -730,11 +732,11 @@ static int sweep_main(sweep_ctx *c, int argc, char **argv)
 				continue;
 			}
 			push(base, a);
-			for (size_t k = 0; k < XS_ARRAY_SIZE(run_valued); k++)
-				if (opt_flag(a, run_valued[k]) && i + 1 < argc) {
-					push(base, argv[++i]);
-					break;
-				}
+			/* a run option that takes a value: the next argument is
+			 * that, not FILE (spell_out left the names whole) */
+			const struct option *o = find_opt(a + 2, strlen(a + 2));
+			if (o && o->has_arg == required_argument && i + 1 < argc)
+				push(base, argv[++i]);
 			continue;
 		}
 		if (r < 0)
@@ -880,13 +882,16 @@ int xs_cli_sweep(int argc, char **argv)
 		fprintf(stderr, "xs12 sweep: host out of memory\n");
 		return 1;
 	}
+	/* the spelt-out names: "--" and the longest option's name each */
 	char **av = malloc(2 * (size_t)argc * sizeof(*av));
+	char *names = malloc((size_t)argc * 32);
 	int n = 0, rc = 1;
-	if (!av)
+	if (!av || !names)
 		fprintf(stderr, "xs12 sweep: host out of memory\n");
-	else if (!(rc = spell_out(argc, argv, av, &n)))
+	else if (!(rc = spell_out(argc, argv, av, &n, names)))
 		rc = sweep_main(c, n, av);
 	free(av);
+	free(names);
 	ctx_free(c);
 	free(c);
 	return rc;
