@@ -177,7 +177,7 @@ static __device__ inline const void *xs12_rt_global(const xs12_rt_ctx *c, unsign
 static __device__ inline const unsigned char *xs12_rt_record(const xs12_rt_table *t, uint32_t index)
 {
 	uint64_t off = (uint64_t)index * t->stride;
-	if (off + 32 > t->size) /* D3D12_SHADER_IDENTIFIER_SIZE_IN_BYTES */
+	if (off + XS12_RT_SHADER_ID_SIZE > t->size)
 		XS12_RT_TRAP_(XS12_RT_TRAP_TABLE);
 	return (const unsigned char *)(uintptr_t)(t->start + off);
 }
